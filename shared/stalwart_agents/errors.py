@@ -1,0 +1,116 @@
+"""Every error stalwart-agents raises, each with a stable ``code``.
+
+    StalwartError
+    ├── ConfigError ............ agent.yaml or a tools module is wrong (names file, line, key)
+    ├── BadRequest ............. an answer a pause does not take, a missing value
+    ├── NotFound ............... no such thread, run or pause
+    ├── InterruptStale ......... the pause is no longer open, or the token is not the one shown
+    ├── RunWaiting ............. a new turn on a thread whose run waits for a person
+    ├── RunBusy ................ a new turn or answer while another worker runs the thread
+    └── StorageError
+        ├── StorageUnavailable . the store cannot be reached
+        ├── VersionConflict .... a run changed under us (the caller re-reads and retries)
+        ├── PauseClosed ........ a claim found the pause already answered
+        ├── JournalExists ...... a journal entry with that key was already written
+        ├── JournalConflict .... a journal entry was not in the state expected
+        └── ThreadBusy ......... a run was begun on a thread that already has one
+
+The HTTP layer maps ``code`` to a status in one place; callers never catch a
+driver's own exceptions, because each backend translates them at its boundary.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class StalwartError(Exception):
+    code = "error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ConfigError(StalwartError):
+    code = "bad_config"
+
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None, key: str | None = None) -> None:
+        where = ":".join(str(part) for part in (file, line) if part is not None)
+        prefix = " ".join(part for part in (where and f"{where}:", key and f"{key}:") if part)
+        super().__init__(f"{prefix} {message}" if prefix else message)
+        self.file, self.line, self.key = file, line, key
+
+
+class BadRequest(StalwartError):
+    code = "bad_request"
+
+
+class NotFound(StalwartError):
+    code = "not_found"
+
+
+class InterruptStale(StalwartError):
+    code = "interrupt_stale"
+
+
+class RunWaiting(StalwartError):
+    """Raised instead of starting a new run, so nothing that waits is dropped."""
+
+    code = "run_waiting"
+
+    def __init__(self, message: str, waiting: list[Any]) -> None:
+        super().__init__(message)
+        self.waiting = waiting
+
+
+class RunBusy(StalwartError):
+    code = "run_busy"
+
+
+class StorageError(StalwartError):
+    code = "storage_error"
+
+
+class StorageUnavailable(StorageError):
+    code = "storage_unavailable"
+
+
+class VersionConflict(StorageError):
+    code = "version_conflict"
+
+    def __init__(self, message: str, current: Any = None) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class PauseClosed(StorageError):
+    code = "pause_closed"
+
+    def __init__(self, message: str, current: Any = None) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class JournalExists(StorageError):
+    code = "journal_exists"
+
+    def __init__(self, message: str, current: Any = None) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class JournalConflict(StorageError):
+    code = "journal_conflict"
+
+    def __init__(self, message: str, current: Any = None) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class ThreadBusy(StorageError):
+    code = "thread_busy"
+
+    def __init__(self, message: str, active_run: str | None = None) -> None:
+        super().__init__(message)
+        self.active_run = active_run
