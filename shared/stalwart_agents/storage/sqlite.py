@@ -1,0 +1,333 @@
+"""The run store in one SQLite file, for one machine."""
+
+from __future__ import annotations
+
+import sqlite3
+import string
+import threading
+import time
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from ..errors import StorageUnavailable
+from . import _records as records
+from .base import FINISHED, JournalEntry, PauseRecord, RunRecord
+
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE threads (
+        thread TEXT PRIMARY KEY,
+        active_run TEXT,
+        last_run TEXT
+    );
+    CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        thread TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        status TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        lease_owner TEXT,
+        lease_until REAL,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE pauses (
+        id TEXT PRIMARY KEY,
+        run TEXT NOT NULL,
+        thread TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        token TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL,
+        answer TEXT,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX pauses_by_run ON pauses (run, step, created_at);
+    CREATE TABLE journal (
+        run TEXT NOT NULL,
+        key TEXT NOT NULL,
+        started_order INTEGER NOT NULL,
+        tool TEXT NOT NULL,
+        arguments TEXT NOT NULL,
+        status TEXT NOT NULL,
+        result TEXT,
+        error TEXT,
+        idempotency_key TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        finished_at REAL,
+        PRIMARY KEY (run, key)
+    );
+    CREATE INDEX journal_in_started_order ON journal (run, started_order);
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        thread TEXT NOT NULL,
+        body TEXT NOT NULL
+    );
+    CREATE INDEX events_by_thread ON events (thread, id);
+    """,
+]
+
+BUSY_TIMEOUT = 10.0
+TABLES = {RunRecord: "runs", PauseRecord: "pauses", JournalEntry: "journal"}
+KEYS = {RunRecord: "id = ?", PauseRecord: "id = ?", JournalEntry: "run = ? AND key = ?"}
+UNAVAILABLE = {
+    sqlite3.SQLITE_BUSY: "stayed locked by another writer for longer than the busy timeout",
+    sqlite3.SQLITE_LOCKED: "stayed locked by another writer for longer than the busy timeout",
+    sqlite3.SQLITE_CANTOPEN: "cannot be opened; check that it is a file this process may read and write",
+    sqlite3.SQLITE_PERM: "cannot be opened; check that it is a file this process may read and write",
+    sqlite3.SQLITE_READONLY: "is read-only; this process needs write access to the file and its folder",
+    sqlite3.SQLITE_IOERR: "hit a disk I/O error; the disk may be failing, full or gone",
+    sqlite3.SQLITE_FULL: "is on a full disk",
+    sqlite3.SQLITE_NOTADB: "is not a SQLite database",
+    sqlite3.SQLITE_CORRUPT: "is corrupt",
+}
+
+
+def _select(kind: type, condition: str) -> str:
+    return f"SELECT {', '.join(records.columns(kind))} FROM {TABLES[kind]} WHERE {condition}"
+
+
+def _insert(kind: type, **computed: str) -> str:
+    names = [*records.columns(kind), *computed]
+    values = [*(f":{name}" for name in records.columns(kind)), *computed.values()]
+    return f"INSERT INTO {TABLES[kind]} ({', '.join(names)}) VALUES ({', '.join(values)}) ON CONFLICT DO NOTHING"
+
+
+def _update(kind: type, condition: str, *, keep: tuple[str, ...]) -> str:
+    assignments = ", ".join(f"{name} = :{name}" for name in records.columns(kind) if name not in keep)
+    return f"UPDATE {TABLES[kind]} SET {assignments} WHERE {condition}"
+
+
+INSERT_RUN = _insert(RunRecord)
+SAVE_RUN = _update(RunRecord, "id = :id AND version = :expected_version", keep=("id", "thread"))
+INSERT_PAUSE = _insert(PauseRecord)
+ANSWER_PAUSE = "UPDATE pauses SET status = 'answered', answer = ? WHERE id = ? AND status = 'open'"
+START_ENTRY = _insert(
+    JournalEntry, started_order="(SELECT COALESCE(MAX(started_order), 0) + 1 FROM journal WHERE run = :run)"
+)
+UPDATE_ENTRY = _update(JournalEntry, "run = :run AND key = :key AND status = :expected_status", keep=("run", "key"))
+
+
+class _Connection(sqlite3.Connection):
+    """A connection a WeakSet can hold, so one whose thread has ended is closed when it is collected."""
+
+
+def _statements(script: str) -> Iterator[str]:
+    """Split a script where SQLite says a statement ends; executescript() would commit the open transaction."""
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            yield pending
+            pending = ""
+    if pending.strip(string.whitespace + ";"):
+        yield pending
+
+
+class SqliteStorage:
+    """Keeps runs in one SQLite file, so a paused run outlives the process on one machine.
+
+    Each thread has its own connection, and every write is one ``BEGIN IMMEDIATE``
+    transaction, so racing writers from any thread or process queue in the
+    database and every compare-and-set is decided there, never in Python.
+    """
+
+    def __init__(self, path: Path | str, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
+        self.path = Path(path)
+        self.url = f"sqlite:///{self.path}"
+        self.busy_timeout = busy_timeout
+        self._local = threading.local()
+        self._opened: weakref.WeakSet[_Connection] = weakref.WeakSet()
+        self._lock = threading.Lock()
+
+    def setup(self) -> None:
+        with self._write() as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > len(MIGRATIONS):
+                raise StorageUnavailable(
+                    f"the SQLite store {self.path} has schema version {version}, newer than the {len(MIGRATIONS)} "
+                    "this stalwart-agents knows; upgrade stalwart-agents"
+                )
+            for script in MIGRATIONS[version:]:
+                for statement in _statements(script):
+                    db.execute(statement)
+            if version < len(MIGRATIONS):
+                db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+
+    def close(self) -> None:
+        with self._lock:
+            opened, self._opened, self._local = list(self._opened), weakref.WeakSet(), threading.local()
+        for connection in opened:
+            connection.close()
+
+    def begin_run(self, run: RunRecord) -> RunRecord:
+        row = records.new_run_row(run)
+        with self._write() as db:
+            active = db.execute("SELECT active_run FROM threads WHERE thread = ?", (run.thread,)).fetchone()
+            if active is not None and active[0] is not None:
+                raise records.thread_busy(run.thread, active[0])
+            if db.execute(INSERT_RUN, row).rowcount == 0:
+                raise records.run_exists(self._stored(db, RunRecord, run.id))
+            db.execute("INSERT OR REPLACE INTO threads VALUES (?, ?, ?)", (run.thread, run.id, run.id))
+            return self._stored(db, RunRecord, run.id)
+
+    def get_run(self, run_id: str) -> RunRecord | None:
+        return self._find(RunRecord, KEYS[RunRecord], run_id)
+
+    def active_run(self, thread: str) -> RunRecord | None:
+        return self._find(RunRecord, "id = (SELECT active_run FROM threads WHERE thread = ?)", thread)
+
+    def last_run(self, thread: str) -> RunRecord | None:
+        return self._find(RunRecord, "id = (SELECT last_run FROM threads WHERE thread = ?)", thread)
+
+    def save_run(self, run: RunRecord, *, expected_version: int) -> RunRecord:
+        row = records.saved_run_row(run, expected_version)
+        with self._write() as db:
+            return self._save(db, row, expected_version)
+
+    def open_pause(self, pause: PauseRecord) -> PauseRecord:
+        row = records.to_row(pause)
+        with self._write() as db:
+            db.execute(INSERT_PAUSE, row)
+            return self._stored(db, PauseRecord, pause.id)
+
+    def get_pause(self, pause_id: str) -> PauseRecord | None:
+        return self._find(PauseRecord, KEYS[PauseRecord], pause_id)
+
+    def run_pauses(self, run_id: str) -> list[PauseRecord]:
+        with self._read() as db:
+            return self._all(db, PauseRecord, "run = ? ORDER BY step, created_at, rowid", run_id)
+
+    def claim(self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int) -> RunRecord:
+        answer_text = records.dump(answer)
+        row = records.saved_run_row(run, expected_version)
+        with self._write() as db:
+            if db.execute(ANSWER_PAUSE, (answer_text, pause_id)).rowcount == 0:
+                raise records.pause_closed(pause_id, self._stored(db, PauseRecord, pause_id))
+            return self._save(db, row, expected_version)
+
+    def journal_start(self, entry: JournalEntry) -> JournalEntry:
+        row = records.to_row(entry)
+        with self._write() as db:
+            if db.execute(START_ENTRY, row).rowcount == 0:
+                raise records.journal_exists(self._stored(db, JournalEntry, entry.run, entry.key))
+            return self._stored(db, JournalEntry, entry.run, entry.key)
+
+    def journal_update(self, entry: JournalEntry, *, expected_status: str) -> JournalEntry:
+        row = records.to_row(entry)
+        with self._write() as db:
+            if db.execute(UPDATE_ENTRY, row | {"expected_status": expected_status}).rowcount == 0:
+                current = self._stored(db, JournalEntry, entry.run, entry.key)
+                raise records.journal_conflict(entry, expected_status, current)
+            return self._stored(db, JournalEntry, entry.run, entry.key)
+
+    def journal(self, run_id: str) -> list[JournalEntry]:
+        with self._read() as db:
+            return self._all(db, JournalEntry, "run = ? ORDER BY started_order", run_id)
+
+    def append_event(self, thread: str, event: dict[str, Any]) -> int:
+        body = records.dump(event)
+        with self._write() as db:
+            event_id = db.execute("INSERT INTO events (thread, body) VALUES (?, ?)", (thread, body)).lastrowid
+        assert event_id is not None
+        return event_id
+
+    def events(self, thread: str, after: int = 0, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
+        query = "SELECT id, body FROM events WHERE thread = ? AND id > ? ORDER BY id LIMIT ?"
+        with self._read() as db:
+            rows = db.execute(query, (thread, after, records.check_limit(limit))).fetchall()
+        return [(row["id"], records.load(row["body"])) for row in rows]
+
+    def _save(self, db: sqlite3.Connection, row: dict[str, Any], expected_version: int) -> RunRecord:
+        if db.execute(SAVE_RUN, row | {"expected_version": expected_version}).rowcount == 0:
+            raise records.version_conflict(row["id"], expected_version, self._stored(db, RunRecord, row["id"]))
+        if row["status"] in FINISHED:
+            db.execute("UPDATE threads SET active_run = NULL WHERE active_run = ?", (row["id"],))
+        return self._stored(db, RunRecord, row["id"])
+
+    def _find(self, kind: type[records.Record], condition: str, *params: Any) -> records.Record | None:
+        with self._read() as db:
+            return self._first(db, kind, condition, *params)
+
+    def _stored(self, db: sqlite3.Connection, kind: type[records.Record], *key: str) -> Any:
+        return self._first(db, kind, KEYS[kind], *key)
+
+    def _first(self, db: sqlite3.Connection, kind: type[records.Record], condition: str, *params: Any) -> Any:
+        found = self._all(db, kind, condition, *params)
+        return found[0] if found else None
+
+    def _all(
+        self, db: sqlite3.Connection, kind: type[records.Record], condition: str, *params: Any
+    ) -> list[records.Record]:
+        return [records.from_row(kind, row) for row in db.execute(_select(kind, condition), params)]
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self._translated():
+            yield self._connection()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._translated():
+            db = self._connection()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("COMMIT")
+            finally:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            problem = UNAVAILABLE.get(getattr(exc, "sqlite_errorcode", 0) & 0xFF)
+            if problem is None:
+                raise
+            raise StorageUnavailable(f"the SQLite store {self.path} {problem}") from exc
+
+    def _connection(self) -> sqlite3.Connection:
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._local.connection = self._connect()
+        return connection
+
+    def _connect(self) -> sqlite3.Connection:
+        if not self.path.parent.is_dir():
+            raise StorageUnavailable(
+                f"the folder {self.path.parent} for the SQLite store {self.path} does not exist; "
+                "create it or fix the storage URL"
+            )
+        connection = sqlite3.connect(
+            self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False, factory=_Connection
+        )
+        try:
+            connection.row_factory = sqlite3.Row
+            self._use_wal(connection)
+            connection.execute("PRAGMA synchronous = FULL")
+        except BaseException:
+            connection.close()
+            raise
+        with self._lock:
+            self._opened.add(connection)
+        return connection
+
+    def _use_wal(self, connection: sqlite3.Connection) -> None:
+        """Switch the file to WAL, retrying: SQLite refuses a racing switch at once instead of waiting."""
+        deadline = time.monotonic() + self.busy_timeout
+        while True:
+            try:
+                connection.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if exc.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)

@@ -1,0 +1,447 @@
+"""What every run store promises, whatever keeps the data.  Each test runs once per backend."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from stalwart_agents.errors import (
+    JournalConflict,
+    JournalExists,
+    PauseClosed,
+    StorageError,
+    ThreadBusy,
+    VersionConflict,
+)
+from stalwart_agents.storage import FINISHED, JournalEntry, PauseRecord, RunRecord, Storage
+
+AWKWARD: dict[str, Any] = {
+    "text": 'naïve café — 日本語 🚀 עברית \u0000 "quoted" \\ back\nslash',
+    "ключ": {"list": [1, 2.5, -3, True, False, None, [], {}], "deep": {"a": {"b": {"c": [{"d": "é"}]}}}},
+    "big": 2**62,
+    "tiny": 1e-300,
+    "empty": "",
+}
+
+
+def a_run(id: str = "run-1", thread: str = "thread-a", **changes: Any) -> RunRecord:
+    fields: dict[str, Any] = dict(agent="helper", status="running", created_at=1.5, updated_at=1.5)
+    return RunRecord(id=id, thread=thread, **(fields | changes))
+
+
+def a_pause(id: str = "pause-1", run: str = "run-1", thread: str = "thread-a", **changes: Any) -> PauseRecord:
+    fields: dict[str, Any] = dict(kind="approve", step=1, token="tok", payload={"question": "send?"}, created_at=2.5)
+    return PauseRecord(id=id, run=run, thread=thread, **(fields | changes))
+
+
+def an_entry(key: str = "call-1", run: str = "run-1", **changes: Any) -> JournalEntry:
+    fields: dict[str, Any] = dict(tool="send_mail", arguments={"to": "ana"}, status="started", started_at=3.5)
+    return JournalEntry(run=run, key=key, idempotency_key=f"{run}/{key}", **(fields | changes))
+
+
+def a_waiting_run_with_a_pause(store: Storage, n: int = 1) -> RunRecord:
+    run = store.begin_run(a_run(f"run-{n}", f"thread-{n}", status="waiting"))
+    store.open_pause(a_pause(f"pause-{n}", run=run.id, thread=run.thread))
+    return run
+
+
+def race(count: int, attempt: Callable[[int], Any]) -> list[Any]:
+    """Release ``attempt(0..count-1)`` on as many threads at once; each gives its result or its StorageError."""
+    barrier = threading.Barrier(count)
+
+    def contender(number: int) -> Any:
+        barrier.wait(timeout=10)
+        try:
+            return attempt(number)
+        except StorageError as exc:
+            return exc
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(contender, range(count)))
+
+
+def refused_claim(store: Storage, pause_id: str, run: RunRecord, *, expected_version: int) -> StorageError:
+    """Make a claim that must be refused; check it changed nothing, and return the error."""
+    before = (store.get_pause(pause_id), store.get_run(run.id))
+    with pytest.raises(StorageError) as refused:
+        store.claim(pause_id, {"answer": "late"}, run.replace(status="done"), expected_version=expected_version)
+    assert (store.get_pause(pause_id), store.get_run(run.id)) == before
+    return refused.value
+
+
+def winners_of(outcomes: list[Any]) -> list[int]:
+    return [number for number, outcome in enumerate(outcomes) if not isinstance(outcome, StorageError)]
+
+
+def test_the_store_implements_the_protocol(store: Storage) -> None:
+    assert isinstance(store, Storage)
+    assert "://" in store.url
+
+
+def test_setup_again_keeps_what_is_stored(store: Storage) -> None:
+    a_waiting_run_with_a_pause(store)
+    store.setup()
+    assert store.get_run("run-1") is not None
+    assert store.get_pause("pause-1") is not None
+
+
+# runs
+
+
+def test_begin_run_stores_the_run_as_its_threads_active_and_last_run(store: Storage) -> None:
+    run = a_run(state={"step": 0})
+    assert store.begin_run(run) == run
+    assert store.get_run(run.id) == run
+    assert store.active_run(run.thread) == run
+    assert store.last_run(run.thread) == run
+
+
+def test_unknown_runs_and_threads_give_none(store: Storage) -> None:
+    assert store.get_run("nope") is None
+    assert store.active_run("nope") is None
+    assert store.last_run("nope") is None
+
+
+def test_begin_run_refuses_a_thread_with_an_active_run(store: Storage) -> None:
+    store.begin_run(a_run("run-1"))
+    with pytest.raises(ThreadBusy) as refused:
+        store.begin_run(a_run("run-2"))
+    assert refused.value.active_run == "run-1"
+    assert store.get_run("run-2") is None
+    assert store.last_run("thread-a").id == "run-1"
+
+
+def test_begin_run_takes_only_an_unfinished_run(store: Storage) -> None:
+    with pytest.raises(ValueError):
+        store.begin_run(a_run(status="done"))
+    assert store.get_run("run-1") is None
+
+
+def test_begin_run_refuses_a_run_id_already_taken(store: Storage) -> None:
+    first = store.begin_run(a_run("run-1", "thread-a"))
+    with pytest.raises(VersionConflict) as refused:
+        store.begin_run(a_run("run-1", "thread-b"))
+    assert refused.value.current == first
+    assert store.active_run("thread-b") is None
+
+
+def test_racing_begins_on_one_thread_have_exactly_one_winner(store: Storage) -> None:
+    outcomes = race(8, lambda number: store.begin_run(a_run(f"run-{number}")))
+    [winner] = winners_of(outcomes)
+    assert all(isinstance(outcome, ThreadBusy) for number, outcome in enumerate(outcomes) if number != winner)
+    assert store.active_run("thread-a").id == f"run-{winner}"
+
+
+def test_save_run_is_compare_and_set(store: Storage) -> None:
+    run = store.begin_run(a_run(state={"step": 0}))
+    saved = store.save_run(run.replace(state={"step": 1}), expected_version=0)
+    assert saved == run.replace(state={"step": 1}, version=1)
+    with pytest.raises(VersionConflict) as refused:
+        store.save_run(run.replace(state={"step": 99}), expected_version=0)
+    assert refused.value.current == saved
+    assert store.get_run(run.id) == saved
+
+
+def test_save_run_stores_the_next_version_whatever_version_the_record_carries(store: Storage) -> None:
+    run = store.begin_run(a_run())
+    assert store.save_run(run.replace(version=41), expected_version=0).version == 1
+    assert store.get_run(run.id).version == 1
+
+
+def test_saving_an_unknown_run_is_a_conflict_with_nothing_current(store: Storage) -> None:
+    with pytest.raises(VersionConflict) as refused:
+        store.save_run(a_run(), expected_version=0)
+    assert refused.value.current is None
+    assert store.get_run("run-1") is None
+
+
+def test_save_run_keeps_the_run_on_its_thread(store: Storage) -> None:
+    run = store.begin_run(a_run(thread="thread-a"))
+    assert store.save_run(run.replace(thread="thread-b"), expected_version=0).thread == "thread-a"
+    assert store.active_run("thread-a").id == run.id
+    assert store.active_run("thread-b") is None
+
+
+@pytest.mark.parametrize("status", sorted(FINISHED))
+def test_a_finished_run_frees_its_thread(store: Storage, status: str) -> None:
+    run = store.begin_run(a_run("run-1"))
+    store.save_run(run.replace(status=status), expected_version=0)
+    assert store.active_run(run.thread) is None
+    assert store.last_run(run.thread).status == status
+    store.begin_run(a_run("run-2"))
+    assert store.active_run(run.thread).id == "run-2"
+    assert store.last_run(run.thread).id == "run-2"
+
+
+def test_an_unfinished_run_keeps_its_thread(store: Storage) -> None:
+    run = store.begin_run(a_run())
+    store.save_run(run.replace(status="waiting"), expected_version=0)
+    assert store.active_run(run.thread).status == "waiting"
+    with pytest.raises(ThreadBusy):
+        store.begin_run(a_run("run-2"))
+
+
+def test_racing_saves_of_one_run_have_exactly_one_winner(store: Storage) -> None:
+    run = store.begin_run(a_run())
+    outcomes = race(8, lambda number: store.save_run(run.replace(state={"by": number}), expected_version=0))
+    [winner] = winners_of(outcomes)
+    assert all(isinstance(outcome, VersionConflict) for number, outcome in enumerate(outcomes) if number != winner)
+    assert store.get_run(run.id).state == {"by": winner}
+
+
+# pauses
+
+
+def test_open_pause_is_idempotent_by_id(store: Storage) -> None:
+    first = store.open_pause(a_pause(payload={"question": "first"}))
+    assert first == a_pause(payload={"question": "first"})
+    assert store.open_pause(a_pause(payload={"question": "second"}, step=7)) == first
+    assert store.get_pause(first.id) == first
+
+
+def test_get_pause_of_an_unknown_id_is_none(store: Storage) -> None:
+    assert store.get_pause("nope") is None
+
+
+def test_run_pauses_are_ordered_by_step_then_creation(store: Storage) -> None:
+    for pause_id, step, created_at in [("c", 2, 1.0), ("a", 1, 9.0), ("d", 2, 1.0), ("b", 1, 5.0), ("e", 0, 99.0)]:
+        store.open_pause(a_pause(pause_id, step=step, created_at=created_at))
+    store.open_pause(a_pause("other", run="run-2", step=1))
+    assert [pause.id for pause in store.run_pauses("run-1")] == ["e", "b", "a", "c", "d"]
+    assert store.run_pauses("nope") == []
+
+
+# claims
+
+
+def test_a_claim_answers_an_open_pause_and_saves_the_run_together(store: Storage) -> None:
+    run = a_waiting_run_with_a_pause(store)
+    saved = store.claim("pause-1", {"answer": "yes"}, run.replace(status="running", state={"s": 1}), expected_version=0)
+    assert saved == run.replace(status="running", state={"s": 1}, version=1)
+    assert store.get_run(run.id) == saved
+    pause = store.get_pause("pause-1")
+    assert (pause.status, pause.answer) == ("answered", {"answer": "yes"})
+
+
+def test_a_claim_that_finishes_the_run_frees_its_thread(store: Storage) -> None:
+    run = a_waiting_run_with_a_pause(store)
+    store.claim("pause-1", {"answer": "no"}, run.replace(status="cancelled"), expected_version=0)
+    assert store.active_run(run.thread) is None
+    assert store.last_run(run.thread).status == "cancelled"
+
+
+def test_a_second_claim_on_the_same_pause_is_refused_and_changes_nothing(store: Storage) -> None:
+    run = a_waiting_run_with_a_pause(store)
+    saved = store.claim("pause-1", {"answer": "yes"}, run.replace(status="running"), expected_version=0)
+    refused = refused_claim(store, "pause-1", saved, expected_version=1)
+    assert isinstance(refused, PauseClosed)
+    assert refused.current == store.get_pause("pause-1")
+    assert refused.current.answer == {"answer": "yes"}
+
+
+def test_claim_with_a_stale_run_version_changes_neither_pause_nor_run(store: Storage) -> None:
+    run = a_waiting_run_with_a_pause(store)
+    moved = store.save_run(run.replace(state={"moved": True}), expected_version=0)
+    refused = refused_claim(store, "pause-1", run, expected_version=0)
+    assert isinstance(refused, VersionConflict)
+    assert refused.current == moved
+    assert store.get_pause("pause-1").status == "open"
+
+
+def test_a_claim_on_an_unknown_pause_is_refused_with_nothing_current(store: Storage) -> None:
+    run = a_waiting_run_with_a_pause(store)
+    refused = refused_claim(store, "nope", run, expected_version=0)
+    assert isinstance(refused, PauseClosed)
+    assert refused.current is None
+
+
+def test_a_closed_pause_is_reported_before_a_stale_run(store: Storage) -> None:
+    run = a_waiting_run_with_a_pause(store)
+    store.claim("pause-1", {"answer": "yes"}, run, expected_version=0)
+    assert isinstance(refused_claim(store, "pause-1", run, expected_version=0), PauseClosed)
+
+
+def test_a_claim_whose_answer_is_not_json_changes_nothing(store: Storage) -> None:
+    run = a_waiting_run_with_a_pause(store)
+    with pytest.raises(TypeError):
+        store.claim("pause-1", {"answer": object()}, run, expected_version=0)
+    assert store.get_pause("pause-1").status == "open"
+    assert store.get_run(run.id) == run
+
+
+def test_racing_claims_from_many_threads_have_exactly_one_winner(store: Storage) -> None:
+    for round_number in range(5):
+        run = a_waiting_run_with_a_pause(store, round_number)
+        pause_id = f"pause-{round_number}"
+
+        def attempt(number: int, run: RunRecord = run, pause_id: str = pause_id) -> RunRecord:
+            return store.claim(pause_id, {"by": number}, run.replace(status="running"), expected_version=0)
+
+        outcomes = race(8, attempt)
+        [winner] = winners_of(outcomes)
+        losers = [outcome for number, outcome in enumerate(outcomes) if number != winner]
+        assert all(isinstance(outcome, (PauseClosed, VersionConflict)) for outcome in losers)
+        assert store.get_pause(pause_id).answer == {"by": winner}
+        assert store.get_run(run.id) == outcomes[winner]
+
+
+# journal
+
+
+def test_journal_start_stores_the_entry(store: Storage) -> None:
+    entry = an_entry(arguments=AWKWARD)
+    assert store.journal_start(entry) == entry
+    assert store.journal("run-1") == [entry]
+
+
+def test_journal_start_refuses_a_taken_key_and_returns_the_stored_entry(store: Storage) -> None:
+    first = store.journal_start(an_entry(arguments={"n": 1}))
+    with pytest.raises(JournalExists) as refused:
+        store.journal_start(an_entry(arguments={"n": 2}))
+    assert refused.value.current == first
+    assert store.journal("run-1") == [first]
+
+
+def test_journal_keys_belong_to_their_run(store: Storage) -> None:
+    store.journal_start(an_entry("call-1", run="run-1"))
+    store.journal_start(an_entry("call-1", run="run-2"))
+    assert [entry.run for entry in store.journal("run-2")] == ["run-2"]
+
+
+def test_journal_update_requires_the_expected_status(store: Storage) -> None:
+    started = store.journal_start(an_entry())
+    done = started.replace(status="done", result={"sent": True, "id": "ü"}, finished_at=4.5)
+    assert store.journal_update(done, expected_status="started") == done
+    with pytest.raises(JournalConflict) as refused:
+        store.journal_update(started.replace(status="failed", error="boom"), expected_status="started")
+    assert refused.value.current == done
+    assert store.journal("run-1") == [done]
+
+
+def test_journal_update_of_an_unknown_entry_is_a_conflict_with_nothing_current(store: Storage) -> None:
+    with pytest.raises(JournalConflict) as refused:
+        store.journal_update(an_entry(status="done"), expected_status="started")
+    assert refused.value.current is None
+    assert store.journal("run-1") == []
+
+
+def test_journal_lists_entries_in_started_order(store: Storage) -> None:
+    for key in ["zeta", "alpha", "mid"]:
+        store.journal_start(an_entry(key))
+    store.journal_update(an_entry("zeta", status="unknown"), expected_status="started")
+    store.journal_start(an_entry("beta"))
+    assert [entry.key for entry in store.journal("run-1")] == ["zeta", "alpha", "mid", "beta"]
+    assert store.journal("nope") == []
+
+
+def test_racing_journal_starts_on_one_key_have_exactly_one_winner(store: Storage) -> None:
+    outcomes = race(8, lambda number: store.journal_start(an_entry(attempt=number + 1)))
+    [winner] = winners_of(outcomes)
+    assert all(isinstance(outcome, JournalExists) for number, outcome in enumerate(outcomes) if number != winner)
+    assert store.journal("run-1") == [outcomes[winner]]
+
+
+# events
+
+
+def test_events_have_rising_ids_and_replay_after_a_cursor(store: Storage) -> None:
+    ids = [store.append_event("thread-a", {"n": n}) for n in range(5)]
+    assert ids == sorted(set(ids))
+    assert store.events("thread-a") == [(event_id, {"n": n}) for n, event_id in enumerate(ids)]
+    assert store.events("thread-a", after=ids[2]) == [(ids[3], {"n": 3}), (ids[4], {"n": 4})]
+    assert store.events("thread-a", after=ids[4]) == []
+
+
+def test_events_limit_caps_a_page(store: Storage) -> None:
+    ids = [store.append_event("thread-a", {"n": n}) for n in range(5)]
+    assert [event_id for event_id, _ in store.events("thread-a", limit=2)] == ids[:2]
+    assert [event_id for event_id, _ in store.events("thread-a", after=ids[1], limit=2)] == ids[2:4]
+    assert store.events("thread-a", limit=0) == []
+
+
+def test_events_of_an_unknown_thread_are_empty(store: Storage) -> None:
+    assert store.events("nope") == []
+
+
+def test_racing_appends_get_distinct_ids(store: Storage) -> None:
+    ids = race(8, lambda number: store.append_event("thread-a", {"n": number}))
+    assert len(set(ids)) == 8
+    assert sorted(body["n"] for _, body in store.events("thread-a")) == list(range(8))
+    assert [event_id for event_id, _ in store.events("thread-a")] == sorted(ids)
+
+
+# isolation and round trips
+
+
+def test_threads_are_isolated(store: Storage) -> None:
+    run = a_waiting_run_with_a_pause(store, 1)
+    store.journal_start(an_entry(run=run.id))
+    event_a = store.append_event(run.thread, {"thread": "one"})
+    event_b = store.append_event("thread-2", {"thread": "two"})
+    assert store.active_run("thread-2") is None
+    assert store.last_run("thread-2") is None
+    assert store.events("thread-2") == [(event_b, {"thread": "two"})]
+    assert store.events(run.thread) == [(event_a, {"thread": "one"})]
+    assert store.run_pauses("run-2") == []
+    assert store.journal("run-2") == []
+    other = store.begin_run(a_run("run-2", "thread-2"))
+    assert store.active_run(run.thread) == run
+    assert store.active_run("thread-2") == other
+
+
+def test_records_round_trip_unicode_and_nested_json_exactly(store: Storage) -> None:
+    run = a_run("rün-✓", "thread-ü", agent="агент", state=AWKWARD, lease_owner="wörker", lease_until=9.5)
+    store.begin_run(run)
+    pause = store.open_pause(a_pause("pàuse", run=run.id, thread=run.thread, payload=AWKWARD, kind="ask 🙋"))
+    store.claim(pause.id, AWKWARD, run, expected_version=0)
+    entry = store.journal_start(an_entry("këy", run=run.id, arguments=AWKWARD, result=[AWKWARD], error="✗"))
+    event_id = store.append_event(run.thread, AWKWARD)
+    assert store.get_run(run.id) == run.replace(version=1)
+    assert store.get_pause(pause.id) == pause.replace(status="answered", answer=AWKWARD)
+    assert store.journal(run.id) == [entry]
+    assert entry.result == [AWKWARD]
+    assert store.events(run.thread) == [(event_id, AWKWARD)]
+
+
+def test_values_come_back_as_json_would_return_them(store: Storage) -> None:
+    stored = store.begin_run(a_run(state={"pair": (1, 2), 3: "three"}))
+    assert stored.state == {"pair": [1, 2], "3": "three"}
+    assert store.get_run(stored.id).state == stored.state
+
+
+def test_a_value_json_cannot_hold_is_refused_and_nothing_is_stored(store: Storage) -> None:
+    with pytest.raises(TypeError):
+        store.begin_run(a_run(state={"when": object()}))
+    assert store.get_run("run-1") is None
+    assert store.active_run("thread-a") is None
+
+
+def test_an_unknown_status_is_refused(store: Storage) -> None:
+    with pytest.raises(ValueError):
+        store.begin_run(a_run(status="paused"))
+    with pytest.raises(ValueError):
+        store.open_pause(a_pause(status="closed"))
+    with pytest.raises(ValueError):
+        store.journal_start(an_entry(status="pending"))
+    assert store.get_run("run-1") is None
+    assert store.get_pause("pause-1") is None
+    assert store.journal("run-1") == []
+
+
+def test_records_handed_out_are_copies_that_cannot_change_the_store(store: Storage) -> None:
+    run = a_run(state={"items": [1]})
+    stored = store.begin_run(run)
+    run.state["items"].append("by the caller")
+    stored.state["items"].append("by the caller")
+    store.get_run(run.id).state["items"].append("by the caller")
+    store.active_run(run.thread).state["items"].append("by the caller")
+    event = {"items": [1]}
+    store.append_event(run.thread, event)
+    event["items"].append("by the caller")
+    store.events(run.thread)[0][1]["items"].append("by the caller")
+    assert store.get_run(run.id).state == {"items": [1]}
+    assert store.events(run.thread)[0][1] == {"items": [1]}

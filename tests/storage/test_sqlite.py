@@ -1,0 +1,234 @@
+"""What only the SQLite store promises: processes share one file safely, and the schema migrates in place."""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stalwart_agents.errors import StorageError, StorageUnavailable
+from stalwart_agents.storage import PauseRecord, RunRecord, open_storage
+from stalwart_agents.storage import sqlite as sqlite_module
+from stalwart_agents.storage.sqlite import MIGRATIONS, SqliteStorage
+
+SPAWN = multiprocessing.get_context("spawn")
+ROUNDS = 20
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "runs.db"
+
+
+@pytest.fixture
+def store(path: Path) -> Iterator[SqliteStorage]:
+    opened = SqliteStorage(path)
+    opened.setup()
+    yield opened
+    opened.close()
+
+
+def pragma(path: Path, name: str) -> Any:
+    with sqlite3.connect(path) as connection:
+        return connection.execute(f"PRAGMA {name}").fetchone()[0]
+
+
+def tables(path: Path) -> list[str]:
+    with sqlite3.connect(path) as connection:
+        return [row[0] for row in connection.execute("SELECT name FROM sqlite_master ORDER BY name")]
+
+
+def waiting_run(store: SqliteStorage, n: int) -> RunRecord:
+    run = store.begin_run(RunRecord(id=f"run-{n}", thread=f"thread-{n}", agent="helper", status="waiting"))
+    store.open_pause(PauseRecord(f"pause-{n}", run.id, run.thread, "approve", 1, "secret", {"n": n}))
+    return run
+
+
+def _claim_each_round(name: str, barrier: Any, results: Any, path: str, rounds: int) -> None:
+    store = SqliteStorage(Path(path))
+    try:
+        for n in range(rounds):
+            run = store.get_run(f"run-{n}")
+            barrier.wait(timeout=30)
+            try:
+                store.claim(f"pause-{n}", {"by": name}, run.replace(status="running"), expected_version=0)
+                results.put((n, name, "won"))
+            except StorageError as exc:
+                results.put((n, name, type(exc).__name__))
+    except BaseException:
+        barrier.abort()
+        raise
+    finally:
+        store.close()
+
+
+def _set_up_each_round(name: str, barrier: Any, results: Any, paths: list[str]) -> None:
+    for n, path in enumerate(paths):
+        barrier.wait(timeout=30)
+        store = SqliteStorage(Path(path))
+        try:
+            store.setup()
+            results.put((n, name, "ok"))
+        except Exception as exc:
+            results.put((n, name, repr(exc)))
+        finally:
+            store.close()
+
+
+def in_two_processes(target: Callable[..., None], rounds: int, *args: Any) -> list[tuple[int, str, str]]:
+    """Run ``target`` in two spawned processes that meet at a barrier each round; gather one result per round each."""
+    barrier, results = SPAWN.Barrier(2), SPAWN.Queue()
+    workers = [SPAWN.Process(target=target, args=(name, barrier, results, *args)) for name in ("left", "right")]
+    for worker in workers:
+        worker.start()
+    gathered = [results.get(timeout=60) for _ in range(2 * rounds)]
+    for worker in workers:
+        worker.join(timeout=30)
+        assert worker.exitcode == 0
+    return gathered
+
+
+def test_two_processes_racing_a_claim_on_one_file_have_exactly_one_winner(path: Path, store: SqliteStorage) -> None:
+    for n in range(ROUNDS):
+        waiting_run(store, n)
+    results = in_two_processes(_claim_each_round, ROUNDS, str(path), ROUNDS)
+    for n in range(ROUNDS):
+        outcomes = {name: outcome for number, name, outcome in results if number == n}
+        [winner] = [name for name, outcome in outcomes.items() if outcome == "won"]
+        assert set(outcomes.values()) - {"won"} <= {"PauseClosed", "VersionConflict"}
+        assert len(outcomes) == 2
+        assert store.get_pause(f"pause-{n}").answer == {"by": winner}
+        assert store.get_run(f"run-{n}").version == 1
+
+
+def test_two_processes_setting_up_one_fresh_file_both_succeed(tmp_path: Path) -> None:
+    paths = [tmp_path / f"fresh-{n}.db" for n in range(8)]
+    results = in_two_processes(_set_up_each_round, len(paths), [str(path) for path in paths])
+    assert {outcome for _, _, outcome in results} == {"ok"}
+    for path in paths:
+        assert pragma(path, "user_version") == len(MIGRATIONS)
+        assert pragma(path, "journal_mode") == "wal"
+
+
+def test_setup_counts_the_migrations_in_user_version(path: Path, store: SqliteStorage) -> None:
+    assert pragma(path, "user_version") == len(MIGRATIONS)
+    assert {"threads", "runs", "pauses", "journal", "events"} <= set(tables(path))
+
+
+def test_setup_twice_is_a_no_op(path: Path, store: SqliteStorage) -> None:
+    run = waiting_run(store, 1)
+    schema = tables(path)
+    store.setup()
+    assert tables(path) == schema
+    assert pragma(path, "user_version") == len(MIGRATIONS)
+    assert store.get_run(run.id) == run
+
+
+def test_the_file_is_in_wal_mode(path: Path, store: SqliteStorage) -> None:
+    assert pragma(path, "journal_mode") == "wal"
+
+
+def test_a_new_migration_applies_once_and_keeps_paused_runs(
+    path: Path, store: SqliteStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = waiting_run(store, 1)
+    monkeypatch.setattr(sqlite_module, "MIGRATIONS", [*MIGRATIONS, "ALTER TABLE runs ADD COLUMN note TEXT;"])
+    store.setup()
+    store.setup()
+    assert pragma(path, "user_version") == len(MIGRATIONS) + 1
+    assert store.get_run(run.id) == run
+    assert store.get_pause("pause-1").status == "open"
+
+
+def test_a_failing_migration_changes_nothing(path: Path, store: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = "CREATE TABLE half_done (x TEXT); ALTER TABLE no_such_table ADD COLUMN y TEXT;"
+    monkeypatch.setattr(sqlite_module, "MIGRATIONS", [*MIGRATIONS, broken])
+    with pytest.raises(sqlite3.OperationalError):
+        store.setup()
+    assert "half_done" not in tables(path)
+    assert pragma(path, "user_version") == len(MIGRATIONS)
+
+
+def test_a_file_from_a_newer_version_is_refused(path: Path, store: SqliteStorage) -> None:
+    with sqlite3.connect(path) as connection:
+        connection.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    with pytest.raises(StorageUnavailable, match="newer"):
+        store.setup()
+
+
+def test_the_url_names_the_file_and_opens_it_again(path: Path, store: SqliteStorage) -> None:
+    run = waiting_run(store, 1)
+    assert store.url == f"sqlite:///{path}"
+    again = open_storage(store.url)
+    try:
+        assert again.get_run(run.id) == run
+    finally:
+        again.close()
+
+
+def test_an_unopenable_path_is_unavailable_and_named(tmp_path: Path) -> None:
+    with pytest.raises(StorageUnavailable) as refused:
+        SqliteStorage(tmp_path).setup()
+    assert str(tmp_path) in str(refused.value)
+    assert isinstance(refused.value.__cause__, sqlite3.OperationalError)
+
+
+def test_a_missing_folder_is_unavailable_and_named(tmp_path: Path) -> None:
+    folder = tmp_path / "no-such-folder"
+    with pytest.raises(StorageUnavailable, match="folder") as refused:
+        SqliteStorage(folder / "runs.db").setup()
+    assert str(folder) in str(refused.value)
+    assert not folder.exists()
+
+
+def test_a_file_that_is_not_a_database_is_unavailable(path: Path) -> None:
+    path.write_bytes(b"not a database at all " * 100)
+    with pytest.raises(StorageUnavailable, match="not a SQLite database"):
+        SqliteStorage(path).setup()
+
+
+def test_a_lock_held_past_the_busy_timeout_is_unavailable_without_sql_in_the_message(path: Path) -> None:
+    store = SqliteStorage(path, busy_timeout=0.05)
+    store.setup()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(StorageUnavailable, match="locked") as refused:
+            store.append_event("thread-a", {"n": 1})
+        assert str(path) in str(refused.value)
+        assert "INSERT" not in str(refused.value)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert store.append_event("thread-a", {"n": 2}) > 0
+    store.close()
+
+
+def test_close_closes_the_connection_of_every_thread(path: Path) -> None:
+    store = SqliteStorage(path)
+    store.setup()
+    workers = [threading.Thread(target=store.append_event, args=("thread-a", {"n": n})) for n in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert path.with_name("runs.db-wal").exists()
+    store.close()
+    assert not path.with_name("runs.db-wal").exists()
+
+
+def test_the_connection_of_a_thread_that_ended_is_closed(path: Path) -> None:
+    store = SqliteStorage(path)
+    worker = threading.Thread(target=lambda: (store.setup(), store.append_event("thread-a", {"n": 1})))
+    worker.start()
+    worker.join()
+    gc.collect()
+    assert not path.with_name("runs.db-wal").exists()
+    assert store.events("thread-a")[0][1] == {"n": 1}
+    store.close()
