@@ -1,0 +1,452 @@
+"""``agent.yaml``: what a deployment runs, loaded into frozen, validated models.
+
+Every mistake in the file is reported at once, each naming the file, the line
+and the dotted key, so a person can fix the whole file in one pass instead of
+meeting its errors one run at a time.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Literal, NamedTuple, get_args, get_origin
+
+import celpy
+import yaml
+from celpy import celtypes
+from celpy.celparser import CELParseError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from .errors import ConfigError
+from .storage import check_url
+
+__all__ = [
+    "AgentConfig",
+    "CheckConfig",
+    "Config",
+    "RuleConfig",
+    "SelectorConfig",
+    "Settings",
+    "load_config",
+    "parse_config",
+]
+
+DEFAULT_TRUSTED = ("typed", "reply", "context", "computed", "result", "agent")
+NAME = re.compile(r"[a-z][a-z0-9_-]{0,63}")
+MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+PORTUGUESE = "the Portuguese grammar has not shipped yet; the selector reads English (language: en)"
+
+Origin = Literal["typed", "reply", "context", "computed", "result", "model", "agent"]
+ORIGINS: tuple[str, ...] = get_args(Origin)
+Loc = tuple[str | int, ...]
+
+
+def _fail(sentence: str, *at: str | int) -> PydanticCustomError:
+    """An error whose sentence is shown as written and whose ``at`` points below the validated value."""
+    return PydanticCustomError("config", "{sentence}", {"sentence": sentence, "at": at})
+
+
+def _repeats(names: Iterable[Any], prefix: Loc, what: str) -> Iterator[tuple[Loc, str]]:
+    """Each name used a second time, as (where, sentence): shared by the models and the raw-file pass."""
+    first: dict[str, int] = {}
+    for index, name in enumerate(names):
+        if isinstance(name, str) and name in first:
+            yield (*prefix, index, "name"), f"the {what} name {name!r} is already used by {_key((prefix[-1], first[name]))}"
+        elif isinstance(name, str):
+            first[name] = index
+
+
+def _refuse_repeats(names: Iterable[Any], prefix: Loc, what: str) -> None:
+    for at, sentence in _repeats(names, prefix, what):
+        raise _fail(sentence, *at)
+
+
+@lru_cache(maxsize=512)
+def _compile(expression: str) -> celpy.Runner:
+    """Compiled once per distinct expression: validation and the model share the program."""
+    env = celpy.Environment()
+    return env.program(env.compile(expression))
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SelectorConfig(_Model):
+    language: Literal["en"] = "en"
+
+    @field_validator("language", mode="before")
+    @classmethod
+    def _shipped(cls, value: Any) -> Any:
+        if value == "pt":
+            raise _fail(PORTUGUESE)
+        if value != "en":
+            raise _fail(f"the selector has no grammar for {value!r}; only en is available")
+        return value
+
+
+class Settings(_Model):
+    lease_seconds: float = Field(30.0, gt=0, allow_inf_nan=False, strict=True)
+    undo_retries: int = Field(3, ge=0, strict=True)
+
+
+class RuleConfig(_Model):
+    """A check rule: when its CEL ``when`` holds for a call to one of its tools, refuse or confirm."""
+
+    name: str
+    tool: tuple[str, ...] | None = None
+    when: str
+    then: Literal["refuse", "confirm"]
+    sentence: str | None = None
+    disclose: bool = Field(True, strict=True)
+    _program: celpy.Runner = PrivateAttr()
+
+    @field_validator("tool", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        if isinstance(value, list) and not value:
+            raise _fail("names no tool; name at least one, or leave tool out to cover every tool")
+        return [value] if isinstance(value, str) else value
+
+    @field_validator("when")
+    @classmethod
+    def _parses(cls, value: str) -> str:
+        try:
+            _compile(value)
+        except CELParseError as exc:
+            shown = "\n".join(f"      {line}" for line in str(exc).rstrip("\n").splitlines())
+            raise _fail(f"is not valid CEL (syntax error at column {exc.column}):\n{shown}") from exc
+        return value
+
+    @model_validator(mode="after")
+    def _refusal_says_why(self) -> RuleConfig:
+        if self.then == "refuse" and not self.sentence:
+            raise _fail("a rule that refuses needs a sentence telling the person why", "sentence")
+        return self
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._program = _compile(self.when)
+
+    def applies_to(self, tool: str) -> bool:
+        return self.tool is None or tool in self.tool
+
+    def holds(self, activation: dict[str, Any]) -> bool:
+        """Whether ``when`` is true for these values.
+
+        A rule that cannot be evaluated (a missing key, a type mismatch, a value
+        that is not JSON, a result that is not a boolean) holds: it fails closed,
+        so an unevaluable refuse rule refuses and an unevaluable confirm rule asks.
+        """
+        try:
+            result = self._program.evaluate({key: celpy.json_to_cel(value) for key, value in activation.items()})
+        except (celpy.CELEvalError, ValueError, TypeError):
+            return True
+        return bool(result) if isinstance(result, celtypes.BoolType) else True
+
+
+class CheckConfig(_Model):
+    confirm_writes: bool = Field(True, strict=True)
+    trusted_origins: tuple[Origin, ...] = DEFAULT_TRUSTED
+    rules: tuple[RuleConfig, ...] = ()
+
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: Any) -> Any:
+        return () if value is None else value
+
+    @model_validator(mode="after")
+    def _unique_rules(self) -> CheckConfig:
+        _refuse_repeats((rule.name for rule in self.rules), ("rules",), "rule")
+        return self
+
+
+class AgentConfig(_Model):
+    name: str
+    description: str | None = None
+    tools: str
+    on_unread: Literal["ask", "refuse"] = "ask"
+    check: CheckConfig = CheckConfig()
+
+    @field_validator("name")
+    @classmethod
+    def _usable_name(cls, value: str) -> str:
+        if not NAME.fullmatch(value):
+            raise _fail(f"{value!r} is not a usable name: start with a lowercase letter, then up to 63 of a-z, 0-9, _ and -")
+        return value
+
+    @field_validator("tools")
+    @classmethod
+    def _findable(cls, value: str, info: ValidationInfo) -> str:
+        if value.endswith(".py"):
+            path = _base_dir(info.context) / value
+            if not path.is_file():
+                raise _fail(f"the tools file {path} does not exist")
+        elif not MODULE.fullmatch(value):
+            raise _fail(f"must be a .py file or a dotted module name such as shop.tools (got {value!r})")
+        return value
+
+    @field_validator("check", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: Any) -> Any:
+        return {} if value is None else value
+
+
+class Config(_Model):
+    storage: str = "sqlite:///runs.db"
+    selector: SelectorConfig = SelectorConfig()
+    settings: Settings = Settings()
+    agents: tuple[AgentConfig, ...]
+    _path: Path | None = PrivateAttr(default=None)
+    _base_dir: Path | None = PrivateAttr(default=None)
+
+    @field_validator("storage")
+    @classmethod
+    def _known_scheme(cls, value: str) -> str:
+        try:
+            check_url(value)
+        except ValueError as exc:
+            raise _fail(str(exc)) from exc
+        return value
+
+    @field_validator("selector", "settings", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: Any) -> Any:
+        return {} if value is None else value
+
+    @field_validator("agents")
+    @classmethod
+    def _at_least_one(cls, value: tuple[AgentConfig, ...]) -> tuple[AgentConfig, ...]:
+        if not value:
+            raise _fail("must list at least one agent")
+        return value
+
+    @model_validator(mode="after")
+    def _unique_agents(self) -> Config:
+        _refuse_repeats((agent.name for agent in self.agents), ("agents",), "agent")
+        return self
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._path = _given(context).get("path")
+        self._base_dir = _given(context).get("base_dir")
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @property
+    def base_dir(self) -> Path:
+        """Where relative paths in the file (tools, a SQLite store) are taken from."""
+        return self._base_dir or (self._path.parent if self._path else Path.cwd())
+
+    def agent(self, name: str | None = None) -> AgentConfig:
+        if name is None:
+            return self.agents[0]
+        for agent in self.agents:
+            if agent.name == name:
+                return agent
+        names = ", ".join(agent.name for agent in self.agents)
+        raise ConfigError(f"no agent named {name!r}; the agents are {names}", file=self._path and str(self._path), key="agents")
+
+
+def _given(context: Any) -> dict[str, Any]:
+    """The validation context the loader passes; models built by hand have none."""
+    return context if isinstance(context, dict) else {}
+
+
+def _base_dir(context: Any) -> Path:
+    return _given(context).get("base_dir") or Path.cwd()
+
+
+class _Problem(NamedTuple):
+    line: int
+    key: str
+    sentence: str
+
+
+def load_config(path: str | os.PathLike[str]) -> Config:
+    file = Path(path)
+    try:
+        raw = file.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"there is no config file at {file.resolve()}", file=str(file)) from None
+    except IsADirectoryError:
+        raise ConfigError(f"{file.resolve()} is a folder; give the path of agent.yaml", file=str(file)) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot be read: {exc.strerror}", file=str(file)) from None
+    text = _decode(raw, str(file))
+    return _parse(text, str(file), file.resolve().parent, file.resolve())
+
+
+def parse_config(text: str, *, file: str = "<string>", base_dir: Path | None = None) -> Config:
+    return _parse(text, file, base_dir or Path.cwd(), None)
+
+
+def _decode(raw: bytes, file: str) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError(f"is not UTF-8 text (byte 0x{raw[exc.start]:02x}); save it as UTF-8", file=file, line=line) from None
+
+
+def _parse(text: str, file: str, base_dir: Path, path: Path | None) -> Config:
+    node, data = _compose(text, file)
+    lines: dict[Loc, int] = {(): node.start_mark.line + 1}
+    problems = list(_walk(node, (), lines))
+    try:
+        config = Config.model_validate(data, context={"base_dir": base_dir, "path": path})
+    except ValidationError as exc:
+        problems += [_from_pydantic(error, lines) for error in exc.errors(include_url=False)]
+    problems += [_problem(loc, sentence, lines) for loc, sentence in _raw_repeats(data)]
+    if problems:
+        _raise(problems, file)
+    return config
+
+
+def _compose(text: str, file: str) -> tuple[yaml.Node, Any]:
+    """The node tree (for line numbers) and the plain data it stands for."""
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f" ({exc.context})" if exc.context else ""
+        raise ConfigError(f"is not valid YAML: {exc.problem}{where}", file=file, line=mark and mark.line + 1) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"is not valid YAML: {exc}", file=file) from None
+    finally:
+        loader.dispose()
+    if node is None:
+        raise ConfigError("the file is empty; it needs an agents: list with at least one agent", file=file, line=1, key="agents")
+    if not isinstance(data, dict):
+        sentence = f"the top level must be a mapping with keys such as agents: (got {_shown(data)})"
+        raise ConfigError(sentence, file=file, line=node.start_mark.line + 1)
+    return node, data
+
+
+def _walk(node: yaml.Node, path: Loc, lines: dict[Loc, int]) -> Iterator[_Problem]:
+    """Record the line of every key and list item; a key given twice is a problem, since YAML keeps only the last."""
+    if isinstance(node, yaml.MappingNode):
+        children = [((*path, key.value), key, value) for key, value in node.value]
+    elif isinstance(node, yaml.SequenceNode):
+        children = [((*path, index), item, item) for index, item in enumerate(node.value)]
+    else:
+        return
+    for child, marked, value in children:
+        line = marked.start_mark.line + 1
+        if child in lines:
+            yield _Problem(line, _key(child), f"is given twice (first on line {lines[child]}); YAML would keep only this one")
+        lines.setdefault(child, line)
+        yield from _walk(value, child, lines)
+
+
+def _raw_repeats(data: dict[str, Any]) -> Iterator[tuple[Loc, str]]:
+    """Repeated names found in the file itself, so they are reported even when other errors stop the models."""
+    agents = _items(data.get("agents"))
+    yield from _repeats(_names(agents), ("agents",), "agent")
+    for index, agent in enumerate(agents):
+        check = agent.get("check") if isinstance(agent, dict) else None
+        rules = _items(check.get("rules") if isinstance(check, dict) else None)
+        yield from _repeats(_names(rules), ("agents", index, "check", "rules"), "rule")
+
+
+def _items(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _names(items: list[Any]) -> list[Any]:
+    return [item.get("name") if isinstance(item, dict) else None for item in items]
+
+
+def _from_pydantic(error: Any, lines: dict[Loc, int]) -> _Problem:
+    loc = (*error["loc"], *error.get("ctx", {}).get("at", ()))
+    return _problem(loc, _sentence(error, loc), lines)
+
+
+def _problem(loc: Loc, sentence: str, lines: dict[Loc, int]) -> _Problem:
+    """Place a problem at the nearest key the file has: a missing key is reported at the mapping that lacks it."""
+    known = next(loc[:end] for end in range(len(loc), -1, -1) if loc[:end] in lines)
+    return _Problem(lines[known], _key(loc), sentence)
+
+
+def _raise(problems: list[_Problem], file: str) -> None:
+    first, *rest = sorted(dict.fromkeys(problems), key=lambda problem: problem.line)
+    others = [str(ConfigError(p.sentence, file=file, line=p.line, key=p.key or None)) for p in rest]
+    raise ConfigError("\n".join([first.sentence, *others]), file=file, line=first.line, key=first.key or None)
+
+
+def _key(loc: Loc) -> str:
+    return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc).lstrip(".")
+
+
+PLAIN = {
+    "missing": "is required but missing",
+    "string_type": "must be text",
+    "bool_type": "must be true or false",
+    "int_type": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "float_type": "must be a number",
+    "finite_number": "must be a finite number",
+    "model_type": "must be a mapping of keys",
+    "model_attributes_type": "must be a mapping of keys",
+    "dict_type": "must be a mapping of keys",
+    "tuple_type": "must be a list",
+    "list_type": "must be a list",
+    "greater_than": "must be greater than {gt}",
+    "greater_than_equal": "must be {ge} or more",
+}
+
+
+def _sentence(error: Any, loc: Loc) -> str:
+    kind, ctx = error["type"], error.get("ctx", {})
+    if kind == "config":
+        return error["msg"]
+    if kind == "missing":
+        return PLAIN[kind]
+    if kind == "extra_forbidden":
+        return _unknown_key(loc)
+    if kind == "literal_error":
+        choices = ", ".join(re.findall(r"'([^']*)'", ctx["expected"]))
+        return f"must be one of {choices} (got {_shown(error['input'])})"
+    plain = PLAIN[kind].format(**ctx) if kind in PLAIN else error["msg"]
+    return f"{plain} (got {_shown(error['input'])})"
+
+
+def _unknown_key(loc: Loc) -> str:
+    model = _model_at(loc[:-1])
+    valid = list(model.model_fields) if model else []
+    near = difflib.get_close_matches(str(loc[-1]), valid, n=1)
+    hint = f"; did you mean {near[0]!r}?" if near else f"; the keys here are {', '.join(valid)}" if valid else ""
+    return f"unknown key {loc[-1]!r}{hint}"
+
+
+def _model_at(loc: Loc) -> type[BaseModel] | None:
+    """The model that validates the mapping at ``loc``, for naming the keys it takes."""
+    model: type[BaseModel] | None = Config
+    for part in loc:
+        if isinstance(part, str):
+            field = model.model_fields.get(part) if model else None
+            model = _model_in(field.annotation) if field else None
+    return model
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    if get_origin(annotation) is None and isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    return next((model for arg in get_args(annotation) if (model := _model_in(arg))), None)
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (dict, list)):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
