@@ -17,7 +17,7 @@ from stalwart_agents.errors import (
     ThreadBusy,
     VersionConflict,
 )
-from stalwart_agents.storage import FINISHED, JournalEntry, PauseRecord, RunRecord, Storage
+from stalwart_agents.storage import FINISHED, Event, JournalEntry, PauseRecord, RunRecord, Storage
 
 AWKWARD: dict[str, Any] = {
     "text": 'naïve café — 日本語 🚀 עברית \u0000 "quoted" \\ back\nslash',
@@ -445,3 +445,44 @@ def test_records_handed_out_are_copies_that_cannot_change_the_store(store: Stora
     store.events(run.thread)[0][1]["items"].append("by the caller")
     assert store.get_run(run.id).state == {"items": [1]}
     assert store.events(run.thread)[0][1] == {"items": [1]}
+
+
+def logged(store: Storage, thread: str = "thread-a") -> list[str]:
+    return [body["what"] for _, body in store.events(thread)]
+
+
+def said(what: str, thread: str = "thread-a") -> list[Event]:
+    return [Event(thread, {"what": what})]
+
+
+def test_events_are_written_with_the_write_that_reports_them(store: Storage) -> None:
+    run = store.begin_run(a_run(), events=said("begun"))
+    store.open_pause(a_pause(), events=said("paused"))
+    run = store.claim("pause-1", {"decision": "ok"}, run.replace(status="running"), expected_version=run.version, events=said("claimed"))
+    store.journal_start(an_entry(), events=said("started"))
+    store.journal_update(an_entry(status="done"), expected_status="started", events=said("done"))
+    store.save_run(run.replace(status="done"), expected_version=run.version, events=said("finished"))
+    assert logged(store) == ["begun", "paused", "claimed", "started", "done", "finished"]
+
+
+def test_a_write_that_does_not_take_effect_writes_none_of_its_events(store: Storage) -> None:
+    run = store.begin_run(a_run())
+    store.open_pause(a_pause())
+    store.journal_start(an_entry())
+    attempts = [
+        lambda: store.begin_run(a_run("run-2"), events=said("second begin")),
+        lambda: store.save_run(run, expected_version=run.version + 5, events=said("stale save")),
+        lambda: store.claim("pause-1", {}, run, expected_version=run.version + 5, events=said("stale claim")),
+        lambda: store.journal_start(an_entry(), events=said("second start")),
+        lambda: store.journal_update(an_entry(status="done"), expected_status="done", events=said("wrong status")),
+    ]
+    for attempt in attempts:
+        with pytest.raises(StorageError):
+            attempt()
+    store.open_pause(a_pause(), events=said("pause again"))
+    assert logged(store) == []
+
+
+def test_events_of_one_write_may_go_to_several_threads(store: Storage) -> None:
+    store.begin_run(a_run(), events=said("here") + said("there", "thread-b"))
+    assert (logged(store), logged(store, "thread-b")) == (["here"], ["there"])

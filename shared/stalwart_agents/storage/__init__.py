@@ -10,9 +10,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..errors import ConfigError
-from .base import FINISHED, JournalEntry, PauseRecord, RunRecord, Storage
+from .base import FINISHED, Event, JournalEntry, PauseRecord, RunRecord, Storage
 
-__all__ = ["FINISHED", "JournalEntry", "PauseRecord", "RunRecord", "Storage", "check_url", "open_storage"]
+__all__ = ["FINISHED", "Event", "JournalEntry", "PauseRecord", "RunRecord", "Storage", "check_url", "open_storage"]
 
 SCHEMES = ("memory", "sqlite")
 NOT_SHIPPED = {

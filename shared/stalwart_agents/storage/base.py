@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 RUN_STATUSES = ("running", "waiting", "done", "cancelled", "failed")
@@ -76,9 +77,25 @@ class JournalEntry:
         return dataclasses.replace(self, **changes)
 
 
+@dataclass(frozen=True)
+class Event:
+    """A line of a thread's log, written in the same transaction as the change it reports."""
+
+    thread: str
+    body: dict[str, Any]
+
+
+Events = Sequence[Event]
+
+
 @runtime_checkable
 class Storage(Protocol):
-    """What a backend implements.  The conformance suite in ``tests/storage`` holds each to it."""
+    """What a backend implements.  The conformance suite in ``tests/storage`` holds each to it.
+
+    Every write takes ``events``: they are appended to their threads' logs in the
+    same atomic step, and only if the write itself takes effect, so the log never
+    reports a change that did not happen nor misses one that did.
+    """
 
     url: str
 
@@ -87,7 +104,7 @@ class Storage(Protocol):
 
     def close(self) -> None: ...
 
-    def begin_run(self, run: RunRecord) -> RunRecord:
+    def begin_run(self, run: RunRecord, *, events: Events = ()) -> RunRecord:
         """Store a new run and make it its thread's active run, in one atomic step.
 
         Raises ThreadBusy (with the active run's id) when the thread already has one.
@@ -101,32 +118,35 @@ class Storage(Protocol):
     def last_run(self, thread: str) -> RunRecord | None:
         """The thread's most recently begun run, finished or not."""
 
-    def save_run(self, run: RunRecord, *, expected_version: int) -> RunRecord:
+    def save_run(self, run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord:
         """Compare-and-set: store ``run`` as version ``expected_version + 1``.
 
         Raises VersionConflict (with the current record) when the stored version differs.
         A run saved with a finished status stops being its thread's active run.
         """
 
-    def open_pause(self, pause: PauseRecord) -> PauseRecord:
-        """Insert a pause unless one with its id exists; return the stored one either way."""
+    def open_pause(self, pause: PauseRecord, *, events: Events = ()) -> PauseRecord:
+        """Insert a pause unless one with its id exists; return the stored one either way.
+
+        The events are written only when this call inserted the pause.
+        """
 
     def get_pause(self, pause_id: str) -> PauseRecord | None: ...
 
     def run_pauses(self, run_id: str) -> list[PauseRecord]:
         """Every pause of a run, ordered by step, then creation."""
 
-    def claim(self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int) -> RunRecord:
+    def claim(self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord:
         """Answer an open pause and save its run, both or neither.
 
         Raises PauseClosed (with the current pause) when it is not open, and
         VersionConflict (with the current run) when the run moved; nothing changes then.
         """
 
-    def journal_start(self, entry: JournalEntry) -> JournalEntry:
+    def journal_start(self, entry: JournalEntry, *, events: Events = ()) -> JournalEntry:
         """Insert an entry; raises JournalExists (with the stored entry) when its key is taken."""
 
-    def journal_update(self, entry: JournalEntry, *, expected_status: str) -> JournalEntry:
+    def journal_update(self, entry: JournalEntry, *, expected_status: str, events: Events = ()) -> JournalEntry:
         """Replace an entry whose stored status is ``expected_status``; raises JournalConflict otherwise."""
 
     def journal(self, run_id: str) -> list[JournalEntry]:

@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 from . import _records as records
-from .base import FINISHED, JournalEntry, PauseRecord, RunRecord
+from .base import FINISHED, Events, JournalEntry, PauseRecord, RunRecord
 
 Row = dict[str, Any]
 
@@ -36,7 +36,7 @@ class MemoryStorage:
     def close(self) -> None:
         pass
 
-    def begin_run(self, run: RunRecord) -> RunRecord:
+    def begin_run(self, run: RunRecord, *, events: Events = ()) -> RunRecord:
         row = records.new_run_row(run)
         with self._lock:
             if run.thread in self._active:
@@ -45,6 +45,7 @@ class MemoryStorage:
                 raise records.run_exists(records.from_row(RunRecord, self._runs[run.id]))
             self._runs[run.id] = row
             self._active[run.thread] = self._last[run.thread] = run.id
+            self._append(events)
             return records.from_row(RunRecord, row)
 
     def get_run(self, run_id: str) -> RunRecord | None:
@@ -59,15 +60,20 @@ class MemoryStorage:
         with self._lock:
             return self._run(self._last.get(thread))
 
-    def save_run(self, run: RunRecord, *, expected_version: int) -> RunRecord:
+    def save_run(self, run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord:
         row = records.saved_run_row(run, expected_version)
         with self._lock:
-            return self._save(row, expected_version)
+            saved = self._save(row, expected_version)
+            self._append(events)
+            return saved
 
-    def open_pause(self, pause: PauseRecord) -> PauseRecord:
+    def open_pause(self, pause: PauseRecord, *, events: Events = ()) -> PauseRecord:
         row = records.to_row(pause)
         with self._lock:
-            return records.from_row(PauseRecord, self._pauses.setdefault(pause.id, row))
+            stored = self._pauses.setdefault(pause.id, row)
+            if stored is row:
+                self._append(events)
+        return records.from_row(PauseRecord, stored)
 
     def get_pause(self, pause_id: str) -> PauseRecord | None:
         with self._lock:
@@ -79,7 +85,9 @@ class MemoryStorage:
         rows.sort(key=lambda row: (row["step"], row["created_at"]))
         return [records.from_row(PauseRecord, row) for row in rows]
 
-    def claim(self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int) -> RunRecord:
+    def claim(
+        self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int, events: Events = ()
+    ) -> RunRecord:
         answer_text = records.dump(answer)
         row = records.saved_run_row(run, expected_version)
         with self._lock:
@@ -88,23 +96,27 @@ class MemoryStorage:
                 raise records.pause_closed(pause_id, self._pause(pause_id))
             saved = self._save(row, expected_version)
             self._pauses[pause_id] = pause | {"status": "answered", "answer": answer_text}
+            self._append(events)
             return saved
 
-    def journal_start(self, entry: JournalEntry) -> JournalEntry:
+    def journal_start(self, entry: JournalEntry, *, events: Events = ()) -> JournalEntry:
         row = records.to_row(entry)
         with self._lock:
             stored = self._journal.setdefault((entry.run, entry.key), row)
+            if stored is row:
+                self._append(events)
         if stored is not row:
             raise records.journal_exists(records.from_row(JournalEntry, stored))
         return records.from_row(JournalEntry, row)
 
-    def journal_update(self, entry: JournalEntry, *, expected_status: str) -> JournalEntry:
+    def journal_update(self, entry: JournalEntry, *, expected_status: str, events: Events = ()) -> JournalEntry:
         row = records.to_row(entry)
         with self._lock:
             stored = self._journal.get((entry.run, entry.key))
             if stored is None or stored["status"] != expected_status:
                 raise records.journal_conflict(entry, expected_status, _record(JournalEntry, stored))
             self._journal[entry.run, entry.key] = row
+            self._append(events)
         return records.from_row(JournalEntry, row)
 
     def journal(self, run_id: str) -> list[JournalEntry]:
@@ -115,15 +127,22 @@ class MemoryStorage:
     def append_event(self, thread: str, event: dict[str, Any]) -> int:
         body = records.dump(event)
         with self._lock:
-            self._event_ids += 1
-            self._events.setdefault(thread, []).append((self._event_ids, body))
-            return self._event_ids
+            return self._append_one(thread, body)
 
     def events(self, thread: str, after: int = 0, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
         records.check_limit(limit)
         with self._lock:
             page = [(event_id, body) for event_id, body in self._events.get(thread, ()) if event_id > after][:limit]
         return [(event_id, records.load(body)) for event_id, body in page]
+
+    def _append(self, events: Events) -> None:
+        for event in events:
+            self._append_one(event.thread, records.dump(event.body))
+
+    def _append_one(self, thread: str, body: str | None) -> int:
+        self._event_ids += 1
+        self._events.setdefault(thread, []).append((self._event_ids, body))
+        return self._event_ids
 
     def _run(self, run_id: str | None) -> RunRecord | None:
         return _record(RunRecord, self._runs.get(run_id) if run_id is not None else None)

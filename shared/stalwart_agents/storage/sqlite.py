@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import StorageUnavailable
 from . import _records as records
-from .base import FINISHED, JournalEntry, PauseRecord, RunRecord
+from .base import FINISHED, Events, JournalEntry, PauseRecord, RunRecord
 
 MIGRATIONS: list[str] = [
     """
@@ -114,6 +114,13 @@ START_ENTRY = _insert(
 UPDATE_ENTRY = _update(JournalEntry, "run = :run AND key = :key AND status = :expected_status", keep=("run", "key"))
 
 
+APPEND_EVENT = "INSERT INTO events (thread, body) VALUES (?, ?)"
+
+
+def _append(db: sqlite3.Connection, events: Events) -> None:
+    db.executemany(APPEND_EVENT, [(event.thread, records.dump(event.body)) for event in events])
+
+
 class _Connection(sqlite3.Connection):
     """A connection a WeakSet can hold, so one whose thread has ended is closed when it is collected."""
 
@@ -166,7 +173,7 @@ class SqliteStorage:
         for connection in opened:
             connection.close()
 
-    def begin_run(self, run: RunRecord) -> RunRecord:
+    def begin_run(self, run: RunRecord, *, events: Events = ()) -> RunRecord:
         row = records.new_run_row(run)
         with self._write() as db:
             active = db.execute("SELECT active_run FROM threads WHERE thread = ?", (run.thread,)).fetchone()
@@ -175,6 +182,7 @@ class SqliteStorage:
             if db.execute(INSERT_RUN, row).rowcount == 0:
                 raise records.run_exists(self._stored(db, RunRecord, run.id))
             db.execute("INSERT OR REPLACE INTO threads VALUES (?, ?, ?)", (run.thread, run.id, run.id))
+            _append(db, events)
             return self._stored(db, RunRecord, run.id)
 
     def get_run(self, run_id: str) -> RunRecord | None:
@@ -186,15 +194,18 @@ class SqliteStorage:
     def last_run(self, thread: str) -> RunRecord | None:
         return self._find(RunRecord, "id = (SELECT last_run FROM threads WHERE thread = ?)", thread)
 
-    def save_run(self, run: RunRecord, *, expected_version: int) -> RunRecord:
+    def save_run(self, run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord:
         row = records.saved_run_row(run, expected_version)
         with self._write() as db:
-            return self._save(db, row, expected_version)
+            saved = self._save(db, row, expected_version)
+            _append(db, events)
+            return saved
 
-    def open_pause(self, pause: PauseRecord) -> PauseRecord:
+    def open_pause(self, pause: PauseRecord, *, events: Events = ()) -> PauseRecord:
         row = records.to_row(pause)
         with self._write() as db:
-            db.execute(INSERT_PAUSE, row)
+            if db.execute(INSERT_PAUSE, row).rowcount:
+                _append(db, events)
             return self._stored(db, PauseRecord, pause.id)
 
     def get_pause(self, pause_id: str) -> PauseRecord | None:
@@ -204,27 +215,33 @@ class SqliteStorage:
         with self._read() as db:
             return self._all(db, PauseRecord, "run = ? ORDER BY step, created_at, rowid", run_id)
 
-    def claim(self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int) -> RunRecord:
+    def claim(
+        self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int, events: Events = ()
+    ) -> RunRecord:
         answer_text = records.dump(answer)
         row = records.saved_run_row(run, expected_version)
         with self._write() as db:
             if db.execute(ANSWER_PAUSE, (answer_text, pause_id)).rowcount == 0:
                 raise records.pause_closed(pause_id, self._stored(db, PauseRecord, pause_id))
-            return self._save(db, row, expected_version)
+            saved = self._save(db, row, expected_version)
+            _append(db, events)
+            return saved
 
-    def journal_start(self, entry: JournalEntry) -> JournalEntry:
+    def journal_start(self, entry: JournalEntry, *, events: Events = ()) -> JournalEntry:
         row = records.to_row(entry)
         with self._write() as db:
             if db.execute(START_ENTRY, row).rowcount == 0:
                 raise records.journal_exists(self._stored(db, JournalEntry, entry.run, entry.key))
+            _append(db, events)
             return self._stored(db, JournalEntry, entry.run, entry.key)
 
-    def journal_update(self, entry: JournalEntry, *, expected_status: str) -> JournalEntry:
+    def journal_update(self, entry: JournalEntry, *, expected_status: str, events: Events = ()) -> JournalEntry:
         row = records.to_row(entry)
         with self._write() as db:
             if db.execute(UPDATE_ENTRY, row | {"expected_status": expected_status}).rowcount == 0:
                 current = self._stored(db, JournalEntry, entry.run, entry.key)
                 raise records.journal_conflict(entry, expected_status, current)
+            _append(db, events)
             return self._stored(db, JournalEntry, entry.run, entry.key)
 
     def journal(self, run_id: str) -> list[JournalEntry]:
@@ -234,7 +251,7 @@ class SqliteStorage:
     def append_event(self, thread: str, event: dict[str, Any]) -> int:
         body = records.dump(event)
         with self._write() as db:
-            event_id = db.execute("INSERT INTO events (thread, body) VALUES (?, ?)", (thread, body)).lastrowid
+            event_id = db.execute(APPEND_EVENT, (thread, body)).lastrowid
         assert event_id is not None
         return event_id
 
