@@ -1,0 +1,36 @@
+"""stalwart-agents: agents that call tools and stop for a person when a call needs one."""
+
+from .desk import Desk
+from .errors import (
+    BadRequest,
+    ConfigError,
+    InterruptStale,
+    NotFound,
+    RunBusy,
+    RunWaiting,
+    StalwartError,
+    StorageUnavailable,
+)
+from .pause import ANSWERS, Pause
+from .reply import Refusal, Reply, Step
+from .tools import OutcomeUnknown, Tool, tool
+
+__all__ = [
+    "ANSWERS",
+    "BadRequest",
+    "ConfigError",
+    "Desk",
+    "InterruptStale",
+    "NotFound",
+    "OutcomeUnknown",
+    "Pause",
+    "Refusal",
+    "Reply",
+    "RunBusy",
+    "RunWaiting",
+    "StalwartError",
+    "Step",
+    "StorageUnavailable",
+    "Tool",
+    "tool",
+]

@@ -1,0 +1,75 @@
+"""An agent: its tools, the selector over their patterns, and its check, checked together at load.
+
+Mistakes that would otherwise surface mid-run (a pattern slot no parameter
+takes, an undo that names no tool) are configuration errors, raised before any
+turn is read.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+
+from .check import Check
+from .config import AgentConfig, Settings
+from .errors import ConfigError
+from .selector import PatternError, Selector, compile_pattern
+from .tools import Tool, load_tools
+
+
+@dataclass(frozen=True)
+class Agent:
+    name: str
+    tools: dict[str, Tool]
+    selector: Selector
+    check: Check
+    on_unread: str
+    settings: Settings
+
+    @classmethod
+    def build(cls, config: AgentConfig, settings: Settings, base_dir: Path) -> Agent:
+        tools, origin = load_tools(config.tools, base_dir)
+        patterns = [(t.name, _compile(t, text, origin)) for t in tools.values() for text in t.says]
+        for t in tools.values():
+            _check_undo(t, tools, origin)
+        return cls(config.name, tools, Selector(patterns), Check(config.check), config.on_unread, settings)
+
+
+def _compile(tool: Tool, text: str, origin: str):
+    line = _line_of(tool)
+    try:
+        pattern = compile_pattern(text)
+    except PatternError as exc:
+        raise ConfigError(str(exc), file=origin, line=line, key=f"{tool.name}.says") from exc
+    known = {p.name for p in tool.parameters}
+    for slot in pattern.slots:
+        if slot not in known:
+            raise ConfigError(
+                f"pattern {text!r} fills {{{slot}}}, but {tool.name}() takes no parameter {slot!r}",
+                file=origin, line=line, key=f"{tool.name}.says",
+            )
+    return pattern
+
+
+def _check_undo(tool: Tool, tools: dict[str, Tool], origin: str) -> None:
+    if tool.undo is None:
+        return
+    where = {"file": origin, "line": _line_of(tool), "key": f"{tool.name}.undo"}
+    undo = tools.get(tool.undo)
+    if undo is None:
+        raise ConfigError(f"undo names {tool.undo!r}, which is not a tool of this module", **where)
+    if tool.irreversible:
+        raise ConfigError("an irreversible tool cannot have an undo", **where)
+    if not undo.takes("result"):
+        raise ConfigError(f"{undo.name}() undoes {tool.name}, so it must take result= (the original call's result)", **where)
+    missing = [p.name for p in undo.parameters if p.required and p.name not in {q.name for q in tool.parameters}]
+    if missing:
+        raise ConfigError(f"{undo.name}() needs {', '.join(missing)}, which {tool.name}() does not take", **where)
+
+
+def _line_of(tool: Tool) -> int | None:
+    try:
+        return inspect.getsourcelines(tool.fn)[1]
+    except (OSError, TypeError):
+        return None

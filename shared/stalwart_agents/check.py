@@ -1,0 +1,63 @@
+"""The check: before any call runs, allow it, ask a person, or refuse it.
+
+Reasons are plain strings because they travel unchanged to the person, the
+webhook and the audit: ``write``, ``argument_origin: <arg>``,
+``tainted_call: untrusted:<tool>``, ``rule: <name>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .config import CheckConfig
+from .tools import Tool
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: Literal["allow", "confirm", "refuse"]
+    reasons: tuple[str, ...] = ()
+    rule: str | None = None
+    sentence: str | None = None
+    disclosed: bool = True
+
+
+ALLOW = Verdict("allow")
+
+
+class Check:
+    """One agent's policy, from the ``check:`` section of agent.yaml."""
+
+    def __init__(self, config: CheckConfig) -> None:
+        self.config = config
+
+    def __call__(self, tool: Tool, arguments: Sequence[dict[str, Any]], tainted_by: Sequence[str] = ()) -> Verdict:
+        activation = {
+            "tool": tool.name,
+            "args": {a["name"]: a["value"] for a in arguments},
+            "origins": {a["name"]: a["origin"] for a in arguments},
+            "write": tool.write,
+            "tainted": bool(tainted_by),
+        }
+        rules = [rule for rule in self.config.rules if rule.applies_to(tool.name) and rule.holds(activation)]
+        refusal = next((rule for rule in rules if rule.then == "refuse"), None)
+        if refusal is not None:
+            return Verdict("refuse", rule=refusal.name, sentence=refusal.sentence, disclosed=refusal.disclose)
+        reasons = self._reasons(tool, arguments, tainted_by) + [f"rule: {rule.name}" for rule in rules]
+        return Verdict("confirm", tuple(reasons)) if reasons else ALLOW
+
+    def _reasons(self, tool: Tool, arguments: Sequence[dict[str, Any]], tainted_by: Sequence[str]) -> list[str]:
+        if not tool.write:
+            return []
+        reasons = ["write"] if self.config.confirm_writes else []
+        trusted = set(self.config.trusted_origins)
+        reasons += [f"argument_origin: {a['name']}" for a in arguments if _origin_kind(a["origin"]) not in trusted]
+        reasons += [f"tainted_call: untrusted:{name}" for name in tainted_by]
+        return reasons
+
+
+def _origin_kind(origin: str) -> str:
+    """``result:<step>`` is trusted or not as ``result``."""
+    return origin.split(":", 1)[0]

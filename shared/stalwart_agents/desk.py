@@ -1,0 +1,96 @@
+"""The Desk: the Python face of a file of agents over one run store.
+
+A Desk holds nothing about a conversation between calls; two Desks on the same
+storage, in one process or two, see and answer the same pauses.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .agent import Agent
+from .config import Config, load_config
+from .engine import Answer, Engine
+from .errors import BadRequest, ConfigError
+from .pause import Pause
+from .reply import Reply
+from .storage import Storage, open_storage
+
+
+class Desk:
+    """``desk.send(user, text)`` starts a turn; ``desk.confirm(user, decision)`` answers what waits."""
+
+    def __init__(self, config: Config, storage: Storage | str | None = None, *, clock: Callable[[], float] = time.time) -> None:
+        self.config = config
+        self.agents = {a.name: Agent.build(a, config.settings, config.base_dir) for a in config.agents}
+        self.storage = _storage(storage, config)
+        worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._engine = Engine(self.agents, self.storage, clock=clock, worker=worker)
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str], storage: Storage | str | None = None, **options: Any) -> Desk:
+        return cls(load_config(path), storage, **options)
+
+    @property
+    def default_agent(self) -> str:
+        return self.config.agents[0].name
+
+    def send(self, user: str, text: str, context: dict[str, Any] | None = None, *, agent: str | None = None) -> Reply:
+        """A person's turn in the thread ``user``; raises RunWaiting while something there waits."""
+        if not isinstance(text, str):
+            raise BadRequest("a turn is text")
+        return self._engine.start(_thread(user), text, self.agent(agent), context)
+
+    def confirm(
+        self, user: str, decision: str, waiting: str | Pause | None = None, value: Any = None, *,
+        token: str | None = None, channel: str = "python", by: str | None = None,
+    ) -> Reply:
+        """Answer the pause ``waiting`` (an id or a Pause), or the first that waits.
+
+        ``token``, where given, must be the one the person was shown; an in-process
+        caller may leave it out.
+        """
+        pause_id = waiting.id if isinstance(waiting, Pause) else waiting
+        answer = Answer(decision=decision, value=value, token=token, channel=channel, by=by)
+        return self._engine.answer(_thread(user), answer, pause_id)
+
+    def waiting(self, user: str) -> list[Pause]:
+        """Everything that waits for a person in the thread, each by its own id."""
+        return self._engine.waiting(_thread(user))
+
+    def close(self) -> None:
+        self.storage.close()
+
+    def __enter__(self) -> Desk:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def agent(self, name: str | None = None) -> Agent:
+        """An agent of the file by name; the first where no name is given."""
+        if name is None:
+            return self.agents[self.default_agent]
+        if name not in self.agents:
+            raise ConfigError(f"no agent named {name!r}; this file has {', '.join(self.agents)}")
+        return self.agents[name]
+
+
+def _storage(storage: Storage | str | None, config: Config) -> Storage:
+    if storage is None:
+        return open_storage(config.storage, base_dir=config.base_dir)
+    if isinstance(storage, str):
+        return open_storage(storage, base_dir=Path.cwd())
+    return storage
+
+
+def _thread(user: str) -> str:
+    if not isinstance(user, str) or not user or len(user) > 200:
+        raise BadRequest("a thread id is a non-empty string of at most 200 characters")
+    return user

@@ -1,0 +1,160 @@
+"""Tools: plain Python functions with the metadata the check and the saga need.
+
+The decorator keeps the function callable as it was, so a team's tests can call
+its tools directly; the agent reads the metadata, never the function's body.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, overload
+
+from .errors import ConfigError
+
+RESERVED = frozenset({"result", "idempotency_key"})
+
+
+class OutcomeUnknown(Exception):
+    """Raised by a tool that cannot tell whether its write took effect (a timeout, a lost reply).
+
+    The run then asks a person instead of guessing, unless the tool is idempotent.
+    """
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    required: bool
+    annotation: Any
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A function the agent may call, and what a person must know before it runs."""
+
+    fn: Callable[..., Any]
+    name: str
+    says: tuple[str, ...] = ()
+    write: bool = False
+    irreversible: bool = False
+    undo: str | None = None
+    idempotent: bool = False
+    untrusted: bool = False
+    question: str = ""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(*args, **kwargs)
+
+    @property
+    def parameters(self) -> tuple[Parameter, ...]:
+        """The arguments a call passes: what the person is shown and the selector fills."""
+        signature = inspect.signature(self.fn)
+        return tuple(
+            Parameter(p.name, p.default is inspect.Parameter.empty, p.annotation)
+            for p in signature.parameters.values()
+            if p.name not in RESERVED and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        )
+
+    def takes(self, name: str) -> bool:
+        return name in inspect.signature(self.fn).parameters
+
+
+@overload
+def tool(fn: Callable[..., Any], /) -> Tool: ...
+
+
+@overload
+def tool(
+    *,
+    says: list[str] | tuple[str, ...] = (),
+    write: bool = False,
+    irreversible: bool = False,
+    undo: str | Tool | None = None,
+    idempotent: bool = False,
+    untrusted: bool = False,
+    question: str | None = None,
+    name: str | None = None,
+) -> Callable[[Callable[..., Any]], Tool]: ...
+
+
+def tool(
+    fn: Callable[..., Any] | None = None,
+    /,
+    *,
+    says: list[str] | tuple[str, ...] = (),
+    write: bool = False,
+    irreversible: bool = False,
+    undo: str | Tool | None = None,
+    idempotent: bool = False,
+    untrusted: bool = False,
+    question: str | None = None,
+    name: str | None = None,
+) -> Tool | Callable[[Callable[..., Any]], Tool]:
+    """Declare a tool: ``@tool`` alone, or ``@tool(write=True, undo="refund_charge", says=[...])``."""
+
+    def declare(function: Callable[..., Any]) -> Tool:
+        tool_name = name or function.__name__
+        return Tool(
+            fn=function,
+            name=tool_name,
+            says=tuple([says] if isinstance(says, str) else says),
+            write=write or irreversible,
+            irreversible=irreversible,
+            undo=undo.name if isinstance(undo, Tool) else undo,
+            idempotent=idempotent,
+            untrusted=untrusted,
+            question=question or f"Run {tool_name}?",
+        )
+
+    return declare(fn) if fn is not None else declare
+
+
+def load_tools(spec: str, base_dir: Path) -> tuple[dict[str, Tool], str]:
+    """Import a tools module (a .py file beside agent.yaml, or a dotted module) and collect its tools.
+
+    Returns the tools by name and where they came from, for error messages.
+    """
+    if spec.endswith(".py"):
+        path = (base_dir / spec).resolve()
+        module = _import_file(path)
+        origin = str(path)
+    else:
+        module = importlib.import_module(spec)
+        origin = getattr(module, "__file__", None) or spec
+    found: dict[str, Tool] = {}
+    for value in vars(module).values():
+        if isinstance(value, Tool):
+            if value.name in found and found[value.name] is not value:
+                raise ConfigError(f"two tools are named {value.name!r}", file=origin, key=value.name)
+            found[value.name] = value
+    if not found:
+        raise ConfigError("declares no @tool functions", file=origin)
+    return found, origin
+
+
+def _import_file(path: Path) -> Any:
+    digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
+    module_name = f"stalwart_tools_{path.stem}_{digest}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ConfigError("cannot be imported as Python", file=str(path))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    folder = str(path.parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[module_name]
+        raise ConfigError(f"failed to import: {type(exc).__name__}: {exc}", file=str(path)) from exc
+    return module

@@ -1,0 +1,29 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from stalwart_agents import Desk
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOP = ROOT / "examples" / "shop" / "agent.yaml"
+
+
+@pytest.fixture
+def ledger(tmp_path, monkeypatch):
+    """The shop's own record of what really happened: one line per charge, refund or mail."""
+    path = tmp_path / "ledger.jsonl"
+    path.touch()
+    monkeypatch.setenv("STALWART_SHOP_LEDGER", str(path))
+
+    def entries(kind=None):
+        lines = [json.loads(line) for line in path.read_text().splitlines() if line]
+        return [e for e in lines if kind is None or e["kind"] == kind]
+
+    return entries
+
+
+@pytest.fixture
+def desk(ledger):
+    with Desk.from_file(SHOP, storage="memory://") as desk:
+        yield desk

@@ -1,0 +1,21 @@
+"""The public surface is deliberate: this test changes only when the API does."""
+
+import subprocess
+import sys
+
+import stalwart_agents
+
+
+def test_the_package_exports_exactly_its_public_names():
+    assert sorted(stalwart_agents.__all__) == [
+        "ANSWERS", "BadRequest", "ConfigError", "Desk", "InterruptStale", "NotFound", "OutcomeUnknown", "Pause",
+        "Refusal", "Reply", "RunBusy", "RunWaiting", "StalwartError", "Step", "StorageUnavailable", "Tool", "tool",
+    ]
+    for name in stalwart_agents.__all__:
+        assert getattr(stalwart_agents, name) is not None
+
+
+def test_importing_the_package_imports_no_driver_server_or_detector():
+    code = "import sys, stalwart_agents; print(sorted(m for m in ('boto3', 'psycopg', 'uvicorn', 'py3langid', 'fastapi') if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
