@@ -1,0 +1,43 @@
+"""``stalwart``: parse flags, build the application, run it.  Nothing else lives here."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .errors import ConfigError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="stalwart", description="Agents that stop for a person when a call needs one.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="serve a file of agents over HTTP, with the interface at /")
+    serve.add_argument("config", help="the agent.yaml to serve")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8700, help="the port (default 8700)")
+    serve.add_argument("--agent", default=None, help="the agent that answers first (default: the file's first)")
+    serve.add_argument("--storage", default=None, help="a storage URL to use instead of the file's")
+    args = parser.parse_args(argv)
+    try:
+        return _serve(args)
+    except ConfigError as exc:
+        print(f"stalwart: {exc}", file=sys.stderr)
+        return 2
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .serve import make_app
+
+    app = make_app(args.config, storage=args.storage, agent=args.agent)
+    desk = app.state.desk
+    agent = desk.agent(args.agent).name
+    print(f"stalwart serve: http://{args.host}:{args.port}/ (agent {agent}, storage {desk.storage.url})", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
