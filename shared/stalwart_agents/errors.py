@@ -9,10 +9,11 @@
     ├── RunBusy ................ a new turn or answer while another worker runs the thread
     └── StorageError
         ├── StorageUnavailable . the store cannot be reached
-        ├── VersionConflict .... a run changed under us (the caller re-reads and retries)
-        ├── PauseClosed ........ a claim found the pause already answered
-        ├── JournalExists ...... a journal entry with that key was already written
-        ├── JournalConflict .... a journal entry was not in the state expected
+        ├── StorageConflict .... a conditional write lost; carries the stored record
+        │   ├── VersionConflict .. a run changed under us (the caller re-reads and retries)
+        │   ├── PauseClosed ...... a claim found the pause already answered
+        │   ├── JournalExists .... a journal entry with that key was already written
+        │   └── JournalConflict .. a journal entry was not in the state expected
         └── ThreadBusy ......... a run was begun on a thread that already has one
 
 The HTTP layer maps ``code`` to a status in one place; callers never catch a
@@ -76,36 +77,28 @@ class StorageUnavailable(StorageError):
     code = "storage_unavailable"
 
 
-class VersionConflict(StorageError):
+class StorageConflict(StorageError):
+    """A conditional write lost: ``current`` is the stored record (None where none exists)."""
+
+    def __init__(self, message: str, current: Any = None) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class VersionConflict(StorageConflict):
     code = "version_conflict"
 
-    def __init__(self, message: str, current: Any = None) -> None:
-        super().__init__(message)
-        self.current = current
 
-
-class PauseClosed(StorageError):
+class PauseClosed(StorageConflict):
     code = "pause_closed"
 
-    def __init__(self, message: str, current: Any = None) -> None:
-        super().__init__(message)
-        self.current = current
 
-
-class JournalExists(StorageError):
+class JournalExists(StorageConflict):
     code = "journal_exists"
 
-    def __init__(self, message: str, current: Any = None) -> None:
-        super().__init__(message)
-        self.current = current
 
-
-class JournalConflict(StorageError):
+class JournalConflict(StorageConflict):
     code = "journal_conflict"
-
-    def __init__(self, message: str, current: Any = None) -> None:
-        super().__init__(message)
-        self.current = current
 
 
 class ThreadBusy(StorageError):

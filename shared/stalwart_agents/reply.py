@@ -24,9 +24,6 @@ class Step:
     result: Any = None
     error: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass(frozen=True)
 class Refusal:
@@ -37,9 +34,6 @@ class Refusal:
     arguments: list[dict[str, Any]]
     sentence: str
     rule: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -59,9 +53,9 @@ class Reply:
         return {
             "thread": self.thread,
             "reply": {"id": self.id, "text": self.text},
-            "steps": [s.to_dict() for s in self.steps],
+            "steps": [asdict(s) for s in self.steps],
             "waiting": [w.to_dict() for w in self.waiting],
-            "refusals": [r.to_dict() for r in self.refusals],
+            "refusals": [asdict(r) for r in self.refusals],
             "rollback": self.rollback,
             "not_notified": list(self.not_notified),
         }

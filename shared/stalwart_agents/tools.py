@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
 from .errors import ConfigError
 
@@ -64,24 +64,6 @@ class Tool:
 
     def takes(self, name: str) -> bool:
         return name in inspect.signature(self.fn).parameters
-
-
-@overload
-def tool(fn: Callable[..., Any], /) -> Tool: ...
-
-
-@overload
-def tool(
-    *,
-    says: list[str] | tuple[str, ...] = (),
-    write: bool = False,
-    irreversible: bool = False,
-    undo: str | Tool | None = None,
-    idempotent: bool = False,
-    untrusted: bool = False,
-    question: str | None = None,
-    name: str | None = None,
-) -> Callable[[Callable[..., Any]], Tool]: ...
 
 
 def tool(
