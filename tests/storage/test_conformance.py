@@ -486,3 +486,12 @@ def test_a_write_that_does_not_take_effect_writes_none_of_its_events(store: Stor
 def test_events_of_one_write_may_go_to_several_threads(store: Storage) -> None:
     store.begin_run(a_run(), events=said("here") + said("there", "thread-b"))
     assert (logged(store), logged(store, "thread-b")) == (["here"], ["there"])
+
+
+def test_journal_update_with_an_attempt_fences_a_late_writer(store: Storage) -> None:
+    store.journal_start(an_entry())
+    store.journal_update(an_entry(attempt=2), expected_status="started", expected_attempt=1)
+    with pytest.raises(JournalConflict) as refused:
+        store.journal_update(an_entry(status="done"), expected_status="started", expected_attempt=1)
+    assert refused.value.current.attempt == 2 and refused.value.current.status == "started"
+    assert store.journal_update(an_entry(status="done", attempt=2), expected_status="started", expected_attempt=2).status == "done"

@@ -94,6 +94,10 @@ def pause_closed(pause_id: str, current: PauseRecord | None) -> PauseClosed:
     return PauseClosed(f"pause {pause_id} is already {current.status}", current)
 
 
+def as_expected(stored: Mapping[str, Any] | None, status: str, attempt: int | None) -> bool:
+    return stored is not None and stored["status"] == status and attempt in (None, stored["attempt"])
+
+
 def journal_exists(current: JournalEntry) -> JournalExists:
     return JournalExists(f"run {current.run} already has a journal entry {current.key!r}", current)
 

@@ -64,7 +64,7 @@ class JournalEntry:
     run: str
     key: str
     tool: str
-    arguments: dict[str, Any]
+    arguments: Any
     status: str
     result: Any = None
     error: str | None = None
@@ -146,8 +146,15 @@ class Storage(Protocol):
     def journal_start(self, entry: JournalEntry, *, events: Events = ()) -> JournalEntry:
         """Insert an entry; raises JournalExists (with the stored entry) when its key is taken."""
 
-    def journal_update(self, entry: JournalEntry, *, expected_status: str, events: Events = ()) -> JournalEntry:
-        """Replace an entry whose stored status is ``expected_status``; raises JournalConflict otherwise."""
+    def journal_update(
+        self, entry: JournalEntry, *, expected_status: str, expected_attempt: int | None = None, events: Events = ()
+    ) -> JournalEntry:
+        """Replace an entry whose stored status (and attempt, where given) is as expected.
+
+        Raises JournalConflict (with the stored entry) otherwise.  The attempt
+        fences a worker that lost its lease: its late write names an attempt
+        that a newer one has replaced.
+        """
 
     def journal(self, run_id: str) -> list[JournalEntry]:
         """A run's entries, in the order they were started."""

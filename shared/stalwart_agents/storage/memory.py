@@ -109,11 +109,13 @@ class MemoryStorage:
             raise records.journal_exists(records.from_row(JournalEntry, stored))
         return records.from_row(JournalEntry, row)
 
-    def journal_update(self, entry: JournalEntry, *, expected_status: str, events: Events = ()) -> JournalEntry:
+    def journal_update(
+        self, entry: JournalEntry, *, expected_status: str, expected_attempt: int | None = None, events: Events = ()
+    ) -> JournalEntry:
         row = records.to_row(entry)
         with self._lock:
             stored = self._journal.get((entry.run, entry.key))
-            if stored is None or stored["status"] != expected_status:
+            if not records.as_expected(stored, expected_status, expected_attempt):
                 raise records.journal_conflict(entry, expected_status, _record(JournalEntry, stored))
             self._journal[entry.run, entry.key] = row
             self._append(events)

@@ -111,7 +111,11 @@ ANSWER_PAUSE = "UPDATE pauses SET status = 'answered', answer = ? WHERE id = ? A
 START_ENTRY = _insert(
     JournalEntry, started_order="(SELECT COALESCE(MAX(started_order), 0) + 1 FROM journal WHERE run = :run)"
 )
-UPDATE_ENTRY = _update(JournalEntry, "run = :run AND key = :key AND status = :expected_status", keep=("run", "key"))
+UPDATE_ENTRY = _update(
+    JournalEntry,
+    "run = :run AND key = :key AND status = :expected_status AND (:expected_attempt IS NULL OR attempt = :expected_attempt)",
+    keep=("run", "key"),
+)
 
 
 APPEND_EVENT = "INSERT INTO events (thread, body) VALUES (?, ?)"
@@ -235,10 +239,12 @@ class SqliteStorage:
             _append(db, events)
             return self._stored(db, JournalEntry, entry.run, entry.key)
 
-    def journal_update(self, entry: JournalEntry, *, expected_status: str, events: Events = ()) -> JournalEntry:
-        row = records.to_row(entry)
+    def journal_update(
+        self, entry: JournalEntry, *, expected_status: str, expected_attempt: int | None = None, events: Events = ()
+    ) -> JournalEntry:
+        row = records.to_row(entry) | {"expected_status": expected_status, "expected_attempt": expected_attempt}
         with self._write() as db:
-            if db.execute(UPDATE_ENTRY, row | {"expected_status": expected_status}).rowcount == 0:
+            if db.execute(UPDATE_ENTRY, row).rowcount == 0:
                 current = self._stored(db, JournalEntry, entry.run, entry.key)
                 raise records.journal_conflict(entry, expected_status, current)
             _append(db, events)
