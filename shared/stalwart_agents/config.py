@@ -90,8 +90,18 @@ class SelectorConfig(_Model):
 
 
 class Settings(_Model):
+    """Timings of the engine.
+
+    ``lease_seconds``: how long a worker's hold on a running run lasts unrenewed;
+    past it, the worker is taken for dead and another carries the run on.
+    ``undo_retries``: how many more times a failing undo is tried before a
+    person is asked (saga_stuck); ``undo_backoff``: seconds before the first
+    retry, doubling for each one after.
+    """
+
     lease_seconds: float = Field(30.0, gt=0, allow_inf_nan=False, strict=True)
     undo_retries: int = Field(3, ge=0, strict=True)
+    undo_backoff: float = Field(0.5, ge=0, le=60, allow_inf_nan=False, strict=True)
 
 
 class RuleConfig(_Model):

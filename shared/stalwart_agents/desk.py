@@ -17,6 +17,7 @@ from typing import Any
 from .agent import Agent
 from .config import Config, load_config
 from .engine import Answer, Engine
+from .replay import Context
 from .errors import BadRequest, ConfigError
 from .pause import Pause
 from .reply import Reply
@@ -26,12 +27,16 @@ from .storage import Storage, open_storage
 class Desk:
     """``desk.send(user, text)`` starts a turn; ``desk.confirm(user, decision)`` answers what waits."""
 
-    def __init__(self, config: Config, storage: Storage | str | None = None, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, config: Config, storage: Storage | str | None = None, *,
+        clock: Callable[[], float] = time.time, sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        """``clock`` and ``sleep`` are injectable so tests control leases and undo backoff without waiting."""
         self.config = config
         self.agents = {a.name: Agent.build(a, config.settings, config.base_dir) for a in config.agents}
         self.storage = _storage(storage, config)
         worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
-        self._engine = Engine(self.agents, self.storage, clock=clock, worker=worker)
+        self._engine = Engine(Context(self.storage, clock, sleep, self.agents), worker=worker)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str], storage: Storage | str | None = None, **options: Any) -> Desk:
@@ -59,6 +64,10 @@ class Desk:
         pause_id = waiting.id if isinstance(waiting, Pause) else waiting
         answer = Answer(decision=decision, value=value, token=token, channel=channel, by=by)
         return self._engine.answer(_thread(user), answer, pause_id)
+
+    def rollback(self, user: str) -> Reply:
+        """Undo the thread's run from outside it, newest write first; ``reply.rollback`` reports each."""
+        return self._engine.rollback(_thread(user))
 
     def waiting(self, user: str) -> list[Pause]:
         """Everything that waits for a person in the thread, each by its own id."""

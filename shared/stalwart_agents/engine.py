@@ -1,41 +1,28 @@
-"""The engine: turns become runs, runs become calls, and calls that need a person wait.
+"""The engine: turns become runs, answers move them, and an operator can undo them.
 
-A run is replayed from its plan every time it moves: calls already made come
-from the journal, answers from the pauses.  So any worker can carry any run on,
-nothing lives in the process between a question and its answer, and a call is
-never made twice because a run was replayed.
+Every entry point first carries on a run whose worker died (its lease ran
+out), so the next request on a thread shows what that worker left uncertain.
+Each move of a run happens under a lease and is one replay (``replay.py``);
+the run's state and what waits are saved with a compare-and-set at its end.
 """
 
 from __future__ import annotations
 
 import hmac
-import json
 import secrets
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .agent import Agent
-from .errors import BadRequest, InterruptStale, JournalExists, NotFound, PauseClosed, RunBusy, RunWaiting, ThreadBusy, VersionConflict
-from .pause import ANSWERS, Pause, iso, new_token, pause_id, sorted_arguments
-from .reply import Refusal, Reply, Step
-from .storage.base import FINISHED, Event, JournalEntry, PauseRecord, RunRecord, Storage
-from .tools import OutcomeUnknown, Tool
+from .errors import BadRequest, InterruptStale, NotFound, PauseClosed, RunBusy, RunWaiting, ThreadBusy, VersionConflict
+from .lease import Lease
+from .pause import ANSWERS, Pause, iso, sorted_arguments
+from .replay import Context, Progress, Replay
+from .reply import Reply
+from .saga import undo_all
+from .storage.base import FINISHED, Event, PauseRecord, RunRecord
 
 CLAIM_ATTEMPTS = 8
-RESEND_ATTEMPTS = 3
-
-
-@dataclass
-class Progress:
-    """What one replay of a run found; turned into the reply and the run's new status."""
-
-    steps: list[Step] = field(default_factory=list)
-    refusals: list[Refusal] = field(default_factory=list)
-    waiting: list[Pause] = field(default_factory=list)
-    tainted: list[str] = field(default_factory=list)
-    ending: str | None = None
-    notes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -50,13 +37,13 @@ class Answer:
 
 
 class Engine:
-    def __init__(self, agents: dict[str, Agent], store: Storage, *, clock: Callable[[], float], worker: str) -> None:
-        self.agents = agents
-        self.store = store
-        self.clock = clock
+    def __init__(self, context: Context, *, worker: str) -> None:
+        self.context = context
+        self.store = context.store
         self.worker = worker
 
     def start(self, thread: str, text: str, agent: Agent, context: dict[str, Any] | None = None) -> Reply:
+        self._recover(thread)
         active = self.store.active_run(thread)
         if active is not None:
             self._refuse_new_turn(active)
@@ -64,41 +51,33 @@ class Engine:
         state = {
             "turn": text,
             "context": dict(context or {}),
-            "plan": [self._planned(agent, clause.tool, clause.text, clause.values, context or {}) for clause in reading.clauses],
+            "plan": [_planned(agent, clause.tool, clause.text, clause.values, context or {}) for clause in reading.clauses],
             "unread": None if reading.read else {"language": reading.language},
         }
-        now = self.clock()
-        run = RunRecord(
-            id="r_" + secrets.token_urlsafe(16), thread=thread, agent=agent.name, status="running", state=state,
-            lease_owner=self.worker, lease_until=now + agent.settings.lease_seconds, created_at=now, updated_at=now,
-        )
+        run = self._new_run(thread, agent.name, state)
         try:
             run = self.store.begin_run(run, events=[self._event(thread, {"type": "turn", "run": run.id, "text": text})])
         except ThreadBusy as exc:
-            current = self.store.get_run(exc.active_run) if exc.active_run else None
-            if current is not None:
-                self._refuse_new_turn(current)
-            raise RunBusy("another turn on this thread is being run; try again in a moment") from exc
+            self._refuse_new_turn(self.store.get_run(exc.active_run or ""))
         return self._advance(run)
 
     def waiting(self, thread: str) -> list[Pause]:
+        self._recover(thread)
         run = self.store.active_run(thread)
-        if run is None:
-            return []
-        return [Pause.from_record(p) for p in self.store.run_pauses(run.id) if p.status == "open"]
+        return [] if run is None else _waiting(run, self.store.run_pauses(run.id))
 
     def answer(self, thread: str, answer: Answer, waiting: str | None = None) -> Reply:
         """Claim a pause with a conditional write; the first answer wins, any other is stale."""
+        self._recover(thread)
         for _ in range(CLAIM_ATTEMPTS):
             run, pause, others_open = self._pick(thread, waiting)
             value = self._validate(run, pause, answer)
             if answer.token is not None and not hmac.compare_digest(answer.token.encode(), pause.token.encode()):
                 raise InterruptStale("this answer carries a token other than the one shown; read what waits again")
-            claimed = self._claimed(run, others_open)
-            body = {"decision": answer.decision, "value": value, "channel": answer.channel, "by": answer.by, "at": self.clock()}
+            body = {"decision": answer.decision, "value": value, "channel": answer.channel, "by": answer.by, "at": self.context.clock()}
             answered = self._event(thread, {"type": "answer", "run": run.id, "pause": pause.id, "decision": answer.decision})
             try:
-                run = self.store.claim(pause.id, body, claimed, expected_version=run.version, events=[answered])
+                run = self.store.claim(pause.id, body, self._claimed(run, others_open), expected_version=run.version, events=[answered])
             except PauseClosed as exc:
                 raise InterruptStale("this pause was already answered and the run moved on") from exc
             except VersionConflict:
@@ -106,30 +85,68 @@ class Engine:
             return self._advance(run) if run.status == "running" else self._view(run)
         raise RunBusy("the run kept changing while this answer was taken; try again")
 
+    def rollback(self, thread: str) -> Reply:
+        """An operator undoes the thread's run from outside it, by the same saga rules as cancel_all."""
+        self._recover(thread)
+        run = self.store.active_run(thread)
+        if run is not None:
+            return self._roll_back_active(run)
+        last = self.store.last_run(thread)
+        if last is None:
+            raise NotFound("this thread has no run to roll back")
+        target = (last.state.get("saga") or {}).get("target", last.id)
+        state = {"turn": None, "plan": [], "unread": None, "saga": {"reason": "operator", "target": target}}
+        run = self._new_run(thread, last.agent, state)
+        try:
+            run = self.store.begin_run(run, events=[self._event(thread, {"type": "rollback", "run": run.id, "target": target})])
+        except ThreadBusy as exc:
+            raise RunBusy("a new turn began on this thread while rolling back; try again") from exc
+        return self._advance(run)
+
+    def _roll_back_active(self, run: RunRecord) -> Reply:
+        if run.status == "running":
+            raise RunBusy("this thread's run is being carried on by a worker; roll it back once it stops")
+        saga = run.state.get("saga") or {"reason": "operator", "target": run.id}
+        moved = self._leased(run).replace(state={**run.state, "saga": saga})
+        try:
+            run = self.store.save_run(moved, expected_version=run.version, events=[self._event(run.thread, {"type": "rollback", "run": run.id, "target": run.id})])
+        except VersionConflict as exc:
+            raise RunBusy("the run moved while rolling it back; try again") from exc
+        return self._advance(run)
+
+    def _recover(self, thread: str) -> None:
+        """Carry on a run whose worker stopped without letting go: its lease ran out, unrenewed."""
+        run = self.store.active_run(thread)
+        if run is None or run.status != "running" or (run.lease_until or 0) > self.context.clock():
+            return
+        try:
+            run = self.store.save_run(self._leased(run), expected_version=run.version, events=[self._event(thread, {"type": "recovered", "run": run.id})])
+        except VersionConflict:
+            return
+        self._advance(run)
+
+    def _leased(self, run: RunRecord) -> RunRecord:
+        now = self.context.clock()
+        seconds = self.context.agents[run.agent].settings.lease_seconds
+        return run.replace(status="running", lease_owner=self.worker, lease_until=now + seconds, updated_at=now)
+
+    def _new_run(self, thread: str, agent: str, state: dict[str, Any]) -> RunRecord:
+        now = self.context.clock()
+        run = RunRecord(id="r_" + secrets.token_urlsafe(16), thread=thread, agent=agent, status="running", state=state, created_at=now)
+        return self._leased(run)
+
     def _claimed(self, run: RunRecord, others_open: bool) -> RunRecord:
-        if others_open:
-            return run.replace(updated_at=self.clock())
-        agent = self.agents[run.agent]
-        now = self.clock()
-        return run.replace(status="running", lease_owner=self.worker, lease_until=now + agent.settings.lease_seconds, updated_at=now)
+        return run.replace(updated_at=self.context.clock()) if others_open else self._leased(run)
 
     def _pick(self, thread: str, waiting: str | None) -> tuple[RunRecord, PauseRecord, bool]:
         run = self.store.active_run(thread)
         if run is None or run.status != "waiting":
             self._no_open_pause(thread, waiting, run)
-        pauses = self.store.run_pauses(run.id)
-        open_pauses = [p for p in pauses if p.status == "open"]
-        if waiting is None:
-            if not open_pauses:
-                self._no_open_pause(thread, waiting, run)
-            pause = open_pauses[0]
-        else:
-            pause = next((p for p in pauses if p.id == waiting), None)
-            if pause is None:
-                self._no_open_pause(thread, waiting, run)
-            if pause.status != "open":
-                raise InterruptStale("this pause was already answered and the run moved on")
-        return run, pause, any(p.id != pause.id for p in open_pauses)
+        open_pauses = _open(run, self.store.run_pauses(run.id))
+        pause = open_pauses[0] if open_pauses and waiting is None else next((p for p in open_pauses if p.id == waiting), None)
+        if pause is None:
+            self._no_open_pause(thread, waiting, run)
+        return run, pause, len(open_pauses) > 1
 
     def _no_open_pause(self, thread: str, waiting: str | None, run: RunRecord | None) -> None:
         if waiting is not None:
@@ -149,226 +166,83 @@ class Engine:
             return None
         if not isinstance(answer.value, (str, int, float)) or isinstance(answer.value, bool) or str(answer.value).strip() == "":
             raise BadRequest("an ask is answered with a value: the text that answers its question")
-        tool = self.agents[run.agent].tools[pause.payload["tool"]]
+        tool = self.context.agents[run.agent].tools[pause.payload["tool"]]
         parameter = next(p for p in tool.parameters if p.name == pause.payload["argument"])
         return _coerce(answer.value, parameter.annotation, parameter.name)
 
-    def _refuse_new_turn(self, run: RunRecord) -> None:
-        if run.status == "waiting":
-            waiting = [Pause.from_record(p) for p in self.store.run_pauses(run.id) if p.status == "open"]
+    def _refuse_new_turn(self, run: RunRecord | None) -> None:
+        if run is not None and run.status == "waiting":
+            waiting = _waiting(run, self.store.run_pauses(run.id))
             raise RunWaiting("this thread's run waits for a decision; answer it (or cancel_all) before a new turn", waiting)
         raise RunBusy("another turn on this thread is being run; try again in a moment")
 
-    def _planned(self, agent: Agent, tool_name: str, clause: str, values: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
-        tool = agent.tools[tool_name]
-        arguments = [{"name": k, "value": v, "origin": "typed"} for k, v in values.items()]
-        arguments += [
-            {"name": p.name, "value": context[p.name], "origin": "context"}
-            for p in tool.parameters if p.name not in values and p.name in context
-        ]
-        return {"tool": tool_name, "clause": clause, "arguments": sorted_arguments(arguments)}
-
     def _advance(self, run: RunRecord) -> Reply:
-        agent = self.agents[run.agent]
-        pauses = {p.id: p for p in self.store.run_pauses(run.id)}
-        journal = {e.key: e for e in self.store.journal(run.id)}
-        progress = Progress()
-        if run.state.get("unread") is not None:
-            self._unread(run, agent, pauses, progress)
-        else:
-            for position, planned in enumerate(run.state["plan"], start=1):
-                if not self._take(run, agent, position, planned, pauses, journal, progress):
-                    break
-        return self._finish(run, agent, progress)
+        settings = self.context.agents[run.agent].settings
+        with Lease(self.store, run, seconds=settings.lease_seconds, clock=self.context.clock) as lease:
+            saga = run.state.get("saga")
+            replay = Replay(self.context, run, journal_of=saga["target"] if saga else None)
+            if saga is None:
+                replay.unread() if run.state["unread"] is not None else replay.plan()
+                if replay.progress.ending is not None:
+                    saga = {"reason": replay.progress.ending, "target": run.id}
+            else:
+                replay.progress.steps = replay.journal_steps()
+            if saga is not None and not replay.progress.waiting:
+                replay.progress.rollback = undo_all(replay, saga["reason"])
+            return self._finish(lease, replay.progress, saga)
 
-    def _take(self, run, agent: Agent, position: int, planned: dict, pauses: dict, journal: dict, progress: Progress) -> bool:
-        tool = agent.tools[planned["tool"]]
-        arguments = list(planned["arguments"])
-        for parameter in tool.parameters:
-            if parameter.required and parameter.name not in {a["name"] for a in arguments}:
-                reply = self._asked(run, position, tool, arguments, parameter.name, pauses, progress)
-                if reply is None:
-                    return False
-                arguments.append({"name": parameter.name, "value": reply, "origin": "reply"})
-        arguments = sorted_arguments(arguments)
-        verdict = agent.check(tool, arguments, progress.tainted)
-        if verdict.kind == "refuse":
-            progress.refusals.append(Refusal(position, tool.name, arguments, verdict.sentence or "", verdict.rule if verdict.disclosed else None))
-            progress.ending = "done"
-            return False
-        if verdict.kind == "confirm":
-            pause = self._pause(run, "confirm", position, tool, arguments, list(verdict.reasons))
-            decision = self._decision(pause, pauses, progress)
-            if decision is None:
-                return False
-            if decision["decision"] == "skip":
-                progress.steps.append(Step(position, tool.name, arguments, "skipped"))
-                return True
-            if decision["decision"] == "cancel_all":
-                progress.steps.append(Step(position, tool.name, arguments, "cancelled"))
-                progress.ending = "cancelled"
-                return False
-        return self._execute(run, position, tool, arguments, pauses, journal, progress)
-
-    def _asked(self, run, position: int, tool: Tool, arguments: list, name: str, pauses: dict, progress: Progress) -> Any:
-        prompt = f"What {name.replace('_', ' ')} should {tool.name} use?"
-        pause = self._pause(run, "ask", position, tool, arguments, [f"missing: {name}"], subject=name, extra={"prompt": prompt, "argument": name})
-        decision = self._decision(pause, pauses, progress)
-        return None if decision is None else decision["value"]
-
-    def _execute(self, run, position: int, tool: Tool, arguments: list, pauses: dict, journal: dict, progress: Progress) -> bool:
-        key = str(position)
-        entry = journal.get(key) or self._call(run, key, tool, arguments, None)
-        entry = self._settled(run, position, tool, arguments, entry, pauses, progress)
-        if entry is None:
-            return False
-        journal[key] = entry
-        if entry.status == "failed":
-            progress.steps.append(Step(position, tool.name, arguments, "failed", error=entry.error))
-            progress.ending = "failed"
-            return False
-        progress.steps.append(Step(position, tool.name, arguments, "done", entry.result))
-        if tool.untrusted and tool.name not in progress.tainted:
-            progress.tainted.append(tool.name)
-        return True
-
-    def _settled(self, run, position, tool: Tool, arguments, entry: JournalEntry, pauses: dict, progress: Progress) -> JournalEntry | None:
-        """A write that may or may not have happened is sent again only if it is idempotent, or a person says so."""
-        while entry.status in ("started", "unknown"):
-            if tool.idempotent and entry.attempt < RESEND_ATTEMPTS:
-                entry = self._call(run, entry.key, tool, arguments, entry)
-                continue
-            cause = entry.error or "the worker stopped mid-call"
-            pause = self._pause(run, "outcome_unknown", position, tool, arguments, [f"outcome_unknown: {cause}"], subject=str(entry.attempt))
-            decision = self._decision(pause, pauses, progress)
-            if decision is None:
-                return None
-            if decision["decision"] == "happened":
-                happened = entry.replace(status="done", result=None, finished_at=self.clock())
-                return self.store.journal_update(happened, expected_status=entry.status, events=[self._step_event(run, tool, happened)])
-            entry = self._call(run, entry.key, tool, arguments, entry)
-        return entry
-
-    def _call(self, run, key: str, tool: Tool, arguments: list, previous: JournalEntry | None) -> JournalEntry:
-        """Journal ``started`` before a write and its outcome after; a read, safe to repeat, is journaled once, finished."""
-        now = self.clock()
-        values = {a["name"]: a["value"] for a in arguments}
-        if previous is None:
-            entry = JournalEntry(run.id, key, tool.name, values, "started", idempotency_key=f"{run.id}:{key}", started_at=now)
-            if tool.write:
-                try:
-                    entry = self.store.journal_start(entry)
-                except JournalExists as exc:
-                    return exc.current
-        else:
-            entry = self.store.journal_update(previous.replace(status="started", attempt=previous.attempt + 1, started_at=now, error=None), expected_status=previous.status)
-        finished = _invoke(tool, values, entry).replace(finished_at=self.clock())
-        events = [self._step_event(run, tool, finished)]
-        if tool.write:
-            return self.store.journal_update(finished, expected_status="started", events=events)
-        try:
-            return self.store.journal_start(finished, events=events)
-        except JournalExists as exc:
-            return exc.current
-
-    def _step_event(self, run: RunRecord, tool: Tool, entry: JournalEntry) -> Event:
-        return self._event(run.thread, {"type": "step", "run": run.id, "step": int(entry.key), "tool": tool.name, "status": entry.status})
-
-    def _pause(self, run, kind: str, position: int, tool: Tool, arguments: list, reasons: list[str], subject: str = "", extra: dict | None = None) -> Pause:
-        now = self.clock()
-        return Pause(
-            id=pause_id(run.thread, run.id, position, tool.name, arguments, kind, subject), kind=kind, thread=run.thread,
-            run=run.id, step=position, tool=tool.name, question=tool.question, arguments=sorted_arguments(arguments),
-            reasons=reasons, irreversible=tool.irreversible, answers=list(ANSWERS[kind]), token=new_token(), created_at=iso(now),
-            extra=extra or {},
-        )
-
-    def _decision(self, pause: Pause, pauses: dict[str, PauseRecord], progress: Progress) -> dict[str, Any] | None:
-        """The answer to this pause, or None after making sure it is open and listed as waiting."""
-        stored = pauses.get(pause.id)
-        if stored is not None and stored.status == "answered":
-            return stored.answer
-        if stored is None:
-            opened = self._event(pause.thread, {"type": "pause", "run": pause.run, "pause": pause.to_dict(token=False)})
-            stored = self.store.open_pause(pause.record().replace(created_at=self.clock()), events=[opened])
-            pauses[pause.id] = stored
-        progress.waiting.append(Pause.from_record(stored))
-        return None
-
-    def _unread(self, run: RunRecord, agent: Agent, pauses: dict, progress: Progress) -> None:
-        language = run.state["unread"].get("language")
-        if language and language != "en":
-            from .language import language_name
-
-            progress.notes.append(f"I read English turns only, and this one looks like {language_name(language)}.")
-        else:
-            progress.notes.append("I couldn't work that out.")
-        if agent.on_unread == "refuse":
-            progress.notes.append("I can only do what my tools say they do.")
-            return
-        pause = Pause(
-            id=pause_id(run.thread, run.id, 0, "", [], "delegate"), kind="delegate", thread=run.thread, run=run.id, step=0,
-            tool="", question="May the assistant have this turn?", arguments=[], reasons=["unread"] + ([f"language: {language}"] if language else []),
-            irreversible=False, answers=list(ANSWERS["delegate"]), token=new_token(), created_at=iso(self.clock()), extra={"turn": run.state["turn"]},
-        )
-        decision = self._decision(pause, pauses, progress)
-        if decision is None:
-            progress.notes.append("Shall I pass it to the assistant?")
-        elif decision["decision"] == "decline":
-            progress.notes.append("Alright, I won't pass it on.")
-        else:
-            progress.notes.append("No model is configured for this agent, so there is no assistant to pass it to.")
-
-    def _finish(self, run: RunRecord, agent: Agent, progress: Progress) -> Reply:
-        status = "waiting" if progress.waiting else (progress.ending or "done")
-        finished = run.replace(status=status, lease_owner=None, lease_until=None, updated_at=self.clock())
+    def _finish(self, lease: Lease, progress: Progress, saga: dict[str, Any] | None) -> Reply:
+        run = lease.run
+        status = "waiting" if progress.waiting else _ending(saga)
+        state = {**run.state, "saga": saga, "waiting": [p.id for p in progress.waiting]}
+        finished = run.replace(status=status, state=state, lease_owner=None, lease_until=None, updated_at=self.context.clock())
         events = [self._event(run.thread, {"type": "run", "run": run.id, "status": status})] if status in FINISHED else []
         try:
-            saved = self.store.save_run(finished, expected_version=run.version, events=events)
+            saved = lease.save(finished, events=events)
         except VersionConflict as exc:
-            raise RunBusy("another worker took this run over; read the thread again") from exc
+            raise RunBusy("another worker took this run over after this one's lease ran out; read the thread again") from exc
         return self._reply(saved, progress)
 
     def _view(self, run: RunRecord) -> Reply:
         """The reply for an answer that leaves other pauses open: nothing runs until the last is answered."""
-        journal = self.store.journal(run.id)
-        progress = Progress(
-            steps=[Step(int(e.key), e.tool, [], e.status, e.result, e.error) for e in journal if e.status in ("done", "failed")],
-            waiting=[Pause.from_record(p) for p in self.store.run_pauses(run.id) if p.status == "open"],
-        )
+        progress = Progress(waiting=_waiting(run, self.store.run_pauses(run.id)))
+        progress.steps = Replay(self.context, run).journal_steps()
         return self._reply(run, progress)
 
     def _reply(self, run: RunRecord, progress: Progress) -> Reply:
         return Reply(
             thread=run.thread, run=run.id, status=run.status, text=_words(run, progress),
-            steps=progress.steps, waiting=progress.waiting, refusals=progress.refusals,
+            steps=progress.steps, waiting=progress.waiting, refusals=progress.refusals, rollback=progress.rollback,
         )
 
     def _event(self, thread: str, body: dict[str, Any]) -> Event:
-        return Event(thread, {**body, "at": iso(self.clock())})
+        return Event(thread, {**body, "at": iso(self.context.clock())})
 
 
-def _invoke(tool: Tool, values: dict[str, Any], entry: JournalEntry) -> JournalEntry:
-    kwargs = dict(values)
-    if tool.takes("idempotency_key"):
-        kwargs["idempotency_key"] = entry.idempotency_key
-    try:
-        result = tool.fn(**kwargs)
-    except (OutcomeUnknown, TimeoutError) as exc:
-        status = "unknown" if tool.write else "failed"
-        return entry.replace(status=status, error=_describe(exc))
-    except Exception as exc:
-        return entry.replace(status="failed", error=_describe(exc))
-    return entry.replace(status="done", result=_jsonable(result))
+def _ending(saga: dict[str, Any] | None) -> str:
+    if saga is None:
+        return "done"
+    return "failed" if saga["reason"] == "failed" else "cancelled"
 
 
-def _describe(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+def _open(run: RunRecord, pauses: list[PauseRecord]) -> list[PauseRecord]:
+    """Open pauses the run's last move reached; one it moved past is no longer answerable."""
+    reached = set(run.state.get("waiting", ()))
+    return [p for p in pauses if p.status == "open" and p.id in reached]
 
 
-def _jsonable(value: Any) -> Any:
-    """Results are kept as JSON; what JSON cannot hold is kept as its text rather than lost."""
-    return json.loads(json.dumps(value, default=str))
+def _waiting(run: RunRecord, pauses: list[PauseRecord]) -> list[Pause]:
+    return [Pause.from_record(p) for p in _open(run, pauses)]
+
+
+def _planned(agent: Agent, tool_name: str, clause: str, values: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
+    tool = agent.tools[tool_name]
+    arguments = [{"name": k, "value": v, "origin": "typed"} for k, v in values.items()]
+    arguments += [
+        {"name": p.name, "value": context[p.name], "origin": "context"}
+        for p in tool.parameters if p.name not in values and p.name in context
+    ]
+    return {"tool": tool_name, "clause": clause, "arguments": sorted_arguments(arguments)}
 
 
 def _coerce(value: Any, annotation: Any, name: str) -> Any:
@@ -391,11 +265,28 @@ def _words(run: RunRecord, progress: Progress) -> str:
     words += [f"Skipped {s.tool}, as you asked." for s in progress.steps if s.status == "skipped"]
     words += [f"{s.tool} failed: {s.error}." for s in progress.steps if s.status == "failed"]
     words += [r.sentence for r in progress.refusals]
-    if run.status == "cancelled":
+    if progress.rollback is not None:
+        words += _rollback_words(progress.rollback)
+    elif run.status == "cancelled":
         words.append("Cancelled: nothing more of this run will happen.")
     for pause in progress.waiting:
         if pause.kind == "ask":
             words.append(pause.extra["prompt"])
+        elif pause.kind == "saga_stuck":
+            words.append(pause.question)
+        elif pause.kind == "outcome_unknown":
+            words.append(f"I can't tell whether {pause.tool} took effect. Did it?")
         elif pause.kind != "delegate":
             words.append(f"{pause.tool} waits for your decision.")
     return " ".join(words)
+
+
+def _rollback_words(report: dict[str, Any]) -> list[str]:
+    words = []
+    if report["undone"]:
+        words.append(f"Undone: {', '.join(line['tool'] for line in report['undone'])}.")
+    if report["not_undone"]:
+        words.append(f"Could not be undone: {', '.join(line['tool'] for line in report['not_undone'])}.")
+    if not report["undone"] and not report["not_undone"] and report["status"] == "complete":
+        words.append("Nothing this run did needed undoing.")
+    return words
