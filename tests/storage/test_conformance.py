@@ -17,7 +17,7 @@ from stalwart_agents.errors import (
     ThreadBusy,
     VersionConflict,
 )
-from stalwart_agents.storage import FINISHED, Event, JournalEntry, PauseRecord, RunRecord, Storage
+from stalwart_agents.storage import FINISHED, Event, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage
 
 AWKWARD: dict[str, Any] = {
     "text": 'naïve café — 日本語 🚀 עברית \u0000 "quoted" \\ back\nslash',
@@ -495,3 +495,22 @@ def test_journal_update_with_an_attempt_fences_a_late_writer(store: Storage) -> 
         store.journal_update(an_entry(status="done"), expected_status="started", expected_attempt=1)
     assert refused.value.current.attempt == 2 and refused.value.current.status == "started"
     assert store.journal_update(an_entry(status="done", attempt=2), expected_status="started", expected_attempt=2).status == "done"
+
+
+def test_the_first_secret_written_is_the_one_every_caller_gets(store: Storage) -> None:
+    outcomes = race(6, lambda number: store.secret("session", f"candidate-{number}"))
+    assert len(set(outcomes)) == 1 and outcomes[0].startswith("candidate-")
+    assert store.secret("session", "late") == outcomes[0] and store.secret("other", "x") == "x"
+
+
+def test_a_shown_message_is_remembered_once(store: Storage) -> None:
+    shown = ShownMessage("m_1", "digest-a", "thread-a", "Done: pay. ✓", 5.5)
+    store.show_message(shown)
+    store.show_message(ShownMessage("m_1", "digest-b", "thread-b", "other", 6.5))
+    assert store.shown_message("m_1") == shown and store.shown_message("m_2") is None
+
+
+def test_a_later_thumb_replaces_an_earlier_one(store: Storage) -> None:
+    store.rate_message(Feedback("m_1", "Done: pay.", "up", 1.0))
+    store.rate_message(Feedback("m_1", "Done: pay.", "down", 2.0))
+    assert store.feedback("m_1") == Feedback("m_1", "Done: pay.", "down", 2.0) and store.feedback("m_2") is None

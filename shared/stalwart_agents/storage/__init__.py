@@ -10,9 +10,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..errors import ConfigError
-from .base import FINISHED, Event, JournalEntry, PauseRecord, RunRecord, Storage
+from .base import FINISHED, Event, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage
 
-__all__ = ["FINISHED", "Event", "JournalEntry", "PauseRecord", "RunRecord", "Storage", "check_url", "open_storage"]
+__all__ = [
+    "FINISHED", "Event", "Feedback", "JournalEntry", "PauseRecord", "RunRecord", "ShownMessage", "Storage",
+    "check_url", "open_storage",
+]
 
 SCHEMES = ("memory", "sqlite")
 NOT_SHIPPED = {

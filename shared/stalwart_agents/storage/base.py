@@ -78,6 +78,27 @@ class JournalEntry:
 
 
 @dataclass(frozen=True)
+class ShownMessage:
+    """A reply as shown to one session, so only that session may rate it.  ``session`` is a digest, never the id."""
+
+    id: str
+    session: str
+    thread: str
+    text: str
+    shown_at: float
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """A person's thumb on a reply: the rated message is kept, and nothing else of the conversation."""
+
+    message: str
+    text: str
+    thumb: str
+    rated_at: float
+
+
+@dataclass(frozen=True)
 class Event:
     """A line of a thread's log, written in the same transaction as the change it reports."""
 
@@ -164,3 +185,16 @@ class Storage(Protocol):
 
     def events(self, thread: str, after: int = 0, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
         """A thread's events with ids greater than ``after``, oldest first."""
+
+    def secret(self, name: str, candidate: str) -> str:
+        """The stored secret called ``name``; ``candidate`` is stored first when there is none (first writer wins)."""
+
+    def show_message(self, message: ShownMessage) -> None:
+        """Remember that a reply was shown to a session; the same id again is ignored."""
+
+    def shown_message(self, message_id: str) -> ShownMessage | None: ...
+
+    def rate_message(self, feedback: Feedback) -> None:
+        """Keep a thumb on a message, replacing an earlier thumb on the same message."""
+
+    def feedback(self, message_id: str) -> Feedback | None: ...

@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 from . import _records as records
-from .base import FINISHED, Events, JournalEntry, PauseRecord, RunRecord
+from .base import FINISHED, Events, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage
 
 Row = dict[str, Any]
 
@@ -29,6 +29,9 @@ class MemoryStorage:
         self._journal: dict[tuple[str, str], Row] = {}
         self._events: dict[str, list[tuple[int, str | None]]] = {}
         self._event_ids = 0
+        self._secrets: dict[str, str] = {}
+        self._shown: dict[str, ShownMessage] = {}
+        self._feedback: dict[str, Feedback] = {}
 
     def setup(self) -> None:
         pass
@@ -136,6 +139,26 @@ class MemoryStorage:
         with self._lock:
             page = [(event_id, body) for event_id, body in self._events.get(thread, ()) if event_id > after][:limit]
         return [(event_id, records.load(body)) for event_id, body in page]
+
+    def secret(self, name: str, candidate: str) -> str:
+        with self._lock:
+            return self._secrets.setdefault(name, candidate)
+
+    def show_message(self, message: ShownMessage) -> None:
+        with self._lock:
+            self._shown.setdefault(message.id, message)
+
+    def shown_message(self, message_id: str) -> ShownMessage | None:
+        with self._lock:
+            return self._shown.get(message_id)
+
+    def rate_message(self, feedback: Feedback) -> None:
+        with self._lock:
+            self._feedback[feedback.message] = feedback
+
+    def feedback(self, message_id: str) -> Feedback | None:
+        with self._lock:
+            return self._feedback.get(message_id)
 
     def _append(self, events: Events) -> None:
         for event in events:

@@ -7,6 +7,7 @@ import string
 import threading
 import time
 import weakref
+from dataclasses import astuple
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 
 from ..errors import StorageUnavailable
 from . import _records as records
-from .base import FINISHED, Events, JournalEntry, PauseRecord, RunRecord
+from .base import FINISHED, Events, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage
 
 MIGRATIONS: list[str] = [
     """
@@ -70,6 +71,25 @@ MIGRATIONS: list[str] = [
         body TEXT NOT NULL
     );
     CREATE INDEX events_by_thread ON events (thread, id);
+    """,
+    """
+    CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE shown (
+        id TEXT PRIMARY KEY,
+        session TEXT NOT NULL,
+        thread TEXT NOT NULL,
+        text TEXT NOT NULL,
+        shown_at REAL NOT NULL
+    );
+    CREATE TABLE feedback (
+        message TEXT PRIMARY KEY,
+        text TEXT NOT NULL,
+        thumb TEXT NOT NULL,
+        rated_at REAL NOT NULL
+    );
     """,
 ]
 
@@ -266,6 +286,29 @@ class SqliteStorage:
         with self._read() as db:
             rows = db.execute(query, (thread, after, records.check_limit(limit))).fetchall()
         return [(row["id"], records.load(row["body"])) for row in rows]
+
+    def secret(self, name: str, candidate: str) -> str:
+        with self._write() as db:
+            db.execute("INSERT INTO secrets VALUES (?, ?) ON CONFLICT DO NOTHING", (name, candidate))
+            return db.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()[0]
+
+    def show_message(self, message: ShownMessage) -> None:
+        with self._write() as db:
+            db.execute("INSERT INTO shown VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", astuple(message))
+
+    def shown_message(self, message_id: str) -> ShownMessage | None:
+        with self._read() as db:
+            row = db.execute("SELECT * FROM shown WHERE id = ?", (message_id,)).fetchone()
+        return None if row is None else ShownMessage(*row)
+
+    def rate_message(self, feedback: Feedback) -> None:
+        with self._write() as db:
+            db.execute("INSERT OR REPLACE INTO feedback VALUES (?, ?, ?, ?)", astuple(feedback))
+
+    def feedback(self, message_id: str) -> Feedback | None:
+        with self._read() as db:
+            row = db.execute("SELECT * FROM feedback WHERE message = ?", (message_id,)).fetchone()
+        return None if row is None else Feedback(*row)
 
     def _save(self, db: sqlite3.Connection, row: dict[str, Any], expected_version: int) -> RunRecord:
         if db.execute(SAVE_RUN, row | {"expected_version": expected_version}).rowcount == 0:
