@@ -1,45 +1,19 @@
 """`stalwart serve` over a real socket: the README's first command, exercised."""
 
 import signal
-import socket
-import subprocess
-import sys
-import time
+import threading
 
 import httpx
 import pytest
 
 from .conftest import SHOP
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from .server import stalwart_serve
 
 
 @pytest.fixture
 def server(tmp_path, ledger):
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "stalwart_agents", "serve", str(SHOP), "--port", str(port),
-         "--storage", f"sqlite:///{tmp_path / 'runs.db'}"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/healthz").status_code == 200:
-                break
-        except httpx.TransportError:
-            time.sleep(0.1)
-    else:
-        process.kill()
-        pytest.fail(process.stdout.read())
-    yield base, process
-    process.terminate()
-    process.wait(timeout=10)
+    with stalwart_serve(SHOP, "--storage", f"sqlite:///{tmp_path / 'runs.db'}") as served:
+        yield served
 
 
 def test_serve_announces_itself_and_stops_cleanly_on_sigterm(server):
@@ -79,3 +53,27 @@ def test_bad_turns_are_clear_json_errors(server, body, status, code):
     answer = httpx.post(f"{base}/threads/u-1/messages", content=body)
     assert (answer.status_code, answer.json()["error"]) == (status, code)
     assert answer.json()["message"]
+
+
+def test_two_serve_processes_on_one_file_answer_a_racing_resume_once(tmp_path, ledger):
+    storage = ("--storage", f"sqlite:///{tmp_path / 'runs.db'}")
+    with stalwart_serve(SHOP, *storage) as (one, _), stalwart_serve(SHOP, *storage) as (two, _):
+        for n in range(6):
+            thread = f"race-{n}"
+            pause = httpx.post(f"{one}/threads/{thread}/messages", json={"text": "charge 40 to order 4411"}).json()["waiting"][0]
+            assert httpx.get(f"{two}/threads/{thread}/interrupts").json()["waiting"] == [pause]
+            body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
+            barrier, answers = threading.Barrier(2), []
+
+            def answer(base):
+                barrier.wait()
+                answers.append(httpx.post(f"{base}/threads/{thread}/resume", json=body, timeout=30))
+
+            racers = [threading.Thread(target=answer, args=(base,)) for base in (one, two)]
+            for racer in racers:
+                racer.start()
+            for racer in racers:
+                racer.join()
+            assert sorted(a.status_code for a in answers) == [200, 409]
+            assert [a.json()["error"] for a in answers if a.status_code == 409] == ["interrupt_stale"]
+    assert len(ledger("charge")) == 6

@@ -4,6 +4,7 @@ from .desk import Desk
 from .errors import (
     BadRequest,
     ConfigError,
+    Forbidden,
     InterruptStale,
     NotFound,
     RunBusy,
@@ -14,12 +15,15 @@ from .errors import (
 from .pause import ANSWERS, Pause
 from .reply import Refusal, Reply, Step
 from .tools import OutcomeUnknown, Tool, tool
+from .webhook import BadSignature, Webhook, WebhookError, verify_signature
 
 __all__ = [
     "ANSWERS",
     "BadRequest",
+    "BadSignature",
     "ConfigError",
     "Desk",
+    "Forbidden",
     "InterruptStale",
     "NotFound",
     "OutcomeUnknown",
@@ -32,5 +36,8 @@ __all__ = [
     "Step",
     "StorageUnavailable",
     "Tool",
+    "Webhook",
+    "WebhookError",
     "tool",
+    "verify_signature",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -17,6 +18,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8700, help="the port (default 8700)")
     serve.add_argument("--agent", default=None, help="the agent that answers first (default: the file's first)")
+    serve.add_argument(
+        "--operator-token", default=None,
+        help="what the rollback route must carry as Authorization: Bearer (default: QLS_OPERATOR_TOKEN; with neither, the route answers 403)",
+    )
     serve.add_argument("--storage", default=None, help="a storage URL to use instead of the file's")
     args = parser.parse_args(argv)
     try:
@@ -31,7 +36,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     from .serve import make_app
 
-    app = make_app(args.config, storage=args.storage, agent=args.agent)
+    operator_token = args.operator_token or os.environ.get("QLS_OPERATOR_TOKEN") or None
+    app = make_app(args.config, storage=args.storage, agent=args.agent, operator_token=operator_token)
     desk = app.state.desk
     agent = desk.agent(args.agent).name
     print(f"stalwart serve: http://{args.host}:{args.port}/ (agent {agent}, storage {desk.storage.url})", flush=True)

@@ -6,6 +6,7 @@ storage, in one process or two, see and answer the same pauses.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import secrets
 import socket
@@ -30,9 +31,14 @@ class Desk:
     def __init__(
         self, config: Config, storage: Storage | str | None = None, *,
         clock: Callable[[], float] = time.time, sleep: Callable[[float], None] = time.sleep,
+        on_interrupt: Callable[[str, Pause], object] | None = None,
     ) -> None:
-        """``clock`` and ``sleep`` are injectable so tests control leases and undo backoff without waiting."""
+        """``on_interrupt(thread, pause)`` is told of each new pause (a ``Webhook`` is one); what it
+        fails to take is listed in the reply's ``not_notified`` and never fails the turn, which ran.
+        ``clock`` and ``sleep`` are injectable so tests control leases and undo backoff without waiting.
+        """
         self.config = config
+        self.on_interrupt = on_interrupt
         self.agents = {a.name: Agent.build(a, config.settings, config.base_dir) for a in config.agents}
         self.storage = _storage(storage, config)
         worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
@@ -50,7 +56,7 @@ class Desk:
         """A person's turn in the thread ``user``; raises RunWaiting while something there waits."""
         if not isinstance(text, str):
             raise BadRequest("a turn is text")
-        return self._engine.start(_thread(user), text, self.agent(agent), context)
+        return self._notified(self._engine.start(_thread(user), text, self.agent(agent), context))
 
     def confirm(
         self, user: str, decision: str, waiting: str | Pause | None = None, value: Any = None, *,
@@ -63,15 +69,30 @@ class Desk:
         """
         pause_id = waiting.id if isinstance(waiting, Pause) else waiting
         answer = Answer(decision=decision, value=value, token=token, channel=channel, by=by)
-        return self._engine.answer(_thread(user), answer, pause_id)
+        return self._notified(self._engine.answer(_thread(user), answer, pause_id))
 
     def rollback(self, user: str) -> Reply:
         """Undo the thread's run from outside it, newest write first; ``reply.rollback`` reports each."""
-        return self._engine.rollback(_thread(user))
+        return self._notified(self._engine.rollback(_thread(user)))
+
+    def events(self, user: str, after: int = 0, limit: int = 200) -> list[tuple[int, dict[str, Any]]]:
+        """The thread's log after the event ``after``: turns, steps, pauses, answers, runs' ends."""
+        return self.storage.events(_thread(user), after, limit)
 
     def waiting(self, user: str) -> list[Pause]:
         """Everything that waits for a person in the thread, each by its own id."""
         return self._engine.waiting(_thread(user))
+
+    def _notified(self, reply: Reply) -> Reply:
+        if self.on_interrupt is None or not reply.opened:
+            return reply
+        missed = []
+        for pause in reply.opened:
+            try:
+                self.on_interrupt(reply.thread, pause)
+            except Exception as exc:
+                missed.append({"interrupt": pause.id, "error": getattr(exc, "message", None) or type(exc).__name__})
+        return dataclasses.replace(reply, not_notified=missed)
 
     def close(self) -> None:
         self.storage.close()

@@ -213,6 +213,7 @@ class Engine:
         return Reply(
             thread=run.thread, run=run.id, status=run.status, text=_words(run, progress),
             steps=progress.steps, waiting=progress.waiting, refusals=progress.refusals, rollback=progress.rollback,
+            opened=progress.opened,
         )
 
     def _event(self, thread: str, body: dict[str, Any]) -> Event:

@@ -3,6 +3,8 @@
     StalwartError
     ├── ConfigError ............ agent.yaml or a tools module is wrong (names file, line, key)
     ├── BadRequest ............. an answer a pause does not take, a missing value
+    ├── PayloadTooLarge ........ a request body over the service's limit
+    ├── Forbidden .............. a thumb from another session, a rollback without the operator token
     ├── NotFound ............... no such thread, run or pause
     ├── InterruptStale ......... the pause is no longer open, or the token is not the one shown
     ├── RunWaiting ............. a new turn on a thread whose run waits for a person
@@ -45,6 +47,14 @@ class ConfigError(StalwartError):
 
 class BadRequest(StalwartError):
     code = "bad_request"
+
+
+class PayloadTooLarge(StalwartError):
+    code = "payload_too_large"
+
+
+class Forbidden(StalwartError):
+    code = "forbidden"
 
 
 class NotFound(StalwartError):

@@ -43,6 +43,7 @@ class Progress:
     steps: list[Step] = field(default_factory=list)
     refusals: list[Refusal] = field(default_factory=list)
     waiting: list[Pause] = field(default_factory=list)
+    opened: list[Pause] = field(default_factory=list)
     tainted: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     ending: str | None = None
@@ -228,6 +229,8 @@ class Replay:
             opened = self.event({"type": "pause", "run": pause.run, "pause": pause.to_dict(token=False)})
             stored = self.store.open_pause(pause.record().replace(created_at=self.context.clock()), events=[opened])
             self.pauses[pause.id] = stored
+            if stored.token == pause.token:
+                self.progress.opened.append(pause)
         self.progress.waiting.append(Pause.from_record(stored))
         return None
 

@@ -47,7 +47,9 @@ class Reply:
     refusals: list[Refusal] = field(default_factory=list)
     rollback: dict[str, Any] | None = None
     not_notified: list[dict[str, Any]] = field(default_factory=list)
-    id: str = field(default_factory=lambda: "m_" + secrets.token_urlsafe(12))
+    id: str = field(default_factory=lambda: "m_" + secrets.token_urlsafe(16))
+    opened: list[Pause] = field(default_factory=list, repr=False, compare=False)
+    """The pauses this call opened: what ``on_interrupt`` is told of.  Not part of the JSON."""
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,30 @@
+"""Thumbs on replies: taken only from the session that was shown the reply.
+
+What a reply showed is remembered with a digest of its session; a thumb keeps
+the rated message's text and the thumb, and nothing else of the conversation.
+"""
+
+from __future__ import annotations
+
+import hmac
+
+from .errors import BadRequest, Forbidden
+from .reply import Reply
+from .storage.base import Feedback, ShownMessage, Storage
+
+THUMBS = ("up", "down")
+
+
+def shown(store: Storage, reply: Reply, session_digest: str, at: float) -> None:
+    store.show_message(ShownMessage(reply.id, session_digest, reply.thread, reply.text, at))
+
+
+def rate(store: Storage, message: str, thumb: str, session_digest: str, at: float) -> Feedback:
+    if thumb not in THUMBS:
+        raise BadRequest(f"a thumb is up or down, not {thumb!r}")
+    seen = store.shown_message(message)
+    if seen is None or not hmac.compare_digest(seen.session.encode(), session_digest.encode()):
+        raise Forbidden("a thumb is taken only for a reply shown to this session")
+    feedback = Feedback(message, seen.text, thumb, at)
+    store.rate_message(feedback)
+    return feedback

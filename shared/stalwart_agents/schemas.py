@@ -1,0 +1,119 @@
+"""The service's JSON, as pydantic models: request bodies are validated with them, and the
+OpenAPI document at ``/openapi.json`` describes every answer with them."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Value = str | int | float | bool | None | list[Any] | dict[str, Any]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Turn(_Body):
+    text: str = Field(min_length=1, max_length=4000, description="what the person wrote")
+
+
+class Resume(_Body):
+    interrupt_id: str = Field(min_length=1, max_length=200)
+    decision: str = Field(min_length=1, max_length=40, description="one of the pause's answers")
+    token: str = Field(min_length=1, max_length=200, description="the token shown with the pause")
+    value: str | int | float | None = Field(None, description="the answer to an ask")
+
+
+class Thumb(_Body):
+    message: str = Field(min_length=1, max_length=200, description="the reply's id")
+    thumb: Literal["up", "down"]
+
+
+class Argument(BaseModel):
+    name: str
+    value: Value
+    origin: str
+
+
+class PauseOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str
+    kind: Literal["confirm", "outcome_unknown", "saga_stuck", "ask", "delegate"]
+    thread: str
+    run: str
+    step: int
+    tool: str
+    question: str
+    arguments: list[Argument]
+    reasons: list[str]
+    irreversible: bool
+    answers: list[str]
+    token: str
+    created_at: str
+
+
+class StepOut(BaseModel):
+    step: int
+    tool: str
+    arguments: list[Argument]
+    status: str
+    result: Value = None
+    error: str | None = None
+
+
+class RefusalOut(BaseModel):
+    step: int
+    tool: str
+    arguments: list[Argument]
+    sentence: str
+    rule: str | None
+
+
+class ReplyText(BaseModel):
+    id: str
+    text: str
+
+
+class ReplyOut(BaseModel):
+    thread: str
+    reply: ReplyText
+    steps: list[StepOut]
+    waiting: list[PauseOut]
+    refusals: list[RefusalOut]
+    rollback: dict[str, Any] | None
+    not_notified: list[dict[str, Any]]
+
+
+class WaitingOut(BaseModel):
+    thread: str
+    waiting: list[PauseOut]
+
+
+class FeedbackOut(BaseModel):
+    message: str
+    thumb: Literal["up", "down"]
+
+
+class ErrorOut(BaseModel):
+    error: str
+    message: str
+    waiting: list[PauseOut] | None = None
+
+
+class HealthOut(BaseModel):
+    ok: bool
+
+
+class ConfigOut(BaseModel):
+    agent: str
+    base: str
+
+
+def body_of(model: type[BaseModel]) -> dict[str, Any]:
+    """OpenAPI for a body the route reads itself (API Gateway sends JSON without a Content-Type)."""
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": ErrorOut} for status in statuses}

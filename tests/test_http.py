@@ -1,0 +1,297 @@
+"""The service's routes over a real socket (uvicorn on 127.0.0.1), as a browser or a channel uses them."""
+
+import json
+import threading
+import time
+
+import httpx
+import pytest
+from fastapi import FastAPI, Request
+
+from stalwart_agents import Desk, Webhook, verify_signature
+from stalwart_agents.serve import make_app
+from stalwart_agents.webhook import sign
+
+from .conftest import SHOP
+from .server import serving
+from .test_sagas import BANK
+
+CHARGE = {"text": "look up order 4411 and charge 40 to order 4411"}
+OPERATOR = "operator-token-for-tests"
+
+
+@pytest.fixture
+def desk(tmp_path, ledger):
+    with Desk.from_file(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}") as desk:
+        yield desk
+
+
+@pytest.fixture
+def base(desk):
+    with serving(make_app(desk, operator_token=OPERATOR)) as url:
+        yield url
+
+
+@pytest.fixture
+def client(base):
+    with httpx.Client(base_url=base, timeout=10) as client:
+        yield client
+
+
+def paused(client, thread="u-17"):
+    answer = client.post(f"/threads/{thread}/messages", content=json.dumps(CHARGE))
+    assert answer.status_code == 200, answer.text
+    return answer.json()["waiting"][0]
+
+
+def resume(client, pause, decision="approve", thread="u-17", **changes):
+    body = {"interrupt_id": pause["id"], "decision": decision, "token": pause["token"], **changes}
+    return client.post(f"/threads/{thread}/resume", json=body)
+
+
+def test_the_interface_page_is_served_under_a_strict_policy(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "<stalwart-chat" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_a_turn_answers_the_reply_and_what_waits_as_data(client, ledger):
+    answer = client.post("/threads/u-17/messages", content=json.dumps(CHARGE))
+    body = answer.json()
+    assert set(body) == {"thread", "reply", "steps", "waiting", "refusals", "rollback", "not_notified"}
+    assert body["steps"][0]["result"]["total"] == "40.00"
+    [pause] = body["waiting"]
+    assert (pause["kind"], pause["tool"], pause["step"]) == ("confirm", "charge_card", 2)
+    assert client.get("/threads/u-17/interrupts").json() == {"thread": "u-17", "waiting": [pause]}
+    assert ledger("charge") == []
+
+
+def test_a_session_is_handed_out_once_and_kept(client):
+    first = client.get("/healthz")
+    session = first.headers["stalwart-session"]
+    again = client.get("/config.json", headers={"Stalwart-Session": session})
+    assert "stalwart-session" not in again.headers
+    forged = client.get("/healthz", headers={"Stalwart-Session": "chosen-by-the-client"})
+    assert forged.headers["stalwart-session"] not in ("chosen-by-the-client", session)
+
+
+def test_resume_runs_the_call_once_and_a_second_answer_is_stale(client, ledger):
+    pause = paused(client)
+    done = resume(client, pause)
+    assert done.status_code == 200 and done.json()["steps"][-1]["result"]["charge_id"] == "ch-4411"
+    again = resume(client, pause)
+    assert (again.status_code, again.json()["error"]) == (409, "interrupt_stale")
+    assert len(ledger("charge")) == 1
+
+
+def test_a_wrong_token_is_stale_and_changes_nothing(client, ledger):
+    pause = paused(client)
+    wrong = resume(client, pause, token="guessed")
+    assert (wrong.status_code, wrong.json()["error"]) == (409, "interrupt_stale")
+    assert client.get("/threads/u-17/interrupts").json()["waiting"] == [pause] and ledger("charge") == []
+
+
+def test_a_late_answer_after_the_run_moved_on_is_stale(client):
+    pause = paused(client)
+    resume(client, pause, "skip")
+    late = resume(client, pause, "approve")
+    assert (late.status_code, late.json()["error"]) == (409, "interrupt_stale")
+
+
+def test_a_new_turn_while_a_run_waits_lists_what_waits(client):
+    pause = paused(client)
+    refused = client.post("/threads/u-17/messages", json={"text": "look up order 4412"})
+    assert refused.status_code == 409 and refused.json()["error"] == "run_waiting"
+    assert refused.json()["waiting"] == [pause]
+
+
+def test_an_ask_is_answered_with_a_value(client, ledger):
+    ask = client.post("/threads/u-17/messages", json={"text": "charge order 4411"}).json()["waiting"][0]
+    confirm = resume(client, ask, "answer", value="40").json()["waiting"][0]
+    assert {"name": "amount", "value": 40, "origin": "reply"} in confirm["arguments"]
+    assert resume(client, confirm).status_code == 200 and ledger("charge")[0]["amount"] == 40
+
+
+@pytest.mark.parametrize(
+    ("route", "body", "status", "code"),
+    [
+        ("messages", b"{not json", 400, "bad_request"),
+        ("messages", b'{"text": 5}', 400, "bad_request"),
+        ("messages", b'{"text": ""}', 400, "bad_request"),
+        ("messages", b'{"text": "hi", "extra": 1}', 400, "bad_request"),
+        ("messages", b"[" * 100_00 + b"]" * 100_00, 400, "bad_request"),
+        ("messages", b'{"text": "' + b"a" * 70_000 + b'"}', 413, "payload_too_large"),
+        ("resume", b'{"interrupt_id": "p_x", "decision": "approve"}', 400, "bad_request"),
+        ("resume", b'{"interrupt_id": "p_x", "decision": "approve", "token": "t"}', 404, "not_found"),
+        ("feedback", b'{"message": "m_1", "thumb": "sideways"}', 400, "bad_request"),
+    ],
+)
+def test_bad_input_is_a_clear_json_error(client, route, body, status, code):
+    answer = client.post(f"/threads/u-9/{route}", content=body)
+    assert (answer.status_code, answer.json()["error"]) == (status, code)
+    assert answer.json()["message"]
+
+
+def test_a_decision_the_pause_does_not_take_changes_nothing(client, ledger):
+    pause = paused(client)
+    answer = resume(client, pause, "happened")
+    assert answer.status_code == 400 and "approve, skip, cancel_all" in answer.json()["message"]
+    assert client.get("/threads/u-17/interrupts").json()["waiting"] == [pause]
+
+
+def test_a_body_streamed_past_the_limit_is_refused_without_a_length(client):
+    chunks = (b"x" * 16_384 for _ in range(8))
+    answer = client.post("/threads/u-1/messages", content=chunks)
+    assert (answer.status_code, answer.json()["error"]) == (413, "payload_too_large")
+
+
+def test_unknown_routes_and_methods_answer_json(client):
+    assert client.get("/nowhere").json()["error"] == "not_found"
+    assert client.get("/threads/u-1/messages").json()["error"] == "method_not_allowed"
+
+
+def test_health_config_and_openapi(client):
+    assert client.get("/healthz").json() == {"ok": True}
+    assert client.get("/config.json").json() == {"agent": "shop", "base": ""}
+    paths = client.get("/openapi.json").json()["paths"]
+    assert set(paths) == {
+        "/", "/threads/{thread}/messages", "/threads/{thread}/interrupts", "/threads/{thread}/resume",
+        "/threads/{thread}/stream", "/threads/{thread}/rollback", "/threads/{thread}/feedback", "/healthz", "/config.json",
+    }
+
+
+def sse(text):
+    """The events of an SSE body as (id, event, data) triples."""
+    events = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line and not line.startswith(":"))
+        if "data" in fields:
+            events.append((int(fields["id"]), fields["event"], json.loads(fields["data"])))
+    return events
+
+
+def read_stream(base, thread, seconds=1.5, **options):
+    """What the live stream sends within ``seconds`` (it stays open, so read until then)."""
+    received = b""
+    try:
+        with httpx.stream("GET", f"{base}/threads/{thread}/stream", timeout=seconds, **options) as answer:
+            assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/event-stream")
+            for chunk in answer.iter_bytes():
+                received += chunk
+    except httpx.ReadTimeout:
+        pass
+    return received.decode()
+
+
+def test_the_stream_replays_after_last_event_id_by_header_or_query(base, client):
+    resume(client, paused(client))
+    everything = sse(read_stream(base, "u-17"))
+    assert [kind for _, kind, _ in everything] == ["turn", "step", "pause", "answer", "step", "run"]
+    assert "retry: 3000" in read_stream(base, "u-17", seconds=0.5)
+    third = everything[2][0]
+    assert sse(read_stream(base, "u-17", headers={"Last-Event-ID": str(third)})) == everything[3:]
+    assert sse(read_stream(base, "u-17", params={"last_event_id": str(third)})) == everything[3:]
+
+
+def test_the_stream_of_a_thread_with_nothing_yet_is_200_and_empty(base):
+    assert sse(read_stream(base, "nobody-yet", seconds=0.5)) == []
+
+
+def test_the_live_stream_sends_what_happens_while_it_is_open(base, client):
+    received = []
+    reader = threading.Thread(target=lambda: received.append(read_stream(base, "u-17", seconds=3)))
+    reader.start()
+    time.sleep(0.5)
+    paused(client)
+    reader.join()
+    assert [kind for _, kind, _ in sse(received[0])] == ["turn", "step", "pause"]
+
+
+def test_the_once_stream_sends_what_is_there_and_closes(desk, client):
+    paused(client)
+    with serving(make_app(desk, stream_mode="once")) as once:
+        answer = httpx.get(f"{once}/threads/u-17/stream", timeout=5)
+    assert answer.text.startswith("retry: 3000")
+    assert [kind for _, kind, _ in sse(answer.text)] == ["turn", "step", "pause"]
+
+
+def test_feedback_is_taken_from_the_session_that_was_shown_the_reply(desk, client):
+    shown = client.post("/threads/u-17/messages", json={"text": "look up order 4412"})
+    session, message = shown.headers["stalwart-session"], shown.json()["reply"]["id"]
+    body = {"message": message, "thumb": "up"}
+
+    other = client.post("/threads/u-17/feedback", json=body)
+    assert (other.status_code, other.json()["error"]) == (403, "forbidden")
+    kept = client.post("/threads/u-17/feedback", json=body, headers={"Stalwart-Session": session})
+    assert kept.status_code == 200 and kept.json() == body
+    stored = desk.storage.feedback(message)
+    assert (stored.thumb, stored.text) == ("up", shown.json()["reply"]["text"])
+
+
+def test_rollback_needs_the_operator_token(desk, client, ledger):
+    resume(client, paused(client))
+    with serving(make_app(desk)) as without:
+        off = httpx.post(f"{without}/threads/u-17/rollback")
+    assert off.status_code == 403 and "--operator-token" in off.json()["message"]
+    wrong = client.post("/threads/u-17/rollback", headers={"Authorization": "Bearer nope"})
+    assert (wrong.status_code, wrong.json()["error"]) == (403, "forbidden")
+    right = client.post("/threads/u-17/rollback", headers={"Authorization": f"Bearer {OPERATOR}"})
+    assert right.status_code == 200
+    assert right.json()["rollback"]["undone"][0]["tool"] == "charge_card"
+    assert ledger("refund")[0]["charge_id"] == "ch-4411"
+
+
+@pytest.fixture
+def receiver():
+    """A team's webhook receiver on 127.0.0.1 that verifies each delivery with the package's verifier."""
+    got, app = [], FastAPI()
+
+    @app.post("/hook")
+    async def hook(request: Request):
+        raw = await request.body()
+        verify_signature("whsec-test", request.headers.get("stalwart-signature"), raw)
+        got.append((request.headers["stalwart-delivery"], json.loads(raw)))
+        return {"ok": True}
+
+    with serving(app) as url:
+        yield f"{url}/hook", got
+
+
+def test_each_new_pause_is_posted_signed_to_the_webhook(desk, receiver):
+    url, got = receiver
+    with serving(make_app(desk, on_interrupt=Webhook(url, "whsec-test"))) as base:
+        answer = httpx.post(f"{base}/threads/u-17/messages", json=CHARGE).json()
+    [(delivery, body)] = got
+    assert body["interrupt"] == answer["waiting"][0] and body["thread"] == "u-17" and delivery == body["delivery"]
+    assert answer["not_notified"] == []
+
+
+def test_a_dead_webhook_never_fails_the_turn(desk, receiver):
+    from .server import free_port
+
+    dead = Webhook(f"http://127.0.0.1:{free_port()}/hook?key=hidden", "whsec-test", timeout=1)
+    with serving(make_app(desk, on_interrupt=dead)) as base:
+        answer = httpx.post(f"{base}/threads/u-17/messages", json=CHARGE)
+    assert answer.status_code == 200 and answer.json()["waiting"]
+    [missed] = answer.json()["not_notified"]
+    assert missed["interrupt"] == answer.json()["waiting"][0]["id"] and "hidden" not in json.dumps(missed)
+
+
+def test_with_a_secret_only_a_signed_resume_is_taken(desk, ledger):
+    with serving(make_app(desk, secret="resume-secret")) as base:
+        pause = httpx.post(f"{base}/threads/u-17/messages", json=CHARGE).json()["waiting"][0]
+        body = json.dumps({"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}).encode()
+        unsigned = httpx.post(f"{base}/threads/u-17/resume", content=body)
+        forged = httpx.post(f"{base}/threads/u-17/resume", content=body, headers={"Stalwart-Signature": sign("other", body)})
+        signed = httpx.post(f"{base}/threads/u-17/resume", content=body, headers={"Stalwart-Signature": sign("resume-secret", body)})
+    assert [(a.status_code, a.json().get("error")) for a in (unsigned, forged)] == [(401, "bad_signature")] * 2
+    assert signed.status_code == 200 and len(ledger("charge")) == 1
+
+
+def test_a_bank_agent_rollback_over_http_reports_what_could_not_be_undone(tmp_path):
+    desk = Desk.from_file(BANK, storage=f"sqlite:///{tmp_path / 'bank.db'}")
+    with serving(make_app(desk, operator_token=OPERATOR)) as base:
+        httpx.post(f"{base}/threads/t/messages", json={"text": "pay 5 to ana and mail ana"})
+        report = httpx.post(f"{base}/threads/t/rollback", headers={"Authorization": f"Bearer {OPERATOR}"}).json()["rollback"]
+    assert [line["tool"] for line in report["undone"]] == ["pay"]
+    assert [(line["tool"], line["why"]) for line in report["not_undone"]] == [("mail", "irreversible")]
