@@ -14,6 +14,7 @@
         ├── StorageConflict .... a conditional write lost; carries the stored record
         │   ├── VersionConflict .. a run changed under us (the caller re-reads and retries)
         │   ├── PauseClosed ...... a claim found the pause already answered
+        │   ├── PauseExists ...... a pause with that id was already opened
         │   ├── JournalExists .... a journal entry with that key was already written
         │   └── JournalConflict .. a journal entry was not in the state expected
         └── ThreadBusy ......... a run was begun on a thread that already has one
@@ -101,6 +102,10 @@ class VersionConflict(StorageConflict):
 
 class PauseClosed(StorageConflict):
     code = "pause_closed"
+
+
+class PauseExists(StorageConflict):
+    code = "pause_exists"
 
 
 class JournalExists(StorageConflict):

@@ -17,7 +17,7 @@ from stalwart_agents.errors import (
     ThreadBusy,
     VersionConflict,
 )
-from stalwart_agents.storage import FINISHED, Event, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage
+from stalwart_agents.storage import FINISHED, Changes, Event, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage
 
 AWKWARD: dict[str, Any] = {
     "text": 'naïve café — 日本語 🚀 עברית \u0000 "quoted" \\ back\nslash',
@@ -115,10 +115,10 @@ def test_begin_run_refuses_a_thread_with_an_active_run(store: Storage) -> None:
     assert store.last_run("thread-a").id == "run-1"
 
 
-def test_begin_run_takes_only_an_unfinished_run(store: Storage) -> None:
-    with pytest.raises(ValueError):
-        store.begin_run(a_run(status="done"))
-    assert store.get_run("run-1") is None
+def test_a_run_begun_finished_is_its_threads_last_run_but_not_its_active_one(store: Storage) -> None:
+    run = store.begin_run(a_run(status="done"))
+    assert store.active_run(run.thread) is None and store.last_run(run.thread) == run
+    assert store.begin_run(a_run("run-2", status="running")).id == "run-2"
 
 
 def test_begin_run_refuses_a_run_id_already_taken(store: Storage) -> None:
@@ -514,3 +514,41 @@ def test_a_later_thumb_replaces_an_earlier_one(store: Storage) -> None:
     store.rate_message(Feedback("m_1", "Done: pay.", "up", 1.0))
     store.rate_message(Feedback("m_1", "Done: pay.", "down", 2.0))
     assert store.feedback("m_1") == Feedback("m_1", "Done: pay.", "down", 2.0) and store.feedback("m_2") is None
+
+
+def test_a_commit_takes_effect_whole_or_not_at_all(store: Storage) -> None:
+    run = store.begin_run(a_run(status="waiting"))
+    store.open_pause(a_pause())
+    store.journal_start(an_entry())
+    doomed = Changes(
+        claim=("pause-1", {"decision": "approve"}), run=run.replace(status="running"), version=run.version,
+        pauses=[a_pause("pause-2")], starts=[an_entry("call-2"), an_entry("call-1")], events=said("never"),
+    )
+    with pytest.raises(JournalExists):
+        store.commit(doomed)
+    assert store.get_pause("pause-1").status == "open" and store.get_pause("pause-2") is None
+    assert store.get_run(run.id) == run and [e.key for e in store.journal(run.id)] == ["call-1"] and logged(store) == []
+
+
+def test_a_commit_checked_against_a_run_version_writes_nothing_when_the_run_moved(store: Storage) -> None:
+    run = store.begin_run(a_run())
+    store.save_run(run, expected_version=0)
+    with pytest.raises(VersionConflict) as refused:
+        store.commit(Changes(check=(run.id, 0), starts=[an_entry()]))
+    assert refused.value.current.version == 1 and store.journal(run.id) == []
+    store.commit(Changes(check=(run.id, 1), starts=[an_entry()]))
+    assert [e.key for e in store.journal(run.id)] == ["call-1"]
+
+
+def test_a_snapshot_reads_a_run_with_its_pauses_and_journal(store: Storage) -> None:
+    run = store.begin_run(a_run())
+    store.commit(Changes(pauses=[a_pause("pause-2", step=2), a_pause("pause-1")], starts=[an_entry("b"), an_entry("a")]))
+    snapshot = store.snapshot(run.id)
+    assert snapshot.run == run and [p.id for p in snapshot.pauses] == ["pause-1", "pause-2"]
+    assert [e.key for e in snapshot.journal] == ["b", "a"] and store.snapshot("nope") is None
+
+
+def test_a_commit_gives_its_events_rising_ids(store: Storage) -> None:
+    committed = store.commit(Changes(events=said("one") + said("two")))
+    assert committed.run is None and committed.event_ids[0] < committed.event_ids[1]
+    assert [i for i, _ in store.events("thread-a")] == committed.event_ids

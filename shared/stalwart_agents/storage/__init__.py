@@ -10,10 +10,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..errors import ConfigError
-from .base import FINISHED, Event, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage
+from .base import FINISHED, Changes, Committed, Event, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot, Storage
 
 __all__ = [
-    "FINISHED", "Event", "Feedback", "JournalEntry", "PauseRecord", "RunRecord", "ShownMessage", "Storage",
+    "FINISHED", "Changes", "Committed", "Event", "Feedback", "JournalEntry", "PauseRecord", "RunRecord", "ShownMessage", "Snapshot", "Storage",
     "check_url", "open_storage",
 ]
 

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, TypeVar
 
-from ..errors import JournalConflict, JournalExists, PauseClosed, ThreadBusy, VersionConflict
-from .base import FINISHED, JOURNAL_STATUSES, PAUSE_STATUSES, RUN_STATUSES, JournalEntry, PauseRecord, RunRecord
+from ..errors import JournalConflict, JournalExists, PauseClosed, PauseExists, ThreadBusy, VersionConflict
+from .base import JOURNAL_STATUSES, PAUSE_STATUSES, RUN_STATUSES, Changes, JournalEntry, PauseRecord, RunRecord
 
 Record = TypeVar("Record", RunRecord, PauseRecord, JournalEntry)
 
@@ -58,10 +58,28 @@ def from_row(kind: type[Record], row: Mapping[str, Any]) -> Record:
     return kind(**{name: load(row[name]) if name in json_fields else row[name] for name in columns(kind)})
 
 
-def new_run_row(run: RunRecord) -> dict[str, Any]:
-    if run.status in FINISHED:
-        raise ValueError(f"run {run.id} is begun {run.status!r}; a run begins unfinished")
-    return to_row(run)
+def encoded(changes: Changes) -> dict[str, Any]:
+    """Every row a commit writes, encoded before anything is touched, so a value JSON cannot hold changes nothing."""
+    return {
+        "begin": None if changes.begin is None else to_row(changes.begin),
+        "claim": None if changes.claim is None else dump(changes.claim[1]),
+        "run": None if changes.run is None else saved_run_row(changes.run, _version(changes)),
+        "pauses": [to_row(p) for p in changes.pauses],
+        "starts": [to_row(e) for e in changes.starts],
+        "updates": [to_row(e) for e, _, _ in changes.updates],
+        "events": [(e.thread, dump(e.body)) for e in changes.events],
+    }
+
+
+def _version(changes: Changes) -> int:
+    if changes.version is None:
+        raise ValueError("a run is saved over the version it was read at: set Changes.version")
+    return changes.version
+
+
+def committed_run(rows: dict[str, Any]) -> RunRecord | None:
+    row = rows["run"] or rows["begin"]
+    return None if row is None else from_row(RunRecord, row)
 
 
 def saved_run_row(run: RunRecord, expected_version: int) -> dict[str, Any]:
@@ -86,6 +104,10 @@ def version_conflict(run_id: str, expected_version: int, current: RunRecord | No
     if current is None:
         return VersionConflict(f"run {run_id} does not exist", None)
     return VersionConflict(f"run {run_id} is at version {current.version}, not {expected_version}", current)
+
+
+def pause_exists(current: PauseRecord) -> PauseExists:
+    return PauseExists(f"pause {current.id} already exists", current)
 
 
 def pause_closed(pause_id: str, current: PauseRecord | None) -> PauseClosed:

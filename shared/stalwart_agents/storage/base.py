@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from ..errors import PauseExists
+
 RUN_STATUSES = ("running", "waiting", "done", "cancelled", "failed")
 FINISHED = frozenset({"done", "cancelled", "failed"})
 PAUSE_STATUSES = ("open", "answered")
@@ -109,13 +111,64 @@ class Event:
 Events = Sequence[Event]
 
 
+@dataclass
+class Changes:
+    """Writes that take effect together or not at all, each under its own condition.
+
+    Conditions are checked in this order, and the first that fails is raised
+    (carrying the stored record) with nothing written:
+
+    - ``begin``: the run's thread has no active run (ThreadBusy), its id is new (VersionConflict);
+    - ``claim``: the pause ``(id, answer)`` is open (PauseClosed);
+    - ``run`` over ``version``: the stored run is at that version (VersionConflict);
+    - ``check`` ``(run id, version)``: the same condition, writing nothing (a lease holder's fence);
+    - ``pauses``: none exists yet (PauseExists);
+    - ``starts``: no journal entry has their keys (JournalExists);
+    - ``updates`` ``(entry, status, attempt)``: each stored entry is in that status and attempt (JournalConflict).
+
+    A run begun or saved with a finished status is not (or no longer) its thread's active run.
+    """
+
+    begin: RunRecord | None = None
+    claim: tuple[str, dict[str, Any]] | None = None
+    run: RunRecord | None = None
+    version: int | None = None
+    check: tuple[str, int] | None = None
+    pauses: list[PauseRecord] = field(default_factory=list)
+    starts: list[JournalEntry] = field(default_factory=list)
+    updates: list[tuple[JournalEntry, str, int | None]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    shown: list[ShownMessage] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return any((self.begin, self.claim, self.run, self.check, self.pauses, self.starts, self.updates, self.events, self.shown))
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What a commit stored: the run as saved (if one was), and the ids its events got."""
+
+    run: RunRecord | None
+    event_ids: list[int]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a replay reads of one run, read together."""
+
+    run: RunRecord
+    pauses: list[PauseRecord]
+    journal: list[JournalEntry]
+
+
 @runtime_checkable
 class Storage(Protocol):
-    """What a backend implements.  The conformance suite in ``tests/storage`` holds each to it.
+    """What a backend offers.  The conformance suite in ``tests/storage`` holds each to it.
 
-    Every write takes ``events``: they are appended to their threads' logs in the
-    same atomic step, and only if the write itself takes effect, so the log never
-    reports a change that did not happen nor misses one that did.
+    Writes are ``commit``s of ``Changes``: every write of one move of a run, its
+    events included, lands together or not at all, so the log never reports a
+    change that did not happen nor misses one that did.  The single-purpose
+    writes below are ``Writes``' shorthands for one-change commits.
     """
 
     url: str
@@ -125,11 +178,10 @@ class Storage(Protocol):
 
     def close(self) -> None: ...
 
-    def begin_run(self, run: RunRecord, *, events: Events = ()) -> RunRecord:
-        """Store a new run and make it its thread's active run, in one atomic step.
+    def commit(self, changes: Changes) -> Committed: ...
 
-        Raises ThreadBusy (with the active run's id) when the thread already has one.
-        """
+    def snapshot(self, run_id: str) -> Snapshot | None:
+        """A run with its pauses (by step, then creation) and journal (in started order)."""
 
     def get_run(self, run_id: str) -> RunRecord | None: ...
 
@@ -139,58 +191,17 @@ class Storage(Protocol):
     def last_run(self, thread: str) -> RunRecord | None:
         """The thread's most recently begun run, finished or not."""
 
-    def save_run(self, run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord:
-        """Compare-and-set: store ``run`` as version ``expected_version + 1``.
-
-        Raises VersionConflict (with the current record) when the stored version differs.
-        A run saved with a finished status stops being its thread's active run.
-        """
-
-    def open_pause(self, pause: PauseRecord, *, events: Events = ()) -> PauseRecord:
-        """Insert a pause unless one with its id exists; return the stored one either way.
-
-        The events are written only when this call inserted the pause.
-        """
-
     def get_pause(self, pause_id: str) -> PauseRecord | None: ...
 
-    def run_pauses(self, run_id: str) -> list[PauseRecord]:
-        """Every pause of a run, ordered by step, then creation."""
+    def run_pauses(self, run_id: str) -> list[PauseRecord]: ...
 
-    def claim(self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord:
-        """Answer an open pause and save its run, both or neither.
-
-        Raises PauseClosed (with the current pause) when it is not open, and
-        VersionConflict (with the current run) when the run moved; nothing changes then.
-        """
-
-    def journal_start(self, entry: JournalEntry, *, events: Events = ()) -> JournalEntry:
-        """Insert an entry; raises JournalExists (with the stored entry) when its key is taken."""
-
-    def journal_update(
-        self, entry: JournalEntry, *, expected_status: str, expected_attempt: int | None = None, events: Events = ()
-    ) -> JournalEntry:
-        """Replace an entry whose stored status (and attempt, where given) is as expected.
-
-        Raises JournalConflict (with the stored entry) otherwise.  The attempt
-        fences a worker that lost its lease: its late write names an attempt
-        that a newer one has replaced.
-        """
-
-    def journal(self, run_id: str) -> list[JournalEntry]:
-        """A run's entries, in the order they were started."""
-
-    def append_event(self, thread: str, event: dict[str, Any]) -> int:
-        """Add an event to a thread's log; ids rise monotonically within a thread."""
+    def journal(self, run_id: str) -> list[JournalEntry]: ...
 
     def events(self, thread: str, after: int = 0, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
-        """A thread's events with ids greater than ``after``, oldest first."""
+        """A thread's events with ids greater than ``after``, oldest first; ids rise within a thread."""
 
     def secret(self, name: str, candidate: str) -> str:
         """The stored secret called ``name``; ``candidate`` is stored first when there is none (first writer wins)."""
-
-    def show_message(self, message: ShownMessage) -> None:
-        """Remember that a reply was shown to a session; the same id again is ignored."""
 
     def shown_message(self, message_id: str) -> ShownMessage | None: ...
 
@@ -198,3 +209,86 @@ class Storage(Protocol):
         """Keep a thumb on a message, replacing an earlier thumb on the same message."""
 
     def feedback(self, message_id: str) -> Feedback | None: ...
+
+    def begin_run(self, run: RunRecord, *, events: Events = ()) -> RunRecord: ...
+
+    def save_run(self, run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord: ...
+
+    def claim(self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord: ...
+
+    def open_pause(self, pause: PauseRecord, *, events: Events = ()) -> PauseRecord: ...
+
+    def journal_start(self, entry: JournalEntry, *, events: Events = ()) -> JournalEntry: ...
+
+    def journal_update(
+        self, entry: JournalEntry, *, expected_status: str, expected_attempt: int | None = None, events: Events = ()
+    ) -> JournalEntry: ...
+
+    def append_event(self, thread: str, event: dict[str, Any]) -> int: ...
+
+    def show_message(self, message: ShownMessage) -> None: ...
+
+
+class Writes:
+    """The single-purpose writes, each one commit; a backend inherits them and implements ``commit``."""
+
+    def commit(self, changes: Changes) -> Committed:
+        raise NotImplementedError  # pragma: no cover - every backend defines it
+
+    def get_pause(self, pause_id: str) -> PauseRecord | None:
+        raise NotImplementedError  # pragma: no cover - every backend defines it
+
+    def begin_run(self, run: RunRecord, *, events: Events = ()) -> RunRecord:
+        """Store a new run as its thread's active run; ThreadBusy when the thread has one."""
+        return self._run_of(self.commit(Changes(begin=run, events=list(events))))
+
+    def save_run(self, run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord:
+        """Compare-and-set: store ``run`` as version ``expected_version + 1``, or VersionConflict."""
+        return self._run_of(self.commit(Changes(run=run, version=expected_version, events=list(events))))
+
+    def claim(self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord:
+        """Answer an open pause and save its run, both or neither."""
+        return self._run_of(self.commit(Changes(claim=(pause_id, answer), run=run, version=expected_version, events=list(events))))
+
+    def open_pause(self, pause: PauseRecord, *, events: Events = ()) -> PauseRecord:
+        """Insert a pause unless one with its id exists; return the stored one either way (events only if inserted)."""
+        try:
+            self.commit(Changes(pauses=[pause], events=list(events)))
+        except PauseExists as exc:
+            return exc.current
+        return normalized(pause)
+
+    def journal_start(self, entry: JournalEntry, *, events: Events = ()) -> JournalEntry:
+        """Insert an entry; JournalExists (with the stored entry) when its key is taken."""
+        self.commit(Changes(starts=[entry], events=list(events)))
+        return normalized(entry)
+
+    def journal_update(
+        self, entry: JournalEntry, *, expected_status: str, expected_attempt: int | None = None, events: Events = ()
+    ) -> JournalEntry:
+        """Replace an entry whose stored status (and attempt, where given) is as expected; JournalConflict otherwise.
+
+        The attempt fences a worker that lost its lease: its late write names an
+        attempt that a newer one has replaced.
+        """
+        self.commit(Changes(updates=[(entry, expected_status, expected_attempt)], events=list(events)))
+        return normalized(entry)
+
+    def append_event(self, thread: str, event: dict[str, Any]) -> int:
+        return self.commit(Changes(events=[Event(thread, event)])).event_ids[0]
+
+    def show_message(self, message: ShownMessage) -> None:
+        """Remember that a reply was shown to a session; the same id again is ignored."""
+        self.commit(Changes(shown=[message]))
+
+    @staticmethod
+    def _run_of(committed: Committed) -> RunRecord:
+        assert committed.run is not None
+        return committed.run
+
+
+def normalized(record: Any) -> Any:
+    """A record as the store hands it back: JSON fields as JSON would return them."""
+    from . import _records
+
+    return _records.from_row(type(record), _records.to_row(record))

@@ -6,16 +6,17 @@ import threading
 from typing import Any
 
 from . import _records as records
-from .base import FINISHED, Events, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage
+from .base import FINISHED, Changes, Committed, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot, Writes
 
 Row = dict[str, Any]
 
 
-class MemoryStorage:
+class MemoryStorage(Writes):
     """Holds everything in dicts behind one lock, so unit tests get SQLite's semantics without a file.
 
     Records are kept as rows of plain values and JSON text, so what comes back is
-    always a fresh copy shaped exactly as a database would return it.
+    always a fresh copy shaped exactly as a database would return it.  A commit
+    checks every condition before it changes anything.
     """
 
     url = "memory://"
@@ -39,17 +40,64 @@ class MemoryStorage:
     def close(self) -> None:
         pass
 
-    def begin_run(self, run: RunRecord, *, events: Events = ()) -> RunRecord:
-        row = records.new_run_row(run)
+    def commit(self, changes: Changes) -> Committed:
+        rows = records.encoded(changes)
         with self._lock:
+            self._check(changes)
+            return self._apply(changes, rows)
+
+    def _check(self, changes: Changes) -> None:
+        if changes.begin is not None:
+            run = changes.begin
             if run.thread in self._active:
                 raise records.thread_busy(run.thread, self._active[run.thread])
             if run.id in self._runs:
-                raise records.run_exists(records.from_row(RunRecord, self._runs[run.id]))
-            self._runs[run.id] = row
-            self._active[run.thread] = self._last[run.thread] = run.id
-            self._append(events)
-            return records.from_row(RunRecord, row)
+                raise records.run_exists(self._run(run.id))
+        if changes.claim is not None:
+            pause = self._pauses.get(changes.claim[0])
+            if pause is None or pause["status"] != "open":
+                raise records.pause_closed(changes.claim[0], self._pause(changes.claim[0]))
+        for run_id, version in _versions(changes):
+            current = self._runs.get(run_id)
+            if current is None or current["version"] != version:
+                raise records.version_conflict(run_id, version, self._run(run_id))
+        for pause in changes.pauses:
+            if pause.id in self._pauses:
+                raise records.pause_exists(self._pause(pause.id))
+        for entry in changes.starts:
+            if (entry.run, entry.key) in self._journal:
+                raise records.journal_exists(_record(JournalEntry, self._journal[entry.run, entry.key]))
+        for entry, status, attempt in changes.updates:
+            stored = self._journal.get((entry.run, entry.key))
+            if not records.as_expected(stored, status, attempt):
+                raise records.journal_conflict(entry, status, _record(JournalEntry, stored))
+
+    def _apply(self, changes: Changes, rows: dict[str, Any]) -> Committed:
+        if rows["begin"] is not None:
+            self._store_run(rows["begin"])
+            self._last[rows["begin"]["thread"]] = rows["begin"]["id"]
+        if changes.claim is not None:
+            self._pauses[changes.claim[0]] |= {"status": "answered", "answer": rows["claim"]}
+        if rows["run"] is not None:
+            rows["run"]["thread"] = self._runs[rows["run"]["id"]]["thread"]
+            self._store_run(rows["run"])
+        self._pauses.update((row["id"], row) for row in rows["pauses"])
+        self._journal.update(((row["run"], row["key"]), row) for row in rows["starts"] + rows["updates"])
+        event_ids = [self._append_one(thread, body) for thread, body in rows["events"]]
+        for message in changes.shown:
+            self._shown.setdefault(message.id, message)
+        return Committed(records.committed_run(rows), event_ids)
+
+    def _store_run(self, row: Row) -> None:
+        self._runs[row["id"]] = row
+        if row["status"] not in FINISHED:
+            self._active[row["thread"]] = row["id"]
+        elif self._active.get(row["thread"]) == row["id"]:
+            del self._active[row["thread"]]
+
+    def snapshot(self, run_id: str) -> Snapshot | None:
+        run = self.get_run(run_id)
+        return None if run is None else Snapshot(run, self.run_pauses(run_id), self.journal(run_id))
 
     def get_run(self, run_id: str) -> RunRecord | None:
         with self._lock:
@@ -63,21 +111,6 @@ class MemoryStorage:
         with self._lock:
             return self._run(self._last.get(thread))
 
-    def save_run(self, run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord:
-        row = records.saved_run_row(run, expected_version)
-        with self._lock:
-            saved = self._save(row, expected_version)
-            self._append(events)
-            return saved
-
-    def open_pause(self, pause: PauseRecord, *, events: Events = ()) -> PauseRecord:
-        row = records.to_row(pause)
-        with self._lock:
-            stored = self._pauses.setdefault(pause.id, row)
-            if stored is row:
-                self._append(events)
-        return records.from_row(PauseRecord, stored)
-
     def get_pause(self, pause_id: str) -> PauseRecord | None:
         with self._lock:
             return self._pause(pause_id)
@@ -88,51 +121,10 @@ class MemoryStorage:
         rows.sort(key=lambda row: (row["step"], row["created_at"]))
         return [records.from_row(PauseRecord, row) for row in rows]
 
-    def claim(
-        self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int, events: Events = ()
-    ) -> RunRecord:
-        answer_text = records.dump(answer)
-        row = records.saved_run_row(run, expected_version)
-        with self._lock:
-            pause = self._pauses.get(pause_id)
-            if pause is None or pause["status"] != "open":
-                raise records.pause_closed(pause_id, self._pause(pause_id))
-            saved = self._save(row, expected_version)
-            self._pauses[pause_id] = pause | {"status": "answered", "answer": answer_text}
-            self._append(events)
-            return saved
-
-    def journal_start(self, entry: JournalEntry, *, events: Events = ()) -> JournalEntry:
-        row = records.to_row(entry)
-        with self._lock:
-            stored = self._journal.setdefault((entry.run, entry.key), row)
-            if stored is row:
-                self._append(events)
-        if stored is not row:
-            raise records.journal_exists(records.from_row(JournalEntry, stored))
-        return records.from_row(JournalEntry, row)
-
-    def journal_update(
-        self, entry: JournalEntry, *, expected_status: str, expected_attempt: int | None = None, events: Events = ()
-    ) -> JournalEntry:
-        row = records.to_row(entry)
-        with self._lock:
-            stored = self._journal.get((entry.run, entry.key))
-            if not records.as_expected(stored, expected_status, expected_attempt):
-                raise records.journal_conflict(entry, expected_status, _record(JournalEntry, stored))
-            self._journal[entry.run, entry.key] = row
-            self._append(events)
-        return records.from_row(JournalEntry, row)
-
     def journal(self, run_id: str) -> list[JournalEntry]:
         with self._lock:
             rows = [row for (run, _), row in self._journal.items() if run == run_id]
         return [records.from_row(JournalEntry, row) for row in rows]
-
-    def append_event(self, thread: str, event: dict[str, Any]) -> int:
-        body = records.dump(event)
-        with self._lock:
-            return self._append_one(thread, body)
 
     def events(self, thread: str, after: int = 0, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
         records.check_limit(limit)
@@ -143,10 +135,6 @@ class MemoryStorage:
     def secret(self, name: str, candidate: str) -> str:
         with self._lock:
             return self._secrets.setdefault(name, candidate)
-
-    def show_message(self, message: ShownMessage) -> None:
-        with self._lock:
-            self._shown.setdefault(message.id, message)
 
     def shown_message(self, message_id: str) -> ShownMessage | None:
         with self._lock:
@@ -160,10 +148,6 @@ class MemoryStorage:
         with self._lock:
             return self._feedback.get(message_id)
 
-    def _append(self, events: Events) -> None:
-        for event in events:
-            self._append_one(event.thread, records.dump(event.body))
-
     def _append_one(self, thread: str, body: str | None) -> int:
         self._event_ids += 1
         self._events.setdefault(thread, []).append((self._event_ids, body))
@@ -175,14 +159,11 @@ class MemoryStorage:
     def _pause(self, pause_id: str) -> PauseRecord | None:
         return _record(PauseRecord, self._pauses.get(pause_id))
 
-    def _save(self, row: Row, expected_version: int) -> RunRecord:
-        current = self._runs.get(row["id"])
-        if current is None or current["version"] != expected_version:
-            raise records.version_conflict(row["id"], expected_version, self._run(row["id"]))
-        self._runs[row["id"]] = row = row | {"thread": current["thread"]}
-        if row["status"] in FINISHED and self._active.get(row["thread"]) == row["id"]:
-            del self._active[row["thread"]]
-        return records.from_row(RunRecord, row)
+
+def _versions(changes: Changes) -> list[tuple[str, int]]:
+    """The run versions a commit is conditioned on: the run it saves, and the run it checks."""
+    saved = [(changes.run.id, changes.version or 0)] if changes.run is not None else []
+    return saved + ([changes.check] if changes.check is not None else [])
 
 
 def _record(kind: type[records.Record], row: Row | None) -> records.Record | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import StorageUnavailable
 from . import _records as records
-from .base import FINISHED, Events, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage
+from .base import FINISHED, Changes, Committed, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot, Writes
 
 MIGRATIONS: list[str] = [
     """
@@ -125,7 +125,7 @@ def _update(kind: type, condition: str, *, keep: tuple[str, ...]) -> str:
 
 
 INSERT_RUN = _insert(RunRecord)
-SAVE_RUN = _update(RunRecord, "id = :id AND version = :expected_version", keep=("id", "thread"))
+SAVE_RUN = _update(RunRecord, "id = :id AND version = :expected_version", keep=("id", "thread")) + " RETURNING thread"
 INSERT_PAUSE = _insert(PauseRecord)
 ANSWER_PAUSE = "UPDATE pauses SET status = 'answered', answer = ? WHERE id = ? AND status = 'open'"
 START_ENTRY = _insert(
@@ -139,10 +139,6 @@ UPDATE_ENTRY = _update(
 
 
 APPEND_EVENT = "INSERT INTO events (thread, body) VALUES (?, ?)"
-
-
-def _append(db: sqlite3.Connection, events: Events) -> None:
-    db.executemany(APPEND_EVENT, [(event.thread, records.dump(event.body)) for event in events])
 
 
 class _Connection(sqlite3.Connection):
@@ -161,7 +157,7 @@ def _statements(script: str) -> Iterator[str]:
         yield pending
 
 
-class SqliteStorage:
+class SqliteStorage(Writes):
     """Keeps runs in one SQLite file, so a paused run outlives the process on one machine.
 
     Each thread has its own connection, and every write is one ``BEGIN IMMEDIATE``
@@ -197,17 +193,40 @@ class SqliteStorage:
         for connection in opened:
             connection.close()
 
-    def begin_run(self, run: RunRecord, *, events: Events = ()) -> RunRecord:
-        row = records.new_run_row(run)
+    def commit(self, changes: Changes) -> Committed:
+        rows = records.encoded(changes)
         with self._write() as db:
-            active = db.execute("SELECT active_run FROM threads WHERE thread = ?", (run.thread,)).fetchone()
-            if active is not None and active[0] is not None:
-                raise records.thread_busy(run.thread, active[0])
-            if db.execute(INSERT_RUN, row).rowcount == 0:
-                raise records.run_exists(self._stored(db, RunRecord, run.id))
-            db.execute("INSERT OR REPLACE INTO threads VALUES (?, ?, ?)", (run.thread, run.id, run.id))
-            _append(db, events)
-            return self._stored(db, RunRecord, run.id)
+            if changes.begin is not None:
+                self._begin(db, rows["begin"])
+            if changes.claim is not None and db.execute(ANSWER_PAUSE, (rows["claim"], changes.claim[0])).rowcount == 0:
+                raise records.pause_closed(changes.claim[0], self._stored(db, PauseRecord, changes.claim[0]))
+            if rows["run"] is not None:
+                rows["run"]["thread"] = self._save(db, rows["run"], changes.version or 0)
+            if changes.check is not None:
+                self._check(db, *changes.check)
+            for row in rows["pauses"]:
+                if db.execute(INSERT_PAUSE, row).rowcount == 0:
+                    raise records.pause_exists(self._stored(db, PauseRecord, row["id"]))
+            for row in rows["starts"]:
+                if db.execute(START_ENTRY, row).rowcount == 0:
+                    raise records.journal_exists(self._stored(db, JournalEntry, row["run"], row["key"]))
+            for row, (entry, status, attempt) in zip(rows["updates"], changes.updates):
+                if db.execute(UPDATE_ENTRY, row | {"expected_status": status, "expected_attempt": attempt}).rowcount == 0:
+                    raise records.journal_conflict(entry, status, self._stored(db, JournalEntry, entry.run, entry.key))
+            event_ids = [db.execute(APPEND_EVENT, event).lastrowid for event in rows["events"]]
+            db.executemany("INSERT INTO shown VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", [astuple(m) for m in changes.shown])
+        return Committed(records.committed_run(rows), event_ids)
+
+    def snapshot(self, run_id: str) -> Snapshot | None:
+        with self._read() as db:
+            db.execute("BEGIN")
+            try:
+                run = self._first(db, RunRecord, KEYS[RunRecord], run_id)
+                pauses = self._all(db, PauseRecord, "run = ? ORDER BY step, created_at, rowid", run_id)
+                journal = self._all(db, JournalEntry, "run = ? ORDER BY started_order", run_id)
+            finally:
+                db.execute("COMMIT")
+        return None if run is None else Snapshot(run, pauses, journal)
 
     def get_run(self, run_id: str) -> RunRecord | None:
         return self._find(RunRecord, KEYS[RunRecord], run_id)
@@ -218,20 +237,6 @@ class SqliteStorage:
     def last_run(self, thread: str) -> RunRecord | None:
         return self._find(RunRecord, "id = (SELECT last_run FROM threads WHERE thread = ?)", thread)
 
-    def save_run(self, run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord:
-        row = records.saved_run_row(run, expected_version)
-        with self._write() as db:
-            saved = self._save(db, row, expected_version)
-            _append(db, events)
-            return saved
-
-    def open_pause(self, pause: PauseRecord, *, events: Events = ()) -> PauseRecord:
-        row = records.to_row(pause)
-        with self._write() as db:
-            if db.execute(INSERT_PAUSE, row).rowcount:
-                _append(db, events)
-            return self._stored(db, PauseRecord, pause.id)
-
     def get_pause(self, pause_id: str) -> PauseRecord | None:
         return self._find(PauseRecord, KEYS[PauseRecord], pause_id)
 
@@ -239,47 +244,9 @@ class SqliteStorage:
         with self._read() as db:
             return self._all(db, PauseRecord, "run = ? ORDER BY step, created_at, rowid", run_id)
 
-    def claim(
-        self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int, events: Events = ()
-    ) -> RunRecord:
-        answer_text = records.dump(answer)
-        row = records.saved_run_row(run, expected_version)
-        with self._write() as db:
-            if db.execute(ANSWER_PAUSE, (answer_text, pause_id)).rowcount == 0:
-                raise records.pause_closed(pause_id, self._stored(db, PauseRecord, pause_id))
-            saved = self._save(db, row, expected_version)
-            _append(db, events)
-            return saved
-
-    def journal_start(self, entry: JournalEntry, *, events: Events = ()) -> JournalEntry:
-        row = records.to_row(entry)
-        with self._write() as db:
-            if db.execute(START_ENTRY, row).rowcount == 0:
-                raise records.journal_exists(self._stored(db, JournalEntry, entry.run, entry.key))
-            _append(db, events)
-            return self._stored(db, JournalEntry, entry.run, entry.key)
-
-    def journal_update(
-        self, entry: JournalEntry, *, expected_status: str, expected_attempt: int | None = None, events: Events = ()
-    ) -> JournalEntry:
-        row = records.to_row(entry) | {"expected_status": expected_status, "expected_attempt": expected_attempt}
-        with self._write() as db:
-            if db.execute(UPDATE_ENTRY, row).rowcount == 0:
-                current = self._stored(db, JournalEntry, entry.run, entry.key)
-                raise records.journal_conflict(entry, expected_status, current)
-            _append(db, events)
-            return self._stored(db, JournalEntry, entry.run, entry.key)
-
     def journal(self, run_id: str) -> list[JournalEntry]:
         with self._read() as db:
             return self._all(db, JournalEntry, "run = ? ORDER BY started_order", run_id)
-
-    def append_event(self, thread: str, event: dict[str, Any]) -> int:
-        body = records.dump(event)
-        with self._write() as db:
-            event_id = db.execute(APPEND_EVENT, (thread, body)).lastrowid
-        assert event_id is not None
-        return event_id
 
     def events(self, thread: str, after: int = 0, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
         query = "SELECT id, body FROM events WHERE thread = ? AND id > ? ORDER BY id LIMIT ?"
@@ -291,10 +258,6 @@ class SqliteStorage:
         with self._write() as db:
             db.execute("INSERT INTO secrets VALUES (?, ?) ON CONFLICT DO NOTHING", (name, candidate))
             return db.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()[0]
-
-    def show_message(self, message: ShownMessage) -> None:
-        with self._write() as db:
-            db.execute("INSERT INTO shown VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", astuple(message))
 
     def shown_message(self, message_id: str) -> ShownMessage | None:
         with self._read() as db:
@@ -310,12 +273,28 @@ class SqliteStorage:
             row = db.execute("SELECT * FROM feedback WHERE message = ?", (message_id,)).fetchone()
         return None if row is None else Feedback(*row)
 
-    def _save(self, db: sqlite3.Connection, row: dict[str, Any], expected_version: int) -> RunRecord:
-        if db.execute(SAVE_RUN, row | {"expected_version": expected_version}).rowcount == 0:
+    def _begin(self, db: sqlite3.Connection, row: dict[str, Any]) -> None:
+        active = db.execute("SELECT active_run FROM threads WHERE thread = ?", (row["thread"],)).fetchone()
+        if active is not None and active[0] is not None:
+            raise records.thread_busy(row["thread"], active[0])
+        if db.execute(INSERT_RUN, row).rowcount == 0:
+            raise records.run_exists(self._stored(db, RunRecord, row["id"]))
+        active_run = None if row["status"] in FINISHED else row["id"]
+        db.execute("INSERT OR REPLACE INTO threads VALUES (?, ?, ?)", (row["thread"], active_run, row["id"]))
+
+    def _save(self, db: sqlite3.Connection, row: dict[str, Any], expected_version: int) -> str:
+        """Save over ``expected_version``; returns the run's thread, which a save never changes."""
+        saved = db.execute(SAVE_RUN, row | {"expected_version": expected_version}).fetchone()
+        if saved is None:
             raise records.version_conflict(row["id"], expected_version, self._stored(db, RunRecord, row["id"]))
         if row["status"] in FINISHED:
             db.execute("UPDATE threads SET active_run = NULL WHERE active_run = ?", (row["id"],))
-        return self._stored(db, RunRecord, row["id"])
+        return saved[0]
+
+    def _check(self, db: sqlite3.Connection, run_id: str, version: int) -> None:
+        stored = db.execute("SELECT version FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if stored is None or stored[0] != version:
+            raise records.version_conflict(run_id, version, self._stored(db, RunRecord, run_id))
 
     def _find(self, kind: type[records.Record], condition: str, *params: Any) -> records.Record | None:
         with self._read() as db:
