@@ -8,6 +8,7 @@ meeting its errors one run at a time.
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import re
 from functools import lru_cache
@@ -113,7 +114,6 @@ class RuleConfig(_Model):
     then: Literal["refuse", "confirm"]
     sentence: str | None = None
     disclose: bool = Field(True, strict=True)
-    _program: celpy.Runner = PrivateAttr()
 
     @field_validator("tool", mode="before")
     @classmethod
@@ -138,9 +138,6 @@ class RuleConfig(_Model):
             raise _fail("a rule that refuses needs a sentence telling the person why", "sentence")
         return self
 
-    def model_post_init(self, context: Any, /) -> None:
-        self._program = _compile(self.when)
-
     def applies_to(self, tool: str) -> bool:
         return self.tool is None or tool in self.tool
 
@@ -152,10 +149,21 @@ class RuleConfig(_Model):
         so an unevaluable refuse rule refuses and an unevaluable confirm rule asks.
         """
         try:
-            result = self._program.evaluate({key: celpy.json_to_cel(value) for key, value in activation.items()})
-        except (celpy.CELEvalError, ValueError, TypeError):
+            values = json.dumps(activation, sort_keys=True, allow_nan=False)
+        except (ValueError, TypeError):
             return True
-        return bool(result) if isinstance(result, celtypes.BoolType) else True
+        return _holds(self.when, values)
+
+
+@lru_cache(maxsize=4096)
+def _holds(expression: str, values: str) -> bool:
+    """Evaluations are cached: a run is replayed on every move, and cel-python takes a good part of a millisecond."""
+    activation = json.loads(values)
+    try:
+        result = _compile(expression).evaluate({key: celpy.json_to_cel(value) for key, value in activation.items()})
+    except (celpy.CELEvalError, ValueError, TypeError):
+        return True
+    return bool(result) if isinstance(result, celtypes.BoolType) else True
 
 
 class CheckConfig(_Model):

@@ -52,15 +52,20 @@ class Desk:
     def default_agent(self) -> str:
         return self.config.agents[0].name
 
-    def send(self, user: str, text: str, context: dict[str, Any] | None = None, *, agent: str | None = None) -> Reply:
-        """A person's turn in the thread ``user``; raises RunWaiting while something there waits."""
+    def send(
+        self, user: str, text: str, context: dict[str, Any] | None = None, *, agent: str | None = None, session: str | None = None,
+    ) -> Reply:
+        """A person's turn in the thread ``user``; raises RunWaiting while something there waits.
+
+        ``session`` (a digest) records that the reply was shown to it, in the run's own commit.
+        """
         if not isinstance(text, str):
             raise BadRequest("a turn is text")
-        return self._notified(self._engine.start(_thread(user), text, self.agent(agent), context))
+        return self._notified(self._engine.start(_thread(user), text, self.agent(agent), context, session))
 
     def confirm(
         self, user: str, decision: str, waiting: str | Pause | None = None, value: Any = None, *,
-        token: str | None = None, channel: str = "python", by: str | None = None,
+        token: str | None = None, channel: str = "python", by: str | None = None, session: str | None = None,
     ) -> Reply:
         """Answer the pause ``waiting`` (an id or a Pause), or the first that waits.
 
@@ -69,11 +74,11 @@ class Desk:
         """
         pause_id = waiting.id if isinstance(waiting, Pause) else waiting
         answer = Answer(decision=decision, value=value, token=token, channel=channel, by=by)
-        return self._notified(self._engine.answer(_thread(user), answer, pause_id))
+        return self._notified(self._engine.answer(_thread(user), answer, pause_id, session))
 
-    def rollback(self, user: str) -> Reply:
+    def rollback(self, user: str, *, session: str | None = None) -> Reply:
         """Undo the thread's run from outside it, newest write first; ``reply.rollback`` reports each."""
-        return self._notified(self._engine.rollback(_thread(user)))
+        return self._notified(self._engine.rollback(_thread(user), session))
 
     def events(self, user: str, after: int = 0, limit: int = 200) -> list[tuple[int, dict[str, Any]]]:
         """The thread's log after the event ``after``: turns, steps, pauses, answers, runs' ends."""

@@ -8,19 +8,23 @@ the run's state and what waits are saved with a compare-and-set at its end.
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from .agent import Agent
-from .errors import BadRequest, InterruptStale, NotFound, PauseClosed, RunBusy, RunWaiting, ThreadBusy, VersionConflict
+from .errors import (
+    BadRequest, InterruptStale, JournalConflict, JournalExists, NotFound, PauseClosed, PauseExists, RunBusy, RunWaiting,
+    ThreadBusy, VersionConflict,
+)
 from .lease import Lease
-from .pause import ANSWERS, Pause, iso, sorted_arguments
+from .pause import ANSWERS, Pause, iso, run_of, sorted_arguments
 from .replay import Context, Progress, Replay
-from .reply import Reply
+from .reply import Reply, Step
 from .saga import undo_all
-from .storage.base import FINISHED, Event, PauseRecord, RunRecord
+from .storage.base import FINISHED, Event, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot
 
 CLAIM_ATTEMPTS = 8
 
@@ -42,9 +46,9 @@ class Engine:
         self.store = context.store
         self.worker = worker
 
-    def start(self, thread: str, text: str, agent: Agent, context: dict[str, Any] | None = None) -> Reply:
-        self._recover(thread)
-        active = self.store.active_run(thread)
+    def start(self, thread: str, text: str, agent: Agent, context: dict[str, Any] | None = None, session: str | None = None) -> Reply:
+        """Read the turn and run it; the run is begun in the same commit as its first durable write."""
+        active = self._recovered(self.store.active_run(thread))
         if active is not None:
             self._refuse_new_turn(active)
         reading = agent.selector.read(text)
@@ -55,106 +59,124 @@ class Engine:
             "unread": None if reading.read else {"language": reading.language},
         }
         run = self._new_run(thread, agent.name, state)
-        try:
-            run = self.store.begin_run(run, events=[self._event(thread, {"type": "turn", "run": run.id, "text": text})])
-        except ThreadBusy as exc:
-            self._refuse_new_turn(self.store.get_run(exc.active_run or ""))
-        return self._advance(run)
+        turn = self._event(thread, {"type": "turn", "run": run.id, "text": text})
+        return self._advance(self._lease(run, begin=True), Snapshot(run, [], []), session, events=(turn,))
 
     def waiting(self, thread: str) -> list[Pause]:
-        self._recover(thread)
-        run = self.store.active_run(thread)
+        run = self._recovered(self.store.active_run(thread))
         return [] if run is None else _waiting(run, self.store.run_pauses(run.id))
 
-    def answer(self, thread: str, answer: Answer, waiting: str | None = None) -> Reply:
-        """Claim a pause with a conditional write; the first answer wins, any other is stale."""
-        self._recover(thread)
+    def answer(self, thread: str, answer: Answer, waiting: str | None = None, session: str | None = None) -> Reply:
+        """Claim a pause in the commit that moves its run; the first answer wins, any other is stale."""
         for _ in range(CLAIM_ATTEMPTS):
-            run, pause, others_open = self._pick(thread, waiting)
-            value = self._validate(run, pause, answer)
+            snapshot = self._snapshot_for(thread, waiting)
+            pause, others_open = self._pick(snapshot, thread, waiting)
+            value = self._validate(snapshot.run, pause, answer)
             if answer.token is not None and not hmac.compare_digest(answer.token.encode(), pause.token.encode()):
                 raise InterruptStale("this answer carries a token other than the one shown; read what waits again")
             body = {"decision": answer.decision, "value": value, "channel": answer.channel, "by": answer.by, "at": self.context.clock()}
-            answered = self._event(thread, {"type": "answer", "run": run.id, "pause": pause.id, "decision": answer.decision})
+            answered = self._event(thread, {"type": "answer", "run": snapshot.run.id, "pause": pause.id, "decision": answer.decision})
             try:
-                run = self.store.claim(pause.id, body, self._claimed(run, others_open), expected_version=run.version, events=[answered])
+                if others_open:
+                    return self._answer_one_of_several(snapshot, pause, body, answered)
+                lease = self._lease(snapshot.run, claim=(pause.id, body))
+                pauses = [p.replace(status="answered", answer=body) if p.id == pause.id else p for p in snapshot.pauses]
+                return self._advance(lease, Snapshot(snapshot.run, pauses, snapshot.journal), session, events=(answered,))
             except PauseClosed as exc:
                 raise InterruptStale("this pause was already answered and the run moved on") from exc
             except VersionConflict:
                 continue
-            return self._advance(run) if run.status == "running" else self._view(run)
         raise RunBusy("the run kept changing while this answer was taken; try again")
 
-    def rollback(self, thread: str) -> Reply:
+    def _answer_one_of_several(self, snapshot: Snapshot, pause: PauseRecord, body: dict[str, Any], answered: Event) -> Reply:
+        """Nothing runs until the last of several pauses is answered: record this one and say what still waits."""
+        run = self.store.claim(pause.id, body, snapshot.run.replace(updated_at=self.context.clock()), expected_version=snapshot.run.version, events=[answered])
+        progress = Progress(waiting=_waiting(run, [p for p in snapshot.pauses if p.id != pause.id]))
+        progress.steps = _journal_steps(snapshot.journal)
+        return self._reply(run, progress)
+
+    def rollback(self, thread: str, session: str | None = None) -> Reply:
         """An operator undoes the thread's run from outside it, by the same saga rules as cancel_all."""
-        self._recover(thread)
-        run = self.store.active_run(thread)
+        run = self._recovered(self.store.active_run(thread))
         if run is not None:
-            return self._roll_back_active(run)
+            return self._roll_back_active(run, session)
         last = self.store.last_run(thread)
         if last is None:
             raise NotFound("this thread has no run to roll back")
         target = (last.state.get("saga") or {}).get("target", last.id)
         state = {"turn": None, "plan": [], "unread": None, "saga": {"reason": "operator", "target": target}}
         run = self._new_run(thread, last.agent, state)
+        rolled = self._event(thread, {"type": "rollback", "run": run.id, "target": target})
         try:
-            run = self.store.begin_run(run, events=[self._event(thread, {"type": "rollback", "run": run.id, "target": target})])
+            return self._advance(self._lease(run, begin=True), Snapshot(run, [], []), session, events=(rolled,))
         except ThreadBusy as exc:
             raise RunBusy("a new turn began on this thread while rolling back; try again") from exc
-        return self._advance(run)
 
-    def _roll_back_active(self, run: RunRecord) -> Reply:
+    def _roll_back_active(self, run: RunRecord, session: str | None) -> Reply:
         if run.status == "running":
             raise RunBusy("this thread's run is being carried on by a worker; roll it back once it stops")
         saga = run.state.get("saga") or {"reason": "operator", "target": run.id}
-        moved = self._leased(run).replace(state={**run.state, "saga": saga})
+        snapshot = self.store.snapshot(run.id)
+        assert snapshot is not None
+        rolled = self._event(run.thread, {"type": "rollback", "run": run.id, "target": run.id})
+        taken = self._lease(run.replace(state={**run.state, "saga": saga}), version=run.version)
         try:
-            run = self.store.save_run(moved, expected_version=run.version, events=[self._event(run.thread, {"type": "rollback", "run": run.id, "target": run.id})])
+            return self._advance(taken, snapshot, session, events=(rolled,))
         except VersionConflict as exc:
             raise RunBusy("the run moved while rolling it back; try again") from exc
-        return self._advance(run)
 
-    def _recover(self, thread: str) -> None:
-        """Carry on a run whose worker stopped without letting go: its lease ran out, unrenewed."""
-        run = self.store.active_run(thread)
+    def _recovered(self, run: RunRecord | None) -> RunRecord | None:
+        """Carry on a run whose worker stopped without letting go (its lease ran out, unrenewed); return it as it then is."""
         if run is None or run.status != "running" or (run.lease_until or 0) > self.context.clock():
-            return
+            return run
+        snapshot = self.store.snapshot(run.id)
+        assert snapshot is not None
+        recovered = self._event(run.thread, {"type": "recovered", "run": run.id})
         try:
-            run = self.store.save_run(self._leased(run), expected_version=run.version, events=[self._event(thread, {"type": "recovered", "run": run.id})])
-        except VersionConflict:
-            return
-        self._advance(run)
+            self._advance(self._lease(run, version=run.version), snapshot, None, events=(recovered,))
+        except (VersionConflict, RunBusy):
+            pass
+        return self.store.get_run(run.id)
 
-    def _leased(self, run: RunRecord) -> RunRecord:
+    def _lease(self, run: RunRecord, *, begin: bool = False, claim: tuple[str, dict[str, Any]] | None = None, version: int | None = None) -> Lease:
         now = self.context.clock()
         seconds = self.context.agents[run.agent].settings.lease_seconds
-        return run.replace(status="running", lease_owner=self.worker, lease_until=now + seconds, updated_at=now)
+        held = run.replace(status="running", lease_owner=self.worker, lease_until=now + seconds, updated_at=now)
+        return Lease(self.store, held, seconds=seconds, clock=self.context.clock, begin=begin, claim=claim, version=version)
 
     def _new_run(self, thread: str, agent: str, state: dict[str, Any]) -> RunRecord:
-        now = self.context.clock()
-        run = RunRecord(id="r_" + secrets.token_urlsafe(16), thread=thread, agent=agent, status="running", state=state, created_at=now)
-        return self._leased(run)
+        return RunRecord(id="r_" + secrets.token_urlsafe(16), thread=thread, agent=agent, status="running", state=state, created_at=self.context.clock())
 
-    def _claimed(self, run: RunRecord, others_open: bool) -> RunRecord:
-        return run.replace(updated_at=self.context.clock()) if others_open else self._leased(run)
+    def _snapshot_for(self, thread: str, waiting: str | None) -> Snapshot:
+        """The run an answer is for: named by the pause id where given, else the thread's active run."""
+        run_id = run_of(waiting) if waiting is not None else None
+        if run_id is None:
+            active = self.store.active_run(thread)
+            run_id = active.id if active is not None else None
+        snapshot = self.store.snapshot(run_id) if run_id is not None else None
+        if snapshot is None or snapshot.run.thread != thread:
+            if waiting is not None:
+                raise NotFound(f"nothing in this thread waits with the id {waiting!r}")
+            self._nothing_waits(thread)
+        if snapshot.run.status == "running" and self._recovered(snapshot.run) is not snapshot.run:
+            snapshot = self.store.snapshot(snapshot.run.id)
+        return snapshot
 
-    def _pick(self, thread: str, waiting: str | None) -> tuple[RunRecord, PauseRecord, bool]:
-        run = self.store.active_run(thread)
-        if run is None or run.status != "waiting":
-            self._no_open_pause(thread, waiting, run)
-        open_pauses = _open(run, self.store.run_pauses(run.id))
-        pause = open_pauses[0] if open_pauses and waiting is None else next((p for p in open_pauses if p.id == waiting), None)
+    def _pick(self, snapshot: Snapshot, thread: str, waiting: str | None) -> tuple[PauseRecord, bool]:
+        open_pauses = _open(snapshot.run, snapshot.pauses)
+        if waiting is None:
+            if not open_pauses:
+                self._nothing_waits(thread)
+            return open_pauses[0], len(open_pauses) > 1
+        pause = next((p for p in open_pauses if p.id == waiting), None)
         if pause is None:
-            self._no_open_pause(thread, waiting, run)
-        return run, pause, len(open_pauses) > 1
-
-    def _no_open_pause(self, thread: str, waiting: str | None, run: RunRecord | None) -> None:
-        if waiting is not None:
-            known = self.store.get_pause(waiting)
-            if known is not None and known.thread == thread:
+            if any(p.id == waiting for p in snapshot.pauses):
                 raise InterruptStale("this pause is no longer open: someone else answered it, and the run moved on")
             raise NotFound(f"nothing in this thread waits with the id {waiting!r}")
-        if run is None and self.store.last_run(thread) is None:
+        return pause, len(open_pauses) > 1
+
+    def _nothing_waits(self, thread: str) -> None:
+        if self.store.last_run(thread) is None:
             raise NotFound("this thread has no run")
         raise InterruptStale("nothing in this thread waits for an answer")
 
@@ -170,44 +192,51 @@ class Engine:
         parameter = next(p for p in tool.parameters if p.name == pause.payload["argument"])
         return _coerce(answer.value, parameter.annotation, parameter.name)
 
-    def _refuse_new_turn(self, run: RunRecord | None) -> None:
+    def _refuse_new_turn(self, run: RunRecord | None) -> NoReturn:
         if run is not None and run.status == "waiting":
             waiting = _waiting(run, self.store.run_pauses(run.id))
             raise RunWaiting("this thread's run waits for a decision; answer it (or cancel_all) before a new turn", waiting)
         raise RunBusy("another turn on this thread is being run; try again in a moment")
 
-    def _advance(self, run: RunRecord) -> Reply:
-        settings = self.context.agents[run.agent].settings
-        with Lease(self.store, run, seconds=settings.lease_seconds, clock=self.context.clock) as lease:
-            saga = run.state.get("saga")
-            replay = Replay(self.context, run, journal_of=saga["target"] if saga else None)
-            if saga is None:
-                replay.unread() if run.state["unread"] is not None else replay.plan()
-                if replay.progress.ending is not None:
-                    saga = {"reason": replay.progress.ending, "target": run.id}
-            else:
-                replay.progress.steps = replay.journal_steps()
-            if saga is not None and not replay.progress.waiting:
-                replay.progress.rollback = undo_all(replay, saga["reason"])
-            return self._finish(lease, replay.progress, saga)
+    def _advance(self, lease: Lease, snapshot: Snapshot, session: str | None, events: tuple[Event, ...] = ()) -> Reply:
+        """One move of the run under ``lease``, from what ``snapshot`` read; its writes land in as few commits as can be."""
+        run = lease.run
+        saga = run.state.get("saga")
+        journal = snapshot.journal if saga is None or saga["target"] == run.id else self.store.journal(saga["target"])
+        lease.stage(events=events)
+        try:
+            with lease:
+                replay = Replay(self.context, lease, snapshot.pauses, journal, journal_of=saga["target"] if saga else None)
+                if saga is None:
+                    replay.unread() if run.state["unread"] is not None else replay.plan()
+                    if replay.progress.ending is not None:
+                        saga = {"reason": replay.progress.ending, "target": run.id}
+                else:
+                    replay.progress.steps = _journal_steps(journal)
+                if saga is not None and not replay.progress.waiting:
+                    replay.progress.rollback = undo_all(replay, saga["reason"])
+                return self._finish(lease, replay.progress, saga, session)
+        except ThreadBusy:
+            self._refuse_new_turn(self.store.active_run(run.thread))
+        except VersionConflict as exc:
+            if lease.held:
+                raise RunBusy("another worker took this run over after this one's lease ran out; read the thread again") from exc
+            raise
+        except (PauseExists, JournalExists, JournalConflict) as exc:
+            raise RunBusy("another worker moved this run at the same moment; read the thread again") from exc
 
-    def _finish(self, lease: Lease, progress: Progress, saga: dict[str, Any] | None) -> Reply:
+    def _finish(self, lease: Lease, progress: Progress, saga: dict[str, Any] | None, session: str | None) -> Reply:
         run = lease.run
         status = "waiting" if progress.waiting else _ending(saga)
         state = {**run.state, "saga": saga, "waiting": [p.id for p in progress.waiting]}
         finished = run.replace(status=status, state=state, lease_owner=None, lease_until=None, updated_at=self.context.clock())
-        events = [self._event(run.thread, {"type": "run", "run": run.id, "status": status})] if status in FINISHED else []
-        try:
-            saved = lease.save(finished, events=events)
-        except VersionConflict as exc:
-            raise RunBusy("another worker took this run over after this one's lease ran out; read the thread again") from exc
-        return self._reply(saved, progress)
-
-    def _view(self, run: RunRecord) -> Reply:
-        """The reply for an answer that leaves other pauses open: nothing runs until the last is answered."""
-        progress = Progress(waiting=_waiting(run, self.store.run_pauses(run.id)))
-        progress.steps = Replay(self.context, run).journal_steps()
-        return self._reply(run, progress)
+        if status in FINISHED:
+            lease.stage(events=(self._event(run.thread, {"type": "run", "run": run.id, "status": status}),))
+        reply = self._reply(finished, progress)
+        if session is not None:
+            lease.stage(shown=(ShownMessage(reply.id, session, run.thread, reply.text, self.context.clock()),))
+        saved = lease.commit(finished)
+        return dataclasses.replace(reply, status=saved.status)
 
     def _reply(self, run: RunRecord, progress: Progress) -> Reply:
         return Reply(
@@ -218,6 +247,11 @@ class Engine:
 
     def _event(self, thread: str, body: dict[str, Any]) -> Event:
         return Event(thread, {**body, "at": iso(self.context.clock())})
+
+
+def _journal_steps(journal: list[JournalEntry]) -> list[Step]:
+    """The run's calls as the journal has them, for a reply that does not replay the plan."""
+    return [Step(int(e.key), e.tool, e.arguments, e.status, e.result, e.error) for e in journal if e.key.isdigit()]
 
 
 def _ending(saga: dict[str, Any] | None) -> str:

@@ -9,14 +9,9 @@ from __future__ import annotations
 import hmac
 
 from .errors import BadRequest, Forbidden
-from .reply import Reply
-from .storage.base import Feedback, ShownMessage, Storage
+from .storage.base import Feedback, Storage
 
 THUMBS = ("up", "down")
-
-
-def shown(store: Storage, reply: Reply, session_digest: str, at: float) -> None:
-    store.show_message(ShownMessage(reply.id, session_digest, reply.thread, reply.text, at))
 
 
 def rate(store: Storage, message: str, thumb: str, session_digest: str, at: float) -> Feedback:

@@ -1,58 +1,168 @@
-"""A worker's hold on a running run, renewed in the background while the worker lives.
+"""A worker's hold on a run, and the writes it stages while it moves the run.
 
-A run whose lease has run out belongs to a worker that stopped, and another may
-carry it on; renewing every third of the lease keeps a slow worker (a tool that
-takes minutes) from ever being taken for a dead one.  Every save goes through
-the lease, so the renewals and the worker's own saves share one version chain.
+Writes are staged and committed together where they must be durable: before a
+write tool runs (its journal entry, ``started``) and when the move ends.  So a
+pausing turn is one commit, and an approval that runs a write is two.  The
+first commit also takes the run: it begins a new one, or saves over the
+version that was read (claiming a pause, or taking over from a dead worker),
+and fails, writing nothing, if another worker got there first.
+
+While held, the lease is renewed every third of ``lease_seconds`` in the
+background, however long a tool takes, so a slow worker is never taken for a
+dead one; every later commit is fenced by the run's version, so a worker that
+lost its lease cannot write over the one that took the run on.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from types import TracebackType
+from typing import Any
 
 from .errors import StalwartError, VersionConflict
-from .storage.base import Events, RunRecord, Storage
+from .storage.base import Changes, Event, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage
 
 
 class Lease:
-    def __init__(self, store: Storage, run: RunRecord, *, seconds: float, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, store: Storage, run: RunRecord, *, seconds: float, clock: Callable[[], float],
+        begin: bool = False, claim: tuple[str, dict[str, Any]] | None = None, version: int | None = None,
+    ) -> None:
+        """``run`` is the run as this worker will hold it; ``begin`` says it is new; otherwise
+        ``version`` is the stored version it was read at (and ``claim`` the pause it answers)."""
         self._store = store
         self._run = run
         self._seconds = seconds
         self._clock = clock
+        self._begin = begin
+        self._claim = claim
+        self._version = run.version if version is None else version
+        self._held = False
+        self._staged = Changes()
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._renewer = threading.Thread(target=self._renew_until_stopped, name=f"lease-{run.id}", daemon=True)
+        self.period = seconds / 3
+
+    @property
+    def held(self) -> bool:
+        """Whether a commit has taken the run for this worker (before that, a lost race writes nothing)."""
+        with self._lock:
+            return self._held
 
     @property
     def run(self) -> RunRecord:
         with self._lock:
             return self._run
 
-    def save(self, run: RunRecord, *, events: Events = ()) -> RunRecord:
-        """Compare-and-set ``run`` over the last version this worker saved (or renewed)."""
+    def stage(
+        self, *, pauses: tuple[PauseRecord, ...] = (), starts: tuple[JournalEntry, ...] = (),
+        updates: tuple[tuple[JournalEntry, str, int | None], ...] = (), events: tuple[Event, ...] = (),
+        shown: tuple[ShownMessage, ...] = (),
+    ) -> None:
         with self._lock:
-            self._run = self._store.save_run(run, expected_version=self._run.version, events=events)
+            self._staged.pauses += pauses
+            self._staged.starts += starts
+            for update in updates:
+                self._coalesce(*update)
+            self._staged.events += events
+            self._staged.shown += shown
+
+    def _coalesce(self, entry: JournalEntry, status: str, attempt: int | None) -> None:
+        """An entry changed twice before a commit is written once, under the first condition."""
+        staged = self._staged
+        for index, started in enumerate(staged.starts):
+            if (started.run, started.key) == (entry.run, entry.key):
+                staged.starts[index] = entry
+                return
+        for index, (updated, first_status, first_attempt) in enumerate(staged.updates):
+            if (updated.run, updated.key) == (entry.run, entry.key):
+                staged.updates[index] = (entry, first_status, first_attempt)
+                return
+        staged.updates.append((entry, status, attempt))
+
+    def commit(self, run: RunRecord | None = None) -> RunRecord:
+        """Commit what is staged, and ``run`` where given; the first commit takes the run."""
+        with self._lock:
+            changes, self._staged = self._staged, Changes()
+            saved = run or (None if self._held else self._run)
+            if self._begin:
+                changes.begin = saved
+            elif saved is not None:
+                changes.claim, changes.run, changes.version = self._claim, saved, self._version
+            else:
+                changes.check = (self._run.id, self._version)
+            committed = self._store.commit(changes)
+            if committed.run is not None:
+                self._run, self._version = committed.run, committed.run.version
+            self._begin, self._claim, self._held = False, None, True
             return self._run
 
     def __enter__(self) -> Lease:
-        self._renewer.start()
+        RENEWER.add(self)
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
-        self._stop.set()
-        self._renewer.join()
+        RENEWER.remove(self)
 
-    def _renew_until_stopped(self) -> None:
-        """Renew until told to stop or until another worker has the run; a store that fails is tried again."""
-        while not self._stop.wait(self._seconds / 3):
+    def renew(self) -> bool:
+        """Extend the lease if held; False once another worker has the run (stop renewing then)."""
+        with self._lock:
+            if not self._held or self._run.status != "running":
+                return True
+            renewed = self._run.replace(lease_until=self._clock() + self._seconds)
             try:
-                with self._lock:
-                    renewed = self._run.replace(lease_until=self._clock() + self._seconds)
-                    self._run = self._store.save_run(renewed, expected_version=self._run.version)
+                committed = self._store.commit(Changes(run=renewed, version=self._version))
             except VersionConflict:
-                return
+                return False
             except StalwartError:
-                continue
+                return True
+            assert committed.run is not None
+            self._run, self._version = committed.run, committed.run.version
+            return True
+
+
+class Renewer:
+    """One background thread per process that renews each lease in use when it falls due.
+
+    Moving a run takes a millisecond or so; starting a thread for each move would
+    cost a good part of that, so the leases share this one, which sleeps until the
+    next renewal is due.
+    """
+
+    def __init__(self) -> None:
+        self._due: dict[Lease, float] = {}
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def add(self, lease: Lease) -> None:
+        with self._wake:
+            self._due[lease] = time.monotonic() + lease.period
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="stalwart-lease-renewer", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def remove(self, lease: Lease) -> None:
+        with self._wake:
+            self._due.pop(lease, None)
+
+    def _run(self) -> None:
+        while True:
+            for lease in self._next_due():
+                if not lease.renew():
+                    self.remove(lease)
+
+    def _next_due(self) -> list[Lease]:
+        with self._wake:
+            while True:
+                now = time.monotonic()
+                due = [lease for lease, at in self._due.items() if at <= now]
+                if due:
+                    for lease in due:
+                        self._due[lease] = now + lease.period
+                    return due
+                self._wake.wait(min(self._due.values(), default=now + 60) - now)
+
+
+RENEWER = Renewer()

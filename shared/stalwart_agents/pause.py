@@ -33,9 +33,19 @@ def canonical(value: Any) -> str:
 
 
 def pause_id(thread: str, run: str, step: int, tool: str, arguments: list[dict[str, Any]], kind: str, subject: str = "") -> str:
-    """Same call, same reason, same point of the run: same id, on any worker."""
+    """Same call, same reason, same point of the run: same id, on any worker.
+
+    The id names its run (``p<run id without its r>.<digest>``), so an answer
+    finds the run it belongs to in one read.
+    """
     material = canonical([thread, run, step, tool, sorted_arguments(arguments), kind, subject])
-    return "p_" + hashlib.sha256(material.encode()).hexdigest()[:32]
+    return f"p{run.removeprefix('r')}.{hashlib.sha256(material.encode()).hexdigest()[:24]}"
+
+
+def run_of(pause: str) -> str | None:
+    """The run a pause id names, or None for an id no pause of ours could have."""
+    body, dot, digest = pause.rpartition(".")
+    return f"r{body[1:]}" if dot and body.startswith("p_") and len(digest) == 24 else None
 
 
 def new_token() -> str:

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .agent import Agent
-from .errors import JournalConflict, JournalExists
 from .language import language_name
+from .lease import Lease
 from .pause import ANSWERS, Pause, iso, new_token, pause_id, sorted_arguments
 from .reply import Refusal, Step
-from .storage.base import Event, JournalEntry, PauseRecord, RunRecord, Storage
+from .storage.base import Event, JournalEntry, PauseRecord, Storage
 from .tools import OutcomeUnknown, Tool
 
 RESEND_ATTEMPTS = 3
@@ -53,14 +53,14 @@ class Progress:
 class Replay:
     """``journal_of`` is the run whose calls this replay reads and writes: its own, or the run an operator rolls back."""
 
-    def __init__(self, context: Context, run: RunRecord, journal_of: str | None = None) -> None:
+    def __init__(self, context: Context, lease: Lease, pauses: list[PauseRecord], journal: list[JournalEntry], journal_of: str | None = None) -> None:
         self.context = context
-        self.store = context.store
-        self.run = run
-        self.agent = context.agents[run.agent]
-        self.journal_run = journal_of or run.id
-        self.pauses = {p.id: p for p in self.store.run_pauses(run.id)}
-        self.journal = {e.key: e for e in self.store.journal(self.journal_run)}
+        self.lease = lease
+        self.run = lease.run
+        self.agent = context.agents[self.run.agent]
+        self.journal_run = journal_of or self.run.id
+        self.pauses = {p.id: p for p in pauses}
+        self.journal = {e.key: e for e in journal}
         self.progress = Progress()
 
     def unread(self) -> None:
@@ -162,46 +162,34 @@ class Replay:
     def _happened(self, tool: Tool, entry: JournalEntry) -> JournalEntry:
         """A person's word that the write took effect; its result stays unknown (None)."""
         happened = entry.replace(status="done", result=None, error="a person said it happened", finished_at=self.context.clock())
-        return self._update(happened, entry, tool)
+        return self._record(happened, entry, tool)
 
     def call(self, key: str, tool: Tool, arguments: list[dict[str, Any]], previous: JournalEntry | None = None) -> JournalEntry:
-        """Journal ``started`` before a write and its outcome after; a read, safe to repeat, is journaled once, finished."""
+        """Journal ``started`` (committed) before a write and its outcome after; a read, safe to repeat, is journaled once, finished."""
         now = self.context.clock()
         if previous is not None:
             entry = previous.replace(status="started", attempt=previous.attempt + 1, started_at=now, error=None, result=None)
-            try:
-                entry = self.store.journal_update(entry, expected_status=previous.status, expected_attempt=previous.attempt)
-            except JournalConflict as exc:
-                return self._remember(exc.current)
+            self.lease.stage(updates=((entry, previous.status, previous.attempt),))
+            self.lease.commit()
         else:
             entry = JournalEntry(
                 self.journal_run, key, tool.name, arguments, "started", idempotency_key=f"{self.journal_run}:{key}", started_at=now,
             )
             if tool.write:
-                try:
-                    entry = self.store.journal_start(entry)
-                except JournalExists as exc:
-                    return self._remember(exc.current)
+                self.lease.stage(starts=(entry,))
+                self.lease.commit()
         finished = _invoke(tool, arguments, entry).replace(finished_at=self.context.clock())
-        if tool.write:
-            return self._update(finished, entry, tool)
-        try:
-            return self._remember(self.store.journal_start(finished, events=[self._step_event(tool, finished)]))
-        except JournalExists as exc:
-            return self._remember(exc.current)
+        return self._record(finished, entry if tool.write or previous is not None else None, tool)
 
-    def _update(self, finished: JournalEntry, started: JournalEntry, tool: Tool) -> JournalEntry:
-        try:
-            stored = self.store.journal_update(
-                finished, expected_status=started.status, expected_attempt=started.attempt, events=[self._step_event(tool, finished)],
-            )
-        except JournalConflict as exc:
-            stored = exc.current
-        return self._remember(stored)
-
-    def _remember(self, entry: JournalEntry) -> JournalEntry:
-        self.journal[entry.key] = entry
-        return entry
+    def _record(self, finished: JournalEntry, started: JournalEntry | None, tool: Tool) -> JournalEntry:
+        """Stage a call's outcome: over its ``started`` entry, or as a new entry for a read."""
+        events = (self._step_event(tool, finished),)
+        if started is None:
+            self.lease.stage(starts=(finished,), events=events)
+        else:
+            self.lease.stage(updates=((finished, started.status, started.attempt),), events=events)
+        self.journal[finished.key] = finished
+        return finished
 
     def _step_event(self, tool: Tool, entry: JournalEntry) -> Event:
         return self.event({"type": "step", "run": self.run.id, "key": entry.key, "tool": tool.name, "status": entry.status})
@@ -227,19 +215,15 @@ class Replay:
             return stored.answer
         if stored is None:
             opened = self.event({"type": "pause", "run": pause.run, "pause": pause.to_dict(token=False)})
-            stored = self.store.open_pause(pause.record().replace(created_at=self.context.clock()), events=[opened])
+            stored = pause.record().replace(created_at=self.context.clock())
+            self.lease.stage(pauses=(stored,), events=(opened,))
             self.pauses[pause.id] = stored
-            if stored.token == pause.token:
-                self.progress.opened.append(pause)
+            self.progress.opened.append(pause)
         self.progress.waiting.append(Pause.from_record(stored))
         return None
 
     def event(self, body: dict[str, Any]) -> Event:
         return Event(self.run.thread, {**body, "at": iso(self.context.clock())})
-
-    def journal_steps(self) -> list[Step]:
-        """The run's calls as the journal has them, for a reply that does not replay the plan."""
-        return [Step(int(e.key), e.tool, e.arguments, e.status, e.result, e.error) for e in self.journal.values() if e.key.isdigit()]
 
 
 def _invoke(tool: Tool, arguments: list[dict[str, Any]], entry: JournalEntry) -> JournalEntry:

@@ -95,8 +95,8 @@ def make_app(
     @app.post("/threads/{thread}/messages", response_model=ReplyOut, openapi_extra=body_of(Turn), responses=errors(400, 409, 413, 503))
     async def messages(thread: str, request: Request) -> JSONResponse:
         turn = _parsed(Turn, await _raw(request))
-        reply = await run_in_threadpool(desk.send, thread, turn.text, agent=agent_name)
-        return await _shown(desk, request, reply)
+        reply = await run_in_threadpool(desk.send, thread, turn.text, agent=agent_name, session=_session(request))
+        return JSONResponse(reply.to_dict())
 
     @app.get("/threads/{thread}/interrupts", response_model=WaitingOut, responses=errors(400, 503))
     async def interrupts(thread: str) -> dict[str, Any]:
@@ -111,9 +111,9 @@ def make_app(
         body = _parsed(Resume, raw)
         reply = await run_in_threadpool(
             desk.confirm, thread, body.decision, waiting=body.interrupt_id, value=body.value, token=body.token,
-            channel="signed" if secret is not None else "http",
+            channel="signed" if secret is not None else "http", session=_session(request),
         )
-        return await _shown(desk, request, reply)
+        return JSONResponse(reply.to_dict())
 
     @app.get("/threads/{thread}/stream", responses={200: {"content": {"text/event-stream": {}}}})
     async def steps(thread: str, request: Request) -> Response:
@@ -128,14 +128,13 @@ def make_app(
     @app.post("/threads/{thread}/rollback", response_model=ReplyOut, responses=errors(403, 404, 409, 503))
     async def rollback(thread: str, request: Request) -> JSONResponse:
         _operator(request, operator_token)
-        reply = await run_in_threadpool(desk.rollback, thread)
-        return await _shown(desk, request, reply)
+        reply = await run_in_threadpool(desk.rollback, thread, session=_session(request))
+        return JSONResponse(reply.to_dict())
 
     @app.post("/threads/{thread}/feedback", response_model=FeedbackOut, openapi_extra=body_of(Thumb), responses=errors(400, 403, 413, 503))
     async def thumb(thread: str, request: Request) -> dict[str, str]:
         body = _parsed(Thumb, await _raw(request))
-        session = digest(request.state.session)
-        kept = await run_in_threadpool(feedback.rate, desk.storage, body.message, body.thumb, session, time.time())
+        kept = await run_in_threadpool(feedback.rate, desk.storage, body.message, body.thumb, _session(request), time.time())
         return {"message": kept.message, "thumb": kept.thumb}
 
     @app.get("/healthz", response_model=HealthOut, responses=errors(503))
@@ -155,9 +154,9 @@ def _reader(desk: Desk, thread: str) -> stream.Read:
     return lambda after, limit: desk.events(thread, after=after, limit=limit)
 
 
-async def _shown(desk: Desk, request: Request, reply: Any) -> JSONResponse:
-    await run_in_threadpool(feedback.shown, desk.storage, reply, digest(request.state.session), time.time())
-    return JSONResponse(reply.to_dict())
+def _session(request: Request) -> str:
+    """The digest of the request's session: what the store keeps of it."""
+    return digest(request.state.session)
 
 
 def _operator(request: Request, token: str | None) -> None:
