@@ -9,8 +9,9 @@ and fails, writing nothing, if another worker got there first.
 
 While held, the lease is renewed every third of ``lease_seconds`` in the
 background, however long a tool takes, so a slow worker is never taken for a
-dead one; every later commit is fenced by the run's version, so a worker that
-lost its lease cannot write over the one that took the run on.
+dead one; every later commit saves the run over the version this worker last
+saved, so a worker that lost its lease cannot write over the one that took
+the run on.
 """
 
 from __future__ import annotations
@@ -85,13 +86,11 @@ class Lease:
         """Commit what is staged, and ``run`` where given; the first commit takes the run."""
         with self._lock:
             changes, self._staged = self._staged, Changes()
-            saved = run or (None if self._held else self._run)
+            saved = run or self._run
             if self._begin:
                 changes.begin = saved
-            elif saved is not None:
-                changes.claim, changes.run, changes.version = self._claim, saved, self._version
             else:
-                changes.check = (self._run.id, self._version)
+                changes.claim, changes.run, changes.version = self._claim, saved, self._version
             committed = self._store.commit(changes)
             if committed.run is not None:
                 self._run, self._version = committed.run, committed.run.version

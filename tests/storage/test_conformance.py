@@ -530,15 +530,6 @@ def test_a_commit_takes_effect_whole_or_not_at_all(store: Storage) -> None:
     assert store.get_run(run.id) == run and [e.key for e in store.journal(run.id)] == ["call-1"] and logged(store) == []
 
 
-def test_a_commit_checked_against_a_run_version_writes_nothing_when_the_run_moved(store: Storage) -> None:
-    run = store.begin_run(a_run())
-    store.save_run(run, expected_version=0)
-    with pytest.raises(VersionConflict) as refused:
-        store.commit(Changes(check=(run.id, 0), starts=[an_entry()]))
-    assert refused.value.current.version == 1 and store.journal(run.id) == []
-    store.commit(Changes(check=(run.id, 1), starts=[an_entry()]))
-    assert [e.key for e in store.journal(run.id)] == ["call-1"]
-
 
 def test_a_snapshot_reads_a_run_with_its_pauses_and_journal(store: Storage) -> None:
     run = store.begin_run(a_run())

@@ -121,7 +121,6 @@ class Changes:
     - ``begin``: the run's thread has no active run (ThreadBusy), its id is new (VersionConflict);
     - ``claim``: the pause ``(id, answer)`` is open (PauseClosed);
     - ``run`` over ``version``: the stored run is at that version (VersionConflict);
-    - ``check`` ``(run id, version)``: the same condition, writing nothing (a lease holder's fence);
     - ``pauses``: none exists yet (PauseExists);
     - ``starts``: no journal entry has their keys (JournalExists);
     - ``updates`` ``(entry, status, attempt)``: each stored entry is in that status and attempt (JournalConflict).
@@ -133,7 +132,6 @@ class Changes:
     claim: tuple[str, dict[str, Any]] | None = None
     run: RunRecord | None = None
     version: int | None = None
-    check: tuple[str, int] | None = None
     pauses: list[PauseRecord] = field(default_factory=list)
     starts: list[JournalEntry] = field(default_factory=list)
     updates: list[tuple[JournalEntry, str, int | None]] = field(default_factory=list)
@@ -141,7 +139,7 @@ class Changes:
     shown: list[ShownMessage] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return any((self.begin, self.claim, self.run, self.check, self.pauses, self.starts, self.updates, self.events, self.shown))
+        return any((self.begin, self.claim, self.run, self.pauses, self.starts, self.updates, self.events, self.shown))
 
 
 @dataclass(frozen=True)

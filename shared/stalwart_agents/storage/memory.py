@@ -57,10 +57,10 @@ class MemoryStorage(Writes):
             pause = self._pauses.get(changes.claim[0])
             if pause is None or pause["status"] != "open":
                 raise records.pause_closed(changes.claim[0], self._pause(changes.claim[0]))
-        for run_id, version in _versions(changes):
-            current = self._runs.get(run_id)
-            if current is None or current["version"] != version:
-                raise records.version_conflict(run_id, version, self._run(run_id))
+        if changes.run is not None:
+            current = self._runs.get(changes.run.id)
+            if current is None or current["version"] != changes.version:
+                raise records.version_conflict(changes.run.id, changes.version or 0, self._run(changes.run.id))
         for pause in changes.pauses:
             if pause.id in self._pauses:
                 raise records.pause_exists(self._pause(pause.id))
@@ -158,12 +158,6 @@ class MemoryStorage(Writes):
 
     def _pause(self, pause_id: str) -> PauseRecord | None:
         return _record(PauseRecord, self._pauses.get(pause_id))
-
-
-def _versions(changes: Changes) -> list[tuple[str, int]]:
-    """The run versions a commit is conditioned on: the run it saves, and the run it checks."""
-    saved = [(changes.run.id, changes.version or 0)] if changes.run is not None else []
-    return saved + ([changes.check] if changes.check is not None else [])
 
 
 def _record(kind: type[records.Record], row: Row | None) -> records.Record | None:

@@ -202,8 +202,6 @@ class SqliteStorage(Writes):
                 raise records.pause_closed(changes.claim[0], self._stored(db, PauseRecord, changes.claim[0]))
             if rows["run"] is not None:
                 rows["run"]["thread"] = self._save(db, rows["run"], changes.version or 0)
-            if changes.check is not None:
-                self._check(db, *changes.check)
             for row in rows["pauses"]:
                 if db.execute(INSERT_PAUSE, row).rowcount == 0:
                     raise records.pause_exists(self._stored(db, PauseRecord, row["id"]))
@@ -290,11 +288,6 @@ class SqliteStorage(Writes):
         if row["status"] in FINISHED:
             db.execute("UPDATE threads SET active_run = NULL WHERE active_run = ?", (row["id"],))
         return saved[0]
-
-    def _check(self, db: sqlite3.Connection, run_id: str, version: int) -> None:
-        stored = db.execute("SELECT version FROM runs WHERE id = ?", (run_id,)).fetchone()
-        if stored is None or stored[0] != version:
-            raise records.version_conflict(run_id, version, self._stored(db, RunRecord, run_id))
 
     def _find(self, kind: type[records.Record], condition: str, *params: Any) -> records.Record | None:
         with self._read() as db:
