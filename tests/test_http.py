@@ -295,3 +295,11 @@ def test_a_bank_agent_rollback_over_http_reports_what_could_not_be_undone(tmp_pa
         report = httpx.post(f"{base}/threads/t/rollback", headers={"Authorization": f"Bearer {OPERATOR}"}).json()["rollback"]
     assert [line["tool"] for line in report["undone"]] == ["pay"]
     assert [(line["tool"], line["why"]) for line in report["not_undone"]] == [("mail", "irreversible")]
+
+
+def test_a_service_of_one_route_answers_that_route_alone(desk):
+    with serving(make_app(desk, routes=("healthz",))) as base:
+        assert httpx.get(f"{base}/healthz").status_code == 200
+        assert httpx.post(f"{base}/threads/u-1/messages", json={"text": "hi"}).json()["error"] == "not_found"
+    with pytest.raises(ValueError, match="no such route: chat"):
+        make_app(desk, routes=("chat",))

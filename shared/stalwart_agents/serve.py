@@ -15,10 +15,11 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
+from fastapi.routing import APIRoute
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ValidationError
@@ -35,6 +36,7 @@ from .session import SessionMiddleware, Sessions, digest
 from .webhook import verify_signature
 
 MAX_BODY = 64 * 1024
+ROUTES = ("interface", "messages", "interrupts", "resume", "stream", "rollback", "feedback", "healthz", "config")
 log = logging.getLogger("stalwart_agents")
 
 STATUS = {
@@ -72,14 +74,19 @@ def make_app(
     secret: str | None = None,
     operator_token: str | None = None,
     stream_mode: Literal["live", "once"] = "live",
+    routes: Collection[str] = ROUTES,
 ) -> FastAPI:
     """The service for a file of agents (or a Desk already loaded).
 
     ``on_interrupt(thread, pause)`` is told of each new pause (``Webhook(url, secret)`` is one);
     with ``secret`` set, a resume must carry a valid ``Stalwart-Signature`` over its body;
     ``operator_token`` turns the rollback route on; ``stream_mode="once"`` sends what the
-    stream has and closes, for hosts that buffer responses.
+    stream has and closes, for hosts that buffer responses; ``routes`` names the routes to
+    serve (all of ``ROUTES`` by default; a Lambda serves one).
     """
+    unknown = set(routes) - set(ROUTES)
+    if unknown:
+        raise ValueError(f"no such route: {', '.join(sorted(unknown))}; the routes are {', '.join(ROUTES)}")
     desk = config if isinstance(config, Desk) else Desk.from_file(config, storage)
     if on_interrupt is not None:
         desk.on_interrupt = on_interrupt
@@ -88,22 +95,22 @@ def make_app(
     app.add_middleware(SessionMiddleware, sessions=Sessions(desk.storage.secret("session", secrets.token_hex(32))))
     _handle_errors(app)
 
-    @app.get("/", response_class=HTMLResponse)
+    @app.get("/", response_class=HTMLResponse, name="interface")
     def interface() -> HTMLResponse:
         return HTMLResponse(PAGE.format(name=agent_name), headers={"Content-Security-Policy": CSP})
 
-    @app.post("/threads/{thread}/messages", response_model=ReplyOut, openapi_extra=body_of(Turn), responses=errors(400, 409, 413, 503))
+    @app.post("/threads/{thread}/messages", name="messages", response_model=ReplyOut, openapi_extra=body_of(Turn), responses=errors(400, 409, 413, 503))
     async def messages(thread: str, request: Request) -> JSONResponse:
         turn = _parsed(Turn, await _raw(request))
         reply = await run_in_threadpool(desk.send, thread, turn.text, agent=agent_name, session=_session(request))
         return JSONResponse(reply.to_dict())
 
-    @app.get("/threads/{thread}/interrupts", response_model=WaitingOut, responses=errors(400, 503))
+    @app.get("/threads/{thread}/interrupts", name="interrupts", response_model=WaitingOut, responses=errors(400, 503))
     async def interrupts(thread: str) -> dict[str, Any]:
         waiting = await run_in_threadpool(desk.waiting, thread)
         return {"thread": thread, "waiting": [pause.to_dict() for pause in waiting]}
 
-    @app.post("/threads/{thread}/resume", response_model=ReplyOut, openapi_extra=body_of(Resume), responses=errors(400, 401, 404, 409, 413, 503))
+    @app.post("/threads/{thread}/resume", name="resume", response_model=ReplyOut, openapi_extra=body_of(Resume), responses=errors(400, 401, 404, 409, 413, 503))
     async def resume(thread: str, request: Request) -> JSONResponse:
         raw = await _raw(request)
         if secret is not None:
@@ -115,7 +122,7 @@ def make_app(
         )
         return JSONResponse(reply.to_dict())
 
-    @app.get("/threads/{thread}/stream", responses={200: {"content": {"text/event-stream": {}}}})
+    @app.get("/threads/{thread}/stream", name="stream", responses={200: {"content": {"text/event-stream": {}}}})
     async def steps(thread: str, request: Request) -> Response:
         read = _reader(desk, thread)
         after = stream.cursor(request)
@@ -125,29 +132,35 @@ def make_app(
             return Response(body, media_type="text/event-stream", headers=headers)
         return EventSourceResponse(stream.live(read, after), ping=15, headers=headers)
 
-    @app.post("/threads/{thread}/rollback", response_model=ReplyOut, responses=errors(403, 404, 409, 503))
+    @app.post("/threads/{thread}/rollback", name="rollback", response_model=ReplyOut, responses=errors(403, 404, 409, 503))
     async def rollback(thread: str, request: Request) -> JSONResponse:
         _operator(request, operator_token)
         reply = await run_in_threadpool(desk.rollback, thread, session=_session(request))
         return JSONResponse(reply.to_dict())
 
-    @app.post("/threads/{thread}/feedback", response_model=FeedbackOut, openapi_extra=body_of(Thumb), responses=errors(400, 403, 413, 503))
+    @app.post("/threads/{thread}/feedback", name="feedback", response_model=FeedbackOut, openapi_extra=body_of(Thumb), responses=errors(400, 403, 413, 503))
     async def thumb(thread: str, request: Request) -> dict[str, str]:
         body = _parsed(Thumb, await _raw(request))
         kept = await run_in_threadpool(feedback.rate, desk.storage, body.message, body.thumb, _session(request), time.time())
         return {"message": kept.message, "thumb": kept.thumb}
 
-    @app.get("/healthz", response_model=HealthOut, responses=errors(503))
+    @app.get("/healthz", name="healthz", response_model=HealthOut, responses=errors(503))
     async def healthz() -> dict[str, bool]:
         await run_in_threadpool(desk.storage.get_run, "healthz")
         return {"ok": True}
 
-    @app.get("/config.json", response_model=ConfigOut)
+    @app.get("/config.json", name="config", response_model=ConfigOut)
     def config_json(request: Request) -> dict[str, str]:
         return {"agent": agent_name, "base": request.scope.get("root_path", "")}
 
+    _keep(app, routes)
     app.state.desk = desk
     return app
+
+
+def _keep(app: FastAPI, routes: Collection[str]) -> None:
+    """Serve only the named routes (and the OpenAPI document); a Lambda serves one."""
+    app.router.routes = [r for r in app.router.routes if getattr(r, "name", None) in routes or not isinstance(r, APIRoute)]
 
 
 def _reader(desk: Desk, thread: str) -> stream.Read:
