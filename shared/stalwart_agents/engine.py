@@ -2,8 +2,8 @@
 
 Every entry point first carries on a run whose worker died (its lease ran
 out), so the next request on a thread shows what that worker left uncertain.
-Each move of a run happens under a lease and is one replay (``replay.py``);
-the run's state and what waits are saved with a compare-and-set at its end.
+Each move of a run is one replay (``replay.py``) under a lease (``lease.py``),
+whose writes are staged and committed only where they must be durable.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .replay import Context, Progress, Replay
 from .reply import Reply, Step
 from .saga import undo_all
 from .storage.base import FINISHED, Event, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot
+from .words import words
 
 CLAIM_ATTEMPTS = 8
 
@@ -240,7 +241,7 @@ class Engine:
 
     def _reply(self, run: RunRecord, progress: Progress) -> Reply:
         return Reply(
-            thread=run.thread, run=run.id, status=run.status, text=_words(run, progress),
+            thread=run.thread, run=run.id, status=run.status, text=words(run.status, progress),
             steps=progress.steps, waiting=progress.waiting, refusals=progress.refusals, rollback=progress.rollback,
             opened=progress.opened,
         )
@@ -289,39 +290,3 @@ def _coerce(value: Any, annotation: Any, name: str) -> Any:
             raise BadRequest(f"{name} must be a number, not {value!r}") from None
         return int(number) if number.is_integer() and "." not in text else number
     return value.strip() if isinstance(value, str) else value
-
-
-def _words(run: RunRecord, progress: Progress) -> str:
-    """The agent's own words: short, and never the only place a fact is reported."""
-    words = list(progress.notes)
-    done = [s.tool for s in progress.steps if s.status == "done"]
-    if done:
-        words.append(f"Done: {', '.join(done)}.")
-    words += [f"Skipped {s.tool}, as you asked." for s in progress.steps if s.status == "skipped"]
-    words += [f"{s.tool} failed: {s.error}." for s in progress.steps if s.status == "failed"]
-    words += [r.sentence for r in progress.refusals]
-    if progress.rollback is not None:
-        words += _rollback_words(progress.rollback)
-    elif run.status == "cancelled":
-        words.append("Cancelled: nothing more of this run will happen.")
-    for pause in progress.waiting:
-        if pause.kind == "ask":
-            words.append(pause.extra["prompt"])
-        elif pause.kind == "saga_stuck":
-            words.append(pause.question)
-        elif pause.kind == "outcome_unknown":
-            words.append(f"I can't tell whether {pause.tool} took effect. Did it?")
-        elif pause.kind != "delegate":
-            words.append(f"{pause.tool} waits for your decision.")
-    return " ".join(words)
-
-
-def _rollback_words(report: dict[str, Any]) -> list[str]:
-    words = []
-    if report["undone"]:
-        words.append(f"Undone: {', '.join(line['tool'] for line in report['undone'])}.")
-    if report["not_undone"]:
-        words.append(f"Could not be undone: {', '.join(line['tool'] for line in report['not_undone'])}.")
-    if not report["undone"] and not report["not_undone"] and report["status"] == "complete":
-        words.append("Nothing this run did needed undoing.")
-    return words

@@ -1,0 +1,46 @@
+"""The agent's own words for a reply: short, and never the only place a fact is reported.
+
+Everything said here is also in the reply as data (steps, waiting, refusals,
+rollback); an interface shows the data, and these words are for a chat line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .replay import Progress
+
+
+def words(status: str, progress: Progress) -> str:
+    said = list(progress.notes)
+    done = [s.tool for s in progress.steps if s.status == "done"]
+    if done:
+        said.append(f"Done: {', '.join(done)}.")
+    said += [f"Skipped {s.tool}, as you asked." for s in progress.steps if s.status == "skipped"]
+    said += [f"{s.tool} failed: {s.error}." for s in progress.steps if s.status == "failed"]
+    said += [r.sentence for r in progress.refusals]
+    if progress.rollback is not None:
+        said += _undone(progress.rollback)
+    elif status == "cancelled":
+        said.append("Cancelled: nothing more of this run will happen.")
+    for pause in progress.waiting:
+        if pause.kind == "ask":
+            said.append(pause.extra["prompt"])
+        elif pause.kind == "saga_stuck":
+            said.append(pause.question)
+        elif pause.kind == "outcome_unknown":
+            said.append(f"I can't tell whether {pause.tool} took effect. Did it?")
+        elif pause.kind != "delegate":
+            said.append(f"{pause.tool} waits for your decision.")
+    return " ".join(said)
+
+
+def _undone(report: dict[str, Any]) -> list[str]:
+    said = []
+    if report["undone"]:
+        said.append(f"Undone: {', '.join(line['tool'] for line in report['undone'])}.")
+    if report["not_undone"]:
+        said.append(f"Could not be undone: {', '.join(line['tool'] for line in report['not_undone'])}.")
+    if not report["undone"] and not report["not_undone"] and report["status"] == "complete":
+        said.append("Nothing this run did needed undoing.")
+    return said
