@@ -543,3 +543,12 @@ def test_a_commit_gives_its_events_rising_ids(store: Storage) -> None:
     committed = store.commit(Changes(events=said("one") + said("two")))
     assert committed.run is None and committed.event_ids[0] < committed.event_ids[1]
     assert [i for i, _ in store.events("thread-a")] == committed.event_ids
+
+
+def test_a_delivery_outcome_is_written_on_its_pause(store: Storage) -> None:
+    run = a_waiting_run_with_a_pause(store)
+    store.note_delivery(run.id, "pause-1", {"delivered": False, "error": "refused"})
+    store.note_delivery(run.id, "pause-1", {"delivered": True})
+    store.note_delivery(run.id, "no-such-pause", {"delivered": True})
+    assert store.get_pause("pause-1").delivery == {"delivered": True}
+    assert store.snapshot(run.id).pauses[0].delivery == {"delivered": True}

@@ -6,8 +6,9 @@ asked for, so importing the package never imports a database driver.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from ..errors import ConfigError
 from .base import FINISHED, Changes, Committed, Event, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot, Storage
@@ -17,12 +18,13 @@ __all__ = [
     "check_url", "open_storage",
 ]
 
-SCHEMES = ("memory", "sqlite")
+SCHEMES = ("memory", "sqlite", "dynamodb")
 NOT_SHIPPED = {
     "postgres": "the postgres:// backend has not shipped yet; use sqlite:///PATH on one machine",
     "postgresql": "the postgres:// backend has not shipped yet; use sqlite:///PATH on one machine",
-    "dynamodb": "the dynamodb:// backend has not shipped yet; use sqlite:///PATH on one machine",
 }
+DYNAMODB_URL = "dynamodb://TABLE?region=REGION (with &endpoint=http://HOST:PORT for a local DynamoDB)"
+TABLE_NAME = re.compile(r"[A-Za-z0-9_.-]{3,255}")
 
 
 def check_url(url: str) -> str:
@@ -36,7 +38,29 @@ def check_url(url: str) -> str:
         raise ValueError(f"a sqlite URL is sqlite:///PATH (three slashes), not {url!r}")
     if scheme == "sqlite" and len(url) == len("sqlite:///"):
         raise ValueError("a sqlite URL needs a file: sqlite:///runs.db")
+    if scheme == "dynamodb":
+        dynamodb_address(url)
     return scheme
+
+
+def dynamodb_address(url: str) -> tuple[str, str, str | None]:
+    """The table, region and endpoint (None for AWS itself) a dynamodb URL names, or a ValueError saying what is wrong."""
+    parts = urlsplit(url)
+    if not TABLE_NAME.fullmatch(parts.netloc) or parts.path not in ("", "/") or parts.fragment:
+        raise ValueError(f"a dynamodb URL is {DYNAMODB_URL}, not {url!r}")
+    params = parse_qs(parts.query, keep_blank_values=True)
+    unknown = sorted(set(params) - {"region", "endpoint"})
+    if unknown:
+        raise ValueError(f"a dynamodb URL takes region= and endpoint=, not {unknown[0]}=")
+    if any(len(values) > 1 for values in params.values()):
+        raise ValueError(f"a dynamodb URL names its region and endpoint once each, not {url!r}")
+    region = params.get("region", [""])[0]
+    if not region:
+        raise ValueError(f"a dynamodb URL needs its region: dynamodb://{parts.netloc}?region=eu-west-1")
+    endpoint = params.get("endpoint", [""])[0] or None
+    if endpoint is not None and urlsplit(endpoint).scheme not in ("http", "https"):
+        raise ValueError(f"a dynamodb endpoint is an http:// or https:// URL, not {endpoint!r}")
+    return parts.netloc, region, endpoint
 
 
 def open_storage(url: str, *, base_dir: Path | None = None) -> Storage:
@@ -49,6 +73,11 @@ def open_storage(url: str, *, base_dir: Path | None = None) -> Storage:
         from .memory import MemoryStorage
 
         store: Storage = MemoryStorage()
+    elif scheme == "dynamodb":
+        from .dynamodb import DynamoStorage
+
+        table, region, endpoint = dynamodb_address(url)
+        store = DynamoStorage(table, region=region, endpoint=endpoint)
     else:
         from .sqlite import SqliteStorage
 

@@ -20,7 +20,7 @@ Record = TypeVar("Record", RunRecord, PauseRecord, JournalEntry)
 
 JSON_FIELDS: dict[type, frozenset[str]] = {
     RunRecord: frozenset({"state"}),
-    PauseRecord: frozenset({"payload", "answer"}),
+    PauseRecord: frozenset({"payload", "answer", "delivery"}),
     JournalEntry: frozenset({"arguments", "result"}),
 }
 STATUSES: dict[type, tuple[str, ...]] = {

@@ -54,6 +54,7 @@ class PauseRecord:
     status: str = "open"
     answer: dict[str, Any] | None = None
     created_at: float = 0.0
+    delivery: dict[str, Any] | None = None
 
     def replace(self, **changes: Any) -> PauseRecord:
         return dataclasses.replace(self, **changes)
@@ -207,6 +208,9 @@ class Storage(Protocol):
         """Keep a thumb on a message, replacing an earlier thumb on the same message."""
 
     def feedback(self, message_id: str) -> Feedback | None: ...
+
+    def note_delivery(self, run_id: str, pause_id: str, outcome: dict[str, Any]) -> None:
+        """Write on a pause how its announcement to ``on_interrupt`` went (the latest attempt wins)."""
 
     def begin_run(self, run: RunRecord, *, events: Events = ()) -> RunRecord: ...
 

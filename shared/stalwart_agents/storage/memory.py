@@ -148,6 +148,12 @@ class MemoryStorage(Writes):
         with self._lock:
             return self._feedback.get(message_id)
 
+    def note_delivery(self, run_id: str, pause_id: str, outcome: dict[str, Any]) -> None:
+        text = records.dump(outcome)
+        with self._lock:
+            if pause_id in self._pauses and self._pauses[pause_id]["run"] == run_id:
+                self._pauses[pause_id]["delivery"] = text
+
     def _append_one(self, thread: str, body: str | None) -> int:
         self._event_ids += 1
         self._events.setdefault(thread, []).append((self._event_ids, body))

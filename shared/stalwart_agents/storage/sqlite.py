@@ -91,6 +91,9 @@ MIGRATIONS: list[str] = [
         rated_at REAL NOT NULL
     );
     """,
+    """
+    ALTER TABLE pauses ADD COLUMN delivery TEXT;
+    """,
 ]
 
 BUSY_TIMEOUT = 10.0
@@ -270,6 +273,10 @@ class SqliteStorage(Writes):
         with self._read() as db:
             row = db.execute("SELECT * FROM feedback WHERE message = ?", (message_id,)).fetchone()
         return None if row is None else Feedback(*row)
+
+    def note_delivery(self, run_id: str, pause_id: str, outcome: dict[str, Any]) -> None:
+        with self._write() as db:
+            db.execute("UPDATE pauses SET delivery = ? WHERE id = ? AND run = ?", (records.dump(outcome), pause_id, run_id))
 
     def _begin(self, db: sqlite3.Connection, row: dict[str, Any]) -> None:
         active = db.execute("SELECT active_run FROM threads WHERE thread = ?", (row["thread"],)).fetchone()
