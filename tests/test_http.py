@@ -62,7 +62,7 @@ def test_a_turn_answers_the_reply_and_what_waits_as_data(client, ledger):
     assert body["steps"][0]["result"]["total"] == "40.00"
     [pause] = body["waiting"]
     assert (pause["kind"], pause["tool"], pause["step"]) == ("confirm", "charge_card", 2)
-    assert client.get("/threads/u-17/interrupts").json() == {"thread": "u-17", "waiting": [pause]}
+    assert client.get("/threads/u-17/interrupts").json() == {"thread": "u-17", "waiting": [pause], "not_notified": []}
     assert ledger("charge") == []
 
 
@@ -272,9 +272,11 @@ def test_a_dead_webhook_never_fails_the_turn(desk, receiver):
     dead = Webhook(f"http://127.0.0.1:{free_port()}/hook?key=hidden", "whsec-test", timeout=1)
     with serving(make_app(desk, on_interrupt=dead)) as base:
         answer = httpx.post(f"{base}/threads/u-17/messages", json=CHARGE)
+        listed = httpx.get(f"{base}/threads/u-17/interrupts").json()
     assert answer.status_code == 200 and answer.json()["waiting"]
     [missed] = answer.json()["not_notified"]
     assert missed["interrupt"] == answer.json()["waiting"][0]["id"] and "hidden" not in json.dumps(missed)
+    assert listed["not_notified"] == [missed]
 
 
 def test_with_a_secret_only_a_signed_resume_is_taken(desk, ledger):

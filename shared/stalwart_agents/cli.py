@@ -22,11 +22,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--operator-token", default=None,
         help="what the rollback route must carry as Authorization: Bearer (default: QLS_OPERATOR_TOKEN; with neither, the route answers 403)",
     )
-    serve.add_argument("--storage", default=None, help="a storage URL to use instead of the file's")
+    serve.add_argument(
+        "--storage", default=None,
+        help="a storage URL to use instead of the file's; 'moto' runs the deployed shape locally: DynamoDB "
+        "(moto, on 127.0.0.1) with its stream fanned out to STALWART_WEBHOOK_URL, signed with STALWART_WEBHOOK_SECRET",
+    )
     args = parser.parse_args(argv)
     try:
         return _serve(args)
-    except ConfigError as exc:
+    except (ConfigError, ValueError) as exc:
         print(f"stalwart: {exc}", file=sys.stderr)
         return 2
 
@@ -37,12 +41,28 @@ def _serve(args: argparse.Namespace) -> int:
     from .serve import make_app
 
     operator_token = args.operator_token or os.environ.get("QLS_OPERATOR_TOKEN") or None
-    app = make_app(args.config, storage=args.storage, agent=args.agent, operator_token=operator_token)
-    desk = app.state.desk
-    agent = desk.agent(args.agent).name
-    print(f"stalwart serve: http://{args.host}:{args.port}/ (agent {agent}, storage {desk.storage.url})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    local = _local_aws() if args.storage == "moto" else None
+    storage = local.start() if local is not None else args.storage
+    try:
+        app = make_app(args.config, storage=storage, agent=args.agent, operator_token=operator_token)
+        desk = app.state.desk
+        if local is not None and os.environ.get("STALWART_WEBHOOK_URL"):
+            from .webhook import Webhook
+
+            local.feed(desk.storage, Webhook(os.environ["STALWART_WEBHOOK_URL"], os.environ.get("STALWART_WEBHOOK_SECRET", "")))
+        agent = desk.agent(args.agent).name
+        print(f"stalwart serve: http://{args.host}:{args.port}/ (agent {agent}, storage {desk.storage.url})", flush=True)
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    finally:
+        if local is not None:
+            local.stop()
     return 0
+
+
+def _local_aws():
+    from .aws_local import LocalAws
+
+    return LocalAws()
 
 
 if __name__ == "__main__":

@@ -96,7 +96,10 @@ class Desk:
             try:
                 self.on_interrupt(reply.thread, pause)
             except Exception as exc:
-                missed.append({"interrupt": pause.id, "error": getattr(exc, "message", None) or type(exc).__name__})
+                missed.append(not_notified(pause.id, exc))
+                self.storage.note_delivery(pause.run, pause.id, {"delivered": False, **missed[-1], "at": time.time()})
+            else:
+                self.storage.note_delivery(pause.run, pause.id, {"delivered": True, "at": time.time()})
         return dataclasses.replace(reply, not_notified=missed)
 
     def close(self) -> None:
@@ -115,6 +118,11 @@ class Desk:
         if name not in self.agents:
             raise ConfigError(f"no agent named {name!r}; this file has {', '.join(self.agents)}")
         return self.agents[name]
+
+
+def not_notified(pause_id: str, exc: Exception) -> dict[str, str]:
+    """What a reply says of a pause it could not announce: our errors' words, or only the kind of a foreign one."""
+    return {"interrupt": pause_id, "error": getattr(exc, "message", None) or type(exc).__name__}
 
 
 def _storage(storage: Storage | str | None, config: Config) -> Storage:

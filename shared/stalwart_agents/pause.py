@@ -78,6 +78,8 @@ class Pause:
     token: str
     created_at: str
     extra: dict[str, Any] = field(default_factory=dict)
+    delivery: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    """How announcing this pause to ``on_interrupt`` went, where it was tried; not part of its JSON."""
 
     def __getattr__(self, name: str) -> Any:
         if name in EXTRA_FIELDS:
@@ -109,7 +111,7 @@ class Pause:
     def from_record(cls, record: PauseRecord) -> Pause:
         body = dict(record.payload)
         extra = {name: body.pop(name) for name in EXTRA_FIELDS if name in body}
-        return cls(**body, token=record.token, extra=extra)
+        return cls(**body, token=record.token, extra=extra, delivery=record.delivery)
 
     def record(self) -> PauseRecord:
         return PauseRecord(

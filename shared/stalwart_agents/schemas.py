@@ -88,6 +88,7 @@ class ReplyOut(BaseModel):
 class WaitingOut(BaseModel):
     thread: str
     waiting: list[PauseOut]
+    not_notified: list[dict[str, Any]] = Field(description="pauses whose announcement to on_interrupt failed")
 
 
 class FeedbackOut(BaseModel):

@@ -108,7 +108,8 @@ def make_app(
     @app.get("/threads/{thread}/interrupts", name="interrupts", response_model=WaitingOut, responses=errors(400, 503))
     async def interrupts(thread: str) -> dict[str, Any]:
         waiting = await run_in_threadpool(desk.waiting, thread)
-        return {"thread": thread, "waiting": [pause.to_dict() for pause in waiting]}
+        missed = [{"interrupt": p.id, "error": p.delivery.get("error")} for p in waiting if p.delivery and not p.delivery["delivered"]]
+        return {"thread": thread, "waiting": [pause.to_dict() for pause in waiting], "not_notified": missed}
 
     @app.post("/threads/{thread}/resume", name="resume", response_model=ReplyOut, openapi_extra=body_of(Resume), responses=errors(400, 401, 404, 409, 413, 503))
     async def resume(thread: str, request: Request) -> JSONResponse:

@@ -1,0 +1,81 @@
+"""``stalwart serve --storage moto``: the deployed shape, on one machine.
+
+moto's DynamoDB server runs on 127.0.0.1, the store creates its table from the
+definition template.yaml mirrors, and the table's stream feeds the same
+fan-out code as the deployed function, filtered the same way; so webhooks
+behave locally as they do once deployed.  Nothing here runs on Lambda.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from .fanout import Notify, deliver
+from .storage import Storage
+
+log = logging.getLogger("stalwart_agents")
+ATTEMPTS = 4
+
+
+class LocalAws:
+    """A moto server and, when asked, a thread that feeds the table's stream to the fan-out."""
+
+    def __init__(self, table: str = "stalwart", region: str = "us-east-1") -> None:
+        self.table, self.region = table, region
+        self._stop = threading.Event()
+        self._server: Any = None
+        self._feeder: threading.Thread | None = None
+
+    def start(self) -> str:
+        """Start moto on a free port of 127.0.0.1; the storage URL that reaches it."""
+        from moto.server import ThreadedMotoServer
+
+        for name, value in (("AWS_ACCESS_KEY_ID", "local"), ("AWS_SECRET_ACCESS_KEY", "local"), ("AWS_DEFAULT_REGION", self.region)):
+            os.environ.setdefault(name, value)
+        self._server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+        self._server.start()
+        host, port = self._server._server.server_address[:2]
+        self.endpoint = f"http://{host}:{port}"
+        return f"dynamodb://{self.table}?region={self.region}&endpoint={self.endpoint}"
+
+    def feed(self, store: Storage, notify: Notify, *, every: float = 0.2) -> None:
+        """Read the table's stream as Lambda would, and hand new records to the fan-out."""
+        self._feeder = threading.Thread(target=self._feed, args=(store, notify, every), name="stalwart-stream", daemon=True)
+        self._feeder.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._feeder is not None:
+            self._feeder.join(timeout=5)
+        if self._server is not None:
+            self._server.stop()
+
+    def _feed(self, store: Storage, notify: Notify, every: float) -> None:
+        import boto3
+
+        streams = boto3.client("dynamodbstreams", region_name=self.region, endpoint_url=self.endpoint)
+        arn = boto3.client("dynamodb", region_name=self.region, endpoint_url=self.endpoint).describe_table(TableName=self.table)["Table"]["LatestStreamArn"]
+        shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["ShardId"]
+        iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="LATEST")["ShardIterator"]
+        pending: list[Mapping[str, Any]] = []
+        tries = 0
+        while not self._stop.wait(every):
+            answer = streams.get_records(ShardIterator=iterator)
+            iterator = answer["NextShardIterator"]
+            pending += answer["Records"]
+            pending, tries = self._deliver(pending, tries, store, notify)
+
+    def _deliver(self, pending: list[Mapping[str, Any]], tries: int, store: Storage, notify: Notify) -> tuple[list[Mapping[str, Any]], int]:
+        """Deliver what is pending; keep what failed for another try, as the stream keeps its shard."""
+        failed = deliver(pending, store, notify)
+        if not failed:
+            return [], 0
+        first = next(i for i, r in enumerate(pending) if r["dynamodb"]["SequenceNumber"] == failed[0])
+        if tries + 1 >= ATTEMPTS:
+            log.warning("a webhook delivery failed %d times; it is dropped, as the dead-letter queue would take it", ATTEMPTS)
+            return pending[first + 1:], 0
+        return pending[first:], tries + 1
