@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 from stalwart_agents import Desk
+from stalwart_agents.aws_local import start_moto
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = ROOT / "examples" / "shop" / "agent.yaml"
@@ -27,3 +28,12 @@ def ledger(tmp_path, monkeypatch):
 def desk(ledger):
     with Desk.from_file(SHOP, storage="memory://") as desk:
         yield desk
+
+
+@pytest.fixture(scope="session")
+def moto_endpoint():
+    """A moto server over HTTP on 127.0.0.1, shared by the session (each test uses its own table)."""
+    pytest.importorskip("moto.server")
+    server, endpoint = start_moto()
+    yield endpoint
+    server.stop()

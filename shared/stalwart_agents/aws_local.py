@@ -8,10 +8,12 @@ behave locally as they do once deployed.  Nothing here runs on Lambda.
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import threading
-from collections.abc import Mapping
+import types
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .fanout import Notify, deliver
@@ -32,14 +34,9 @@ class LocalAws:
 
     def start(self) -> str:
         """Start moto on a free port of 127.0.0.1; the storage URL that reaches it."""
-        from moto.server import ThreadedMotoServer
-
         for name, value in (("AWS_ACCESS_KEY_ID", "local"), ("AWS_SECRET_ACCESS_KEY", "local"), ("AWS_DEFAULT_REGION", self.region)):
             os.environ.setdefault(name, value)
-        self._server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-        self._server.start()
-        host, port = self._server._server.server_address[:2]
-        self.endpoint = f"http://{host}:{port}"
+        self._server, self.endpoint = start_moto()
         return f"dynamodb://{self.table}?region={self.region}&endpoint={self.endpoint}"
 
     def feed(self, store: Storage, notify: Notify, *, every: float = 0.2) -> None:
@@ -79,3 +76,58 @@ class LocalAws:
             log.warning("a webhook delivery failed %d times; it is dropped, as the dead-letter queue would take it", ATTEMPTS)
             return pending[first + 1:], 0
         return pending[first:], tries + 1
+
+
+def start_moto() -> tuple[Any, str]:
+    """moto's server on a free port of 127.0.0.1, made to decide transactions as DynamoDB does; and its URL."""
+    from moto.server import ThreadedMotoServer
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    _back_up_each_table_once()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    server._server.app = _one_request_at_a_time(server._server.app)
+    host, port = server.get_host_and_port()
+    return server, f"http://{host}:{port}"
+
+
+def _one_request_at_a_time(app: Callable[..., Iterable[bytes]]) -> Callable[..., list[bytes]]:
+    """moto applies a transaction as check-then-write without a lock, where DynamoDB decides each atomically:
+    serving one request at a time gives racing answers DynamoDB's outcome."""
+    lock = threading.Lock()
+
+    def serve(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        with lock:
+            return list(app(environ, start_response))
+
+    return serve
+
+
+def _back_up_each_table_once() -> None:
+    """moto backs a table up before a transaction once per item it writes, each a deep copy of the whole table with
+    every record its stream kept: quadratic, minutes for a 700-item run.  The copies are identical, so make one."""
+    from moto.dynamodb import models
+    from moto.dynamodb.models.table import Table
+
+    transact_write_items = models.DynamoDBBackend.transact_write_items
+    if getattr(transact_write_items, "backs_up_once", False):
+        return
+
+    def backed_up_once(backend: Any, transact_items: list[dict[str, Any]]) -> None:
+        backups: dict[int, Any] = {}
+
+        def deepcopy(value: Any) -> Any:
+            if not isinstance(value, Table):
+                return copy.deepcopy(value)
+            if id(value) not in backups:
+                backups[id(value)] = copy.deepcopy(value)
+            return backups[id(value)]
+
+        models.copy = types.SimpleNamespace(deepcopy=deepcopy)
+        try:
+            transact_write_items(backend, transact_items)
+        finally:
+            models.copy = copy
+
+    backed_up_once.backs_up_once = True  # type: ignore[attr-defined]
+    models.DynamoDBBackend.transact_write_items = backed_up_once
