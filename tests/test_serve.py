@@ -1,7 +1,9 @@
 """`stalwart serve` over a real socket: the README's first command, exercised."""
 
+import json
 import signal
 import threading
+import time
 
 import httpx
 import pytest
@@ -77,3 +79,32 @@ def test_two_serve_processes_on_one_file_answer_a_racing_resume_once(tmp_path, l
             assert sorted(a.status_code for a in answers) == [200, 409]
             assert [a.json()["error"] for a in answers if a.status_code == 409] == ["interrupt_stale"]
     assert len(ledger("charge")) == 6
+
+
+def test_serve_with_moto_fans_new_pauses_out_from_the_stream_as_deployed(monkeypatch):
+    from fastapi import FastAPI, Request
+
+    from stalwart_agents import verify_signature
+
+    from .server import serving
+
+    got, app = [], FastAPI()
+
+    @app.post("/hook")
+    async def hook(request: Request):
+        raw = await request.body()
+        verify_signature("whsec-local-parity", request.headers.get("stalwart-signature"), raw)
+        got.append(json.loads(raw))
+        return {"ok": True}
+
+    with serving(app) as receiver:
+        monkeypatch.setenv("STALWART_WEBHOOK_URL", f"{receiver}/hook")
+        monkeypatch.setenv("STALWART_WEBHOOK_SECRET", "whsec-local-parity")
+        with stalwart_serve(SHOP, "--storage", "moto") as (base, _):
+            pause = httpx.post(f"{base}/threads/u-17/messages", json={"text": "charge 40 to order 4411"}).json()["waiting"][0]
+            deadline = time.monotonic() + 20
+            while not got and time.monotonic() < deadline:
+                time.sleep(0.1)
+            listed = httpx.get(f"{base}/threads/u-17/interrupts").json()
+    assert [delivery["interrupt"]["id"] for delivery in got] == [pause["id"]]
+    assert listed["waiting"] == [pause] and listed["not_notified"] == []
