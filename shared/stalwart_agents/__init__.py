@@ -15,7 +15,7 @@ from .errors import (
 from .pause import ANSWERS, Pause
 from .reply import Refusal, Reply, Step
 from .tools import OutcomeUnknown, Tool, tool
-from .webhook import BadSignature, Webhook, WebhookError, verify_signature
+from .signature import BadSignature, verify_signature
 
 __all__ = [
     "ANSWERS",
@@ -41,3 +41,12 @@ __all__ = [
     "tool",
     "verify_signature",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``Webhook`` brings an HTTP client; it is imported when first asked for, not with the package."""
+    if name in ("Webhook", "WebhookError"):
+        from . import webhook
+
+        return getattr(webhook, name)
+    raise AttributeError(f"module 'stalwart_agents' has no attribute {name!r}")

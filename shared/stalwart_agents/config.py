@@ -11,17 +11,14 @@ import difflib
 import json
 import os
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Literal, NamedTuple, get_args, get_origin
 
-import celpy
 import yaml
-from celpy import celtypes
-from celpy.celparser import CELParseError
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from . import cel
 from .errors import ConfigError
 from .storage import check_url
 
@@ -64,13 +61,6 @@ def _repeats(names: Iterable[Any], prefix: Loc, what: str) -> Iterator[tuple[Loc
 def _refuse_repeats(names: Iterable[Any], prefix: Loc, what: str) -> None:
     for at, sentence in _repeats(names, prefix, what):
         raise _fail(sentence, *at)
-
-
-@lru_cache(maxsize=512)
-def _compile(expression: str) -> celpy.Runner:
-    """Compiled once per distinct expression: validation and the model share the program."""
-    env = celpy.Environment()
-    return env.program(env.compile(expression))
 
 
 class _Model(BaseModel):
@@ -126,8 +116,8 @@ class RuleConfig(_Model):
     @classmethod
     def _parses(cls, value: str) -> str:
         try:
-            _compile(value)
-        except CELParseError as exc:
+            cel.compile(value)
+        except cel.Unparsable as exc:
             shown = "\n".join(f"      {line}" for line in str(exc).rstrip("\n").splitlines())
             raise _fail(f"is not valid CEL (syntax error at column {exc.column}):\n{shown}") from exc
         return value
@@ -152,18 +142,7 @@ class RuleConfig(_Model):
             values = json.dumps(activation, sort_keys=True, allow_nan=False)
         except (ValueError, TypeError):
             return True
-        return _holds(self.when, values)
-
-
-@lru_cache(maxsize=4096)
-def _holds(expression: str, values: str) -> bool:
-    """Evaluations are cached: a run is replayed on every move, and cel-python takes a good part of a millisecond."""
-    activation = json.loads(values)
-    try:
-        result = _compile(expression).evaluate({key: celpy.json_to_cel(value) for key, value in activation.items()})
-    except (celpy.CELEvalError, ValueError, TypeError):
-        return True
-    return bool(result) if isinstance(result, celtypes.BoolType) else True
+        return cel.holds(self.when, values)
 
 
 class CheckConfig(_Model):

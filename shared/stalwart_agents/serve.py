@@ -23,7 +23,6 @@ from fastapi.routing import APIRoute
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ValidationError
-from sse_starlette import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
@@ -33,7 +32,7 @@ from .errors import BadRequest, Forbidden, PayloadTooLarge, RunWaiting, Stalwart
 from .pause import Pause
 from .schemas import ConfigOut, FeedbackOut, HealthOut, ReplyOut, Resume, Thumb, Turn, WaitingOut, body_of, errors
 from .session import SessionMiddleware, Sessions, digest
-from .webhook import verify_signature
+from .signature import verify_signature
 
 MAX_BODY = 64 * 1024
 ROUTES = ("interface", "messages", "interrupts", "resume", "stream", "rollback", "feedback", "healthz", "config")
@@ -131,6 +130,8 @@ def make_app(
         if stream_mode == "once":
             body = await run_in_threadpool(stream.once, read, after)
             return Response(body, media_type="text/event-stream", headers=headers)
+        from sse_starlette import EventSourceResponse
+
         return EventSourceResponse(stream.live(read, after), ping=15, headers=headers)
 
     @app.post("/threads/{thread}/rollback", name="rollback", response_model=ReplyOut, responses=errors(403, 404, 409, 503))

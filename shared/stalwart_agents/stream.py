@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-from sse_starlette import ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
+
+if TYPE_CHECKING:
+    from sse_starlette import ServerSentEvent
 
 RETRY_MS = 3000
 PAGE = 200
@@ -33,13 +35,21 @@ def cursor(request: Request) -> int:
     return int(given) if given.isascii() and given.isdigit() and len(given) < 19 else 0
 
 
+def _sse() -> type[ServerSentEvent]:
+    """sse-starlette imports uvicorn; a Lambda that never streams live should not pay for it at cold start."""
+    from sse_starlette import ServerSentEvent
+
+    return ServerSentEvent
+
+
 def event(event_id: int, body: dict[str, Any]) -> ServerSentEvent:
+    ServerSentEvent = _sse()
     data = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
     return ServerSentEvent(data=data, id=str(event_id), event=str(body.get("type", "step")))
 
 
 async def live(read: Read, after: int, *, poll: float = 0.5, lifetime: float = 300.0) -> AsyncIterator[ServerSentEvent]:
-    yield ServerSentEvent(retry=RETRY_MS)
+    yield _sse()(retry=RETRY_MS)
     deadline = anyio.current_time() + lifetime
     while anyio.current_time() < deadline:
         page = await run_in_threadpool(read, after, PAGE)
@@ -51,7 +61,7 @@ async def live(read: Read, after: int, *, poll: float = 0.5, lifetime: float = 3
 
 
 def once(read: Read, after: int) -> bytes:
-    chunks = [ServerSentEvent(retry=RETRY_MS).encode()]
+    chunks = [_sse()(retry=RETRY_MS).encode()]
     for _ in range(ONCE_PAGES):
         page = read(after, PAGE)
         chunks += [event(event_id, body).encode() for event_id, body in page]
