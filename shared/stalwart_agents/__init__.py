@@ -14,6 +14,7 @@ from .errors import (
 )
 from .pause import ANSWERS, Pause
 from .reply import Refusal, Reply, Step
+from .steps import NondeterministicStep, Run, StepFunction, step
 from .tools import OutcomeUnknown, Tool, tool
 from .signature import BadSignature, verify_signature
 
@@ -25,19 +26,23 @@ __all__ = [
     "Desk",
     "Forbidden",
     "InterruptStale",
+    "NondeterministicStep",
     "NotFound",
     "OutcomeUnknown",
     "Pause",
     "Refusal",
     "Reply",
     "RunBusy",
+    "Run",
     "RunWaiting",
     "StalwartError",
     "Step",
+    "StepFunction",
     "StorageUnavailable",
     "Tool",
     "Webhook",
     "WebhookError",
+    "step",
     "tool",
     "verify_signature",
 ]

@@ -15,6 +15,7 @@ from .check import Check
 from .config import AgentConfig, Settings
 from .errors import ConfigError
 from .selector import PatternError, Selector, compile_pattern
+from .steps import StepFunction
 from .tools import Tool, load_tools
 
 
@@ -22,6 +23,7 @@ from .tools import Tool, load_tools
 class Agent:
     name: str
     tools: dict[str, Tool]
+    steps: dict[str, StepFunction]
     selector: Selector
     check: Check
     on_unread: str
@@ -29,14 +31,20 @@ class Agent:
 
     @classmethod
     def build(cls, config: AgentConfig, settings: Settings, base_dir: Path) -> Agent:
-        tools, origin = load_tools(config.tools, base_dir)
-        patterns = [(t.name, _compile(t, text, origin)) for t in tools.values() for text in t.says]
+        found, origin = load_tools(config.tools, base_dir)
+        tools = {name: t for name, t in found.items() if isinstance(t, Tool)}
+        steps = {name: s for name, s in found.items() if isinstance(s, StepFunction)}
+        patterns = [(t.name, _compile(t, text, origin)) for t in found.values() for text in t.says]
         for t in tools.values():
             _check_undo(t, tools, origin)
-        return cls(config.name, tools, Selector(patterns), Check(config.check), config.on_unread, settings)
+        return cls(config.name, tools, steps, Selector(patterns), Check(config.check), config.on_unread, settings)
+
+    def named(self, name: str) -> Tool | StepFunction:
+        """A tool or a step of this agent, by name."""
+        return self.tools.get(name) or self.steps[name]
 
 
-def _compile(tool: Tool, text: str, origin: str):
+def _compile(tool: Tool | StepFunction, text: str, origin: str):
     line = _line_of(tool)
     try:
         pattern = compile_pattern(text)
@@ -68,7 +76,7 @@ def _check_undo(tool: Tool, tools: dict[str, Tool], origin: str) -> None:
         raise ConfigError(f"{undo.name}() needs {', '.join(missing)}, which {tool.name}() does not take", **where)
 
 
-def _line_of(tool: Tool) -> int | None:
+def _line_of(tool: Tool | StepFunction) -> int | None:
     try:
         return inspect.getsourcelines(tool.fn)[1]
     except (OSError, TypeError):

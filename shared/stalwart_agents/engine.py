@@ -21,7 +21,7 @@ from .errors import (
 )
 from .lease import Lease
 from .pause import ANSWERS, Pause, iso, run_of, sorted_arguments
-from .replay import Context, Progress, Replay
+from .replay import Context, Progress, Replay, _call_of, call_position, is_call
 from .reply import Reply, Step
 from .saga import undo_all
 from .storage.base import FINISHED, Event, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot
@@ -189,7 +189,7 @@ class Engine:
             return None
         if not isinstance(answer.value, (str, int, float)) or isinstance(answer.value, bool) or str(answer.value).strip() == "":
             raise BadRequest("an ask is answered with a value: the text that answers its question")
-        tool = self.context.agents[run.agent].tools[pause.payload["tool"]]
+        tool = self.context.agents[run.agent].named(pause.payload["tool"])
         parameter = next(p for p in tool.parameters if p.name == pause.payload["argument"])
         return _coerce(answer.value, parameter.annotation, parameter.name)
 
@@ -252,7 +252,10 @@ class Engine:
 
 def _journal_steps(journal: list[JournalEntry]) -> list[Step]:
     """The run's calls as the journal has them, for a reply that does not replay the plan."""
-    return [Step(int(e.key), e.tool, e.arguments, e.status, e.result, e.error) for e in journal if e.key.isdigit()]
+    return [
+        Step(call_position(e.key), e.tool, e.arguments, e.status, e.result, e.error, call=_call_of(e.key))
+        for e in journal if is_call(e.key)
+    ]
 
 
 def _ending(saga: dict[str, Any] | None) -> str:
@@ -272,7 +275,7 @@ def _waiting(run: RunRecord, pauses: list[PauseRecord]) -> list[Pause]:
 
 
 def _planned(agent: Agent, tool_name: str, clause: str, values: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
-    tool = agent.tools[tool_name]
+    tool = agent.named(tool_name)
     arguments = [{"name": k, "value": v, "origin": "typed"} for k, v in values.items()]
     arguments += [
         {"name": p.name, "value": context[p.name], "origin": "context"}

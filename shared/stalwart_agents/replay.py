@@ -20,6 +20,7 @@ from .lease import Lease
 from .pause import ANSWERS, Pause, iso, new_token, pause_id, sorted_arguments
 from .reply import Refusal, Step
 from .storage.base import Event, JournalEntry, PauseRecord, Storage
+from .steps import Later, NondeterministicStep, Run, StepFunction
 from .tools import OutcomeUnknown, Tool
 
 RESEND_ATTEMPTS = 3
@@ -50,6 +51,25 @@ class Progress:
     rollback: dict[str, Any] | None = None
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """How one call went: ``going`` says whether what follows it may run."""
+
+    kind: str
+    result: Any = None
+    going: bool = False
+
+
+WAITING = Outcome("waiting")
+
+
+class Stopped(BaseException):
+    """Unwinds a step whose call waits for a person, was refused, or ended the run.
+
+    A BaseException, so a step's own ``except Exception`` cannot swallow it.
+    """
+
+
 class Replay:
     """``journal_of`` is the run whose calls this replay reads and writes: its own, or the run an operator rolls back."""
 
@@ -62,6 +82,8 @@ class Replay:
         self.pauses = {p.id: p for p in pauses}
         self.journal = {e.key: e for e in journal}
         self.progress = Progress()
+        self.tools = {name: t for other in context.agents.values() for name, t in other.tools.items()} | self.agent.tools
+        """Every tool a call of this run may have named: its agent's first, then those another agent was handed."""
 
     def unread(self) -> None:
         """A turn the selector could not read: say why, then ask whether the model may have it, or refuse."""
@@ -86,57 +108,83 @@ class Replay:
     def plan(self) -> None:
         """Take the turn's calls in order, each to its end, stopping where one waits or ends the run."""
         for position, planned in enumerate(self.run.state["plan"], start=1):
-            if not self._take(position, planned):
+            if planned["tool"] in self.agent.steps:
+                going = self._step(position, planned)
+            else:
+                going = self.attempt(position, str(position), self.agent.tools[planned["tool"]], planned["arguments"]).going
+            if not going:
                 return
 
-    def _take(self, position: int, planned: dict[str, Any]) -> bool:
-        tool = self.agent.tools[planned["tool"]]
-        arguments = list(planned["arguments"])
+    def attempt(self, position: int, key: str, tool: Tool, arguments: list[dict[str, Any]], agent: Agent | None = None) -> Outcome:
+        """One call at ``key`` of the run: ask for what is missing, check it, wait for a person if it must, run it."""
+        agent = agent or self.agent
+        arguments = list(arguments)
         for parameter in tool.parameters:
             if parameter.required and parameter.name not in {a["name"] for a in arguments}:
-                value = self._asked(position, tool, arguments, parameter.name)
+                value = self._asked(position, key, tool, arguments, parameter.name)
                 if value is None:
-                    return False
+                    return WAITING
                 arguments.append({"name": parameter.name, "value": value, "origin": "reply"})
         arguments = sorted_arguments(arguments)
-        verdict = self.agent.check(tool, arguments, self.progress.tainted)
+        verdict = agent.check(tool, arguments, self.progress.tainted)
         if verdict.kind == "refuse":
             rule = verdict.rule if verdict.disclosed else None
             self.progress.refusals.append(Refusal(position, tool.name, arguments, verdict.sentence or "", rule))
-            return False
+            return Outcome("refused")
         if verdict.kind == "confirm":
-            decision = self.decision(self.pause("confirm", position, tool, arguments, list(verdict.reasons)))
+            decision = self.decision(self.pause("confirm", position, tool, arguments, list(verdict.reasons), subject=key))
             if decision is None:
-                return False
+                return WAITING
             if decision["decision"] == "skip":
-                self.progress.steps.append(Step(position, tool.name, arguments, "skipped"))
-                return True
+                self.progress.steps.append(Step(position, tool.name, arguments, "skipped", call=_call_of(key)))
+                return Outcome("skipped", going=True)
             if decision["decision"] == "cancel_all":
-                self.progress.steps.append(Step(position, tool.name, arguments, "cancelled"))
+                self.progress.steps.append(Step(position, tool.name, arguments, "cancelled", call=_call_of(key)))
                 self.progress.ending = "cancel_all"
-                return False
-        return self._execute(position, tool, arguments)
+                return Outcome("cancelled")
+        return self._execute(position, key, tool, arguments)
 
-    def _asked(self, position: int, tool: Tool, arguments: list[dict[str, Any]], name: str) -> Any:
+    def _asked(self, position: int, key: str, tool: Tool | StepFunction, arguments: list[dict[str, Any]], name: str) -> Any:
         prompt = f"What {name.replace('_', ' ')} should {tool.name} use?"
         extra = {"prompt": prompt, "argument": name}
-        pause = self.pause("ask", position, tool, arguments, [f"missing: {name}"], subject=name, extra=extra)
+        pause = self.pause("ask", position, tool, arguments, [f"missing: {name}"], subject=f"{key}:{name}", extra=extra)
         decision = self.decision(pause)
         return None if decision is None else decision["value"]
 
-    def _execute(self, position: int, tool: Tool, arguments: list[dict[str, Any]]) -> bool:
-        key = str(position)
+    def _execute(self, position: int, key: str, tool: Tool, arguments: list[dict[str, Any]]) -> Outcome:
         entry = self.journal.get(key) or self.call(key, tool, arguments)
         entry = self.settle(position, tool, arguments, entry)
         if entry is None:
-            return False
+            return WAITING
         if entry.status == "failed":
-            self.progress.steps.append(Step(position, tool.name, arguments, "failed", error=entry.error))
+            self.progress.steps.append(Step(position, tool.name, arguments, "failed", error=entry.error, call=_call_of(key)))
             self.progress.ending = "failed"
-            return False
-        self.progress.steps.append(Step(position, tool.name, arguments, "done", entry.result))
+            return Outcome("failed")
+        self.progress.steps.append(Step(position, tool.name, arguments, "done", entry.result, call=_call_of(key)))
         if tool.untrusted and tool.name not in self.progress.tainted:
             self.progress.tainted.append(tool.name)
+        return Outcome("done", entry.result, going=True)
+
+    def _step(self, position: int, planned: dict[str, Any]) -> bool:
+        """Run a team's step from its start; its calls already made come from the journal."""
+        step = self.agent.steps[planned["tool"]]
+        arguments = list(planned["arguments"])
+        for parameter in step.parameters:
+            if parameter.required and parameter.name not in {a["name"] for a in arguments}:
+                value = self._asked(position, str(position), step, arguments, parameter.name)
+                if value is None:
+                    return False
+                arguments.append({"name": parameter.name, "value": value, "origin": "reply"})
+        calls = StepCalls(self, position, arguments)
+        try:
+            result = step.fn(Run(calls), **{a["name"]: a["value"] for a in arguments})
+        except Stopped:
+            return False
+        except NondeterministicStep as exc:
+            self.progress.steps.append(Step(position, step.name, sorted_arguments(arguments), "failed", error=exc.message))
+            self.progress.ending = "failed"
+            return False
+        self.progress.steps.append(Step(position, step.name, sorted_arguments(arguments), "done", _jsonable(result)))
         return True
 
     def settle(self, position: int, tool: Tool, arguments: list[dict[str, Any]], entry: JournalEntry) -> JournalEntry | None:
@@ -195,7 +243,7 @@ class Replay:
         return self.event({"type": "step", "run": self.run.id, "key": entry.key, "tool": tool.name, "status": entry.status})
 
     def pause(
-        self, kind: str, position: int, tool: Tool | None, arguments: list[dict[str, Any]], reasons: list[str],
+        self, kind: str, position: int, tool: Tool | StepFunction | None, arguments: list[dict[str, Any]], reasons: list[str],
         subject: str = "", extra: dict[str, Any] | None = None, question: str | None = None,
     ) -> Pause:
         """A pause about ``tool`` (None for one about the turn itself, as delegate is)."""
@@ -203,7 +251,7 @@ class Replay:
         return Pause(
             id=pause_id(run.thread, run.id, position, name, arguments, kind, subject), kind=kind, thread=run.thread,
             run=run.id, step=position, tool=name, question=question or (tool.question if tool else ""),
-            arguments=sorted_arguments(arguments), reasons=reasons, irreversible=bool(tool and tool.irreversible),
+            arguments=sorted_arguments(arguments), reasons=reasons, irreversible=isinstance(tool, Tool) and tool.irreversible,
             answers=list(ANSWERS[kind]), token=new_token(),
             created_at=iso(self.context.clock()), extra=extra or {},
         )
@@ -246,3 +294,88 @@ def _describe(exc: BaseException) -> str:
 def _jsonable(value: Any) -> Any:
     """Results are kept as JSON; what JSON cannot hold is kept as its text rather than lost."""
     return json.loads(json.dumps(value, default=str))
+
+
+def is_call(key: str) -> bool:
+    """Whether a journal key is a call of the run (``2``, ``2.1``), not an undo or the model's answer."""
+    return all(part.isdigit() for part in key.split("."))
+
+
+def call_position(key: str) -> int:
+    return int(key.split(".")[0])
+
+
+def _call_of(key: str) -> int | None:
+    """The call's number within its step, for a key ``<step>.<call>``; None for a plain call."""
+    head, dot, call = key.partition(".")
+    return int(call) if dot and call.isdigit() else None
+
+
+class StepCalls:
+    """A step's calls, made through the replay at keys ``<step>.<call>`` and checked against the journal."""
+
+    def __init__(self, replay: Replay, position: int, arguments: list[dict[str, Any]]) -> None:
+        self.replay, self.position = replay, position
+        self.given = {a["name"]: a for a in arguments}
+
+    def step_call(self, index: int, tool: str, arguments: dict[str, Any]) -> Any:
+        [result] = self.step_calls(index, [Later(tool, arguments)])
+        return result
+
+    def step_calls(self, first: int, calls: list[Later]) -> list[Any]:
+        outcomes = [self._attempt(first + offset, later) for offset, later in enumerate(calls)]
+        if any(not outcome.going for outcome in outcomes):
+            raise Stopped
+        return [outcome.result for outcome in outcomes]
+
+    def _attempt(self, index: int, later: Later) -> Outcome:
+        key = f"{self.position}.{index}"
+        agent, tool = self._resolve(later.tool)
+        arguments = [self._argument(name, value, agent) for name, value in later.arguments.items()]
+        self._same_as_journal(key, tool.name, arguments)
+        outcome = self.replay.attempt(self.position, key, tool, arguments, agent)
+        if outcome.kind in ("refused", "cancelled", "failed"):
+            raise Stopped
+        return outcome
+
+    def _resolve(self, name: str) -> tuple[Agent, Tool]:
+        agents = self.replay.context.agents
+        agent_name, colon, tool_name = name.rpartition(":")
+        agent = agents.get(agent_name) if colon else self.replay.agent
+        if agent is None or tool_name not in agent.tools:
+            raise NondeterministicStep(f"a step called {name!r}, which is not a tool of {agent_name or self.replay.agent.name}")
+        return agent, agent.tools[tool_name]
+
+    def _argument(self, name: str, value: Any, agent: Agent) -> dict[str, Any]:
+        """Where a value came from: another agent, the step's own arguments, an earlier call's result, or computed."""
+        if agent is not self.replay.agent:
+            return {"name": name, "value": value, "origin": "agent"}
+        given = next((a for a in self.given.values() if a["value"] == value and type(a["value"]) is type(value)), None)
+        if given is not None:
+            return {"name": name, "value": value, "origin": given["origin"]}
+        source = next((e.key for e in self.replay.journal.values() if e.key.startswith(f"{self.position}.") and _holds_value(e.result, value)), None)
+        return {"name": name, "value": value, "origin": f"result:{source}" if source else "computed"}
+
+    def _same_as_journal(self, key: str, tool: str, arguments: list[dict[str, Any]]) -> None:
+        entry = self.replay.journal.get(key)
+        if entry is None:
+            return
+        values = {a["name"]: a["value"] for a in arguments}
+        made = {a["name"]: a["value"] for a in entry.arguments}
+        if entry.tool != tool or any(made.get(name) != value for name, value in values.items()):
+            raise NondeterministicStep(
+                f"step call {key} is {tool}({_shown(values)}) on replay, but the run's journal has "
+                f"{entry.tool}({_shown(made)}) there: a step must make the same calls in the same order every time it runs"
+            )
+
+
+def _holds_value(result: Any, value: Any) -> bool:
+    if isinstance(result, dict):
+        return any(_holds_value(v, value) for v in result.values())
+    if isinstance(result, list):
+        return any(_holds_value(v, value) for v in result)
+    return result == value and type(result) is type(value)
+
+
+def _shown(values: dict[str, Any]) -> str:
+    return ", ".join(f"{name}={value!r}" for name, value in values.items())

@@ -15,7 +15,10 @@ from .pause import Pause
 
 @dataclass(frozen=True)
 class Step:
-    """One call of the run: ``status`` is done, skipped, failed, cancelled or not_run."""
+    """One call of the run: ``status`` is done, skipped, failed or cancelled.
+
+    ``call`` numbers the calls a team's step made, in the order it made them (None for a plain call).
+    """
 
     step: int
     tool: str
@@ -23,6 +26,7 @@ class Step:
     status: str
     result: Any = None
     error: str | None = None
+    call: int | None = None
 
 
 @dataclass(frozen=True)

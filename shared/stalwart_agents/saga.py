@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .replay import Replay
+from .replay import Replay, call_position, is_call
 from .storage.base import JournalEntry
 from .tools import Tool
 
 
 def undo_all(replay: Replay, reason: str) -> dict[str, Any]:
     """Undo every done write of the replay's journal, newest first; the report says what happened to each."""
-    tools = replay.agent.tools
-    done = [e for e in replay.journal.values() if e.key.isdigit() and e.status == "done" and tools[e.tool].write]
+    tools = replay.tools
+    done = [e for e in replay.journal.values() if is_call(e.key) and e.status == "done" and tools[e.tool].write]
     report: dict[str, Any] = {"reason": reason, "status": "complete", "undone": [], "not_undone": []}
     pending = list(reversed(done))
     for index, entry in enumerate(pending):
@@ -41,11 +41,11 @@ def undo_all(replay: Replay, reason: str) -> dict[str, Any]:
 
 def _undo(replay: Replay, entry: JournalEntry, tool: Tool, rest: list[JournalEntry]) -> str | None:
     """``tool`` or ``person`` once undone, ``abandon``, or None while a person is asked."""
-    undo = replay.agent.tools[tool.undo or ""]
+    undo = replay.tools[tool.undo or ""]
     settings = replay.agent.settings
     rounds = settings.undo_retries + 1
     key = f"{entry.key}.undo"
-    position = int(entry.key)
+    position = call_position(entry.key)
     arguments = [*entry.arguments, {"name": "result", "value": entry.result, "origin": f"result:{entry.key}"}]
     current = replay.journal.get(key) or replay.call(key, undo, arguments)
     while True:
@@ -69,13 +69,13 @@ def _undo(replay: Replay, entry: JournalEntry, tool: Tool, rest: list[JournalEnt
 
 
 def _stuck(replay: Replay, entry: JournalEntry, tool: Tool, undo: Tool, failed: JournalEntry, rest: list[JournalEntry]):
-    tools = replay.agent.tools
+    tools = replay.tools
     extra = {
         "undo": {"tool": undo.name, "error": failed.error, "attempts": failed.attempt},
         "pending": [_line(e, tools[e.tool]) for e in rest if _undoable(tools[e.tool])],
     }
     return replay.pause(
-        "saga_stuck", int(entry.key), tool, entry.arguments, [f"undo_failed: {failed.error}"],
+        "saga_stuck", call_position(entry.key), tool, entry.arguments, [f"undo_failed: {failed.error}"],
         subject=f"{failed.key}#{failed.attempt}", extra=extra, question=f"Undoing {tool.name} failed. What should happen?",
     )
 
@@ -85,4 +85,4 @@ def _undoable(tool: Tool) -> bool:
 
 
 def _line(entry: JournalEntry, tool: Tool, **outcome: str) -> dict[str, Any]:
-    return {"step": int(entry.key), "tool": tool.name, "undo": tool.undo, "arguments": entry.arguments, **outcome}
+    return {"step": call_position(entry.key), "tool": tool.name, "undo": tool.undo, "arguments": entry.arguments, **outcome}

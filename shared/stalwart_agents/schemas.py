@@ -60,6 +60,7 @@ class StepOut(BaseModel):
     status: str
     result: Value = None
     error: str | None = None
+    call: int | None = Field(None, description="the call's number within a team's step")
 
 
 class RefusalOut(BaseModel):

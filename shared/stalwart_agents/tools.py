@@ -98,11 +98,13 @@ def tool(
     return declare(fn) if fn is not None else declare
 
 
-def load_tools(spec: str, base_dir: Path) -> tuple[dict[str, Tool], str]:
-    """Import a tools module (a .py file beside agent.yaml, or a dotted module) and collect its tools.
+def load_tools(spec: str, base_dir: Path) -> tuple[dict[str, Any], str]:
+    """Import a tools module (a .py file beside agent.yaml, or a dotted module) and collect its tools and steps.
 
-    Returns the tools by name and where they came from, for error messages.
+    Returns them by name, and where they came from, for error messages.
     """
+    from .steps import StepFunction
+
     if spec.endswith(".py"):
         path = (base_dir / spec).resolve()
         module = _import_file(path)
@@ -112,7 +114,7 @@ def load_tools(spec: str, base_dir: Path) -> tuple[dict[str, Tool], str]:
         origin = getattr(module, "__file__", None) or spec
     found: dict[str, Tool] = {}
     for value in vars(module).values():
-        if isinstance(value, Tool):
+        if isinstance(value, (Tool, StepFunction)):
             if value.name in found and found[value.name] is not value:
                 raise ConfigError(f"two tools are named {value.name!r}", file=origin, key=value.name)
             found[value.name] = value
