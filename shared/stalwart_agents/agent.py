@@ -8,6 +8,7 @@ turn is read.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from .check import Check
 from .config import AgentConfig, Settings
 from .errors import ConfigError
 from .selector import PatternError, Selector, compile_pattern
+from .model import Model, build_model
 from .steps import StepFunction
 from .tools import Tool, load_tools
 
@@ -28,16 +30,18 @@ class Agent:
     check: Check
     on_unread: str
     settings: Settings
+    model: Model | None = None
 
     @classmethod
-    def build(cls, config: AgentConfig, settings: Settings, base_dir: Path) -> Agent:
+    def build(cls, config: AgentConfig, settings: Settings, base_dir: Path, environ: Mapping[str, str]) -> Agent:
         found, origin = load_tools(config.tools, base_dir)
         tools = {name: t for name, t in found.items() if isinstance(t, Tool)}
         steps = {name: s for name, s in found.items() if isinstance(s, StepFunction)}
         patterns = [(t.name, _compile(t, text, origin)) for t in found.values() for text in t.says]
         for t in tools.values():
             _check_undo(t, tools, origin)
-        return cls(config.name, tools, steps, Selector(patterns), Check(config.check), config.on_unread, settings)
+        model = build_model(config.model, environ) if config.model is not None else None
+        return cls(config.name, tools, steps, Selector(patterns), Check(config.check), config.on_unread, settings, model)
 
     def named(self, name: str) -> Tool | StepFunction:
         """A tool or a step of this agent, by name."""

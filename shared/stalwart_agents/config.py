@@ -161,12 +161,43 @@ class CheckConfig(_Model):
         return self
 
 
+class ModelConfig(_Model):
+    """The model behind delegate: an OpenAI-compatible server (``provider: openai``), or ``python: module:function``."""
+
+    provider: Literal["openai"] | None = None
+    base_url: str | None = None
+    model: str | None = None
+    api_key_env: str | None = None
+    timeout: float = Field(30.0, gt=0, le=600, allow_inf_nan=False)
+    python: str | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ModelConfig:
+        if self.python is not None:
+            if self.provider is not None or self.base_url is not None or self.model is not None:
+                raise _fail("a model is either python: module:function or provider: openai with base_url and model, not both")
+            if not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", self.python):
+                raise _fail(f"python must be module:function (got {self.python!r})", "python")
+            return self
+        missing = [name for name in ("provider", "base_url", "model") if getattr(self, name) is None]
+        if missing:
+            raise _fail(f"an OpenAI-compatible model needs {', '.join(missing)} (or give python: module:function instead)")
+        return self
+
+
 class AgentConfig(_Model):
     name: str
     description: str | None = None
     tools: str
-    on_unread: Literal["ask", "refuse"] = "ask"
+    on_unread: Literal["ask", "model", "refuse"] = "ask"
+    model: ModelConfig | None = None
     check: CheckConfig = CheckConfig()
+
+    @model_validator(mode="after")
+    def _model_for_unread(self) -> AgentConfig:
+        if self.on_unread == "model" and self.model is None:
+            raise _fail("on_unread: model needs a model: section saying which model", "on_unread")
+        return self
 
     @field_validator("name")
     @classmethod

@@ -39,7 +39,7 @@ class Desk:
         """
         self.config = config
         self.on_interrupt = on_interrupt
-        self.agents = {a.name: Agent.build(a, config.settings, config.base_dir) for a in config.agents}
+        self.agents = {a.name: Agent.build(a, config.settings, config.base_dir, os.environ) for a in config.agents}
         self.storage = _storage(storage, config)
         worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._engine = Engine(Context(self.storage, clock, sleep, self.agents), worker=worker)

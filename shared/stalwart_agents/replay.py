@@ -17,6 +17,7 @@ from typing import Any
 from .agent import Agent
 from .language import language_name
 from .lease import Lease
+from .model import ModelError, tool_schema
 from .pause import ANSWERS, Pause, iso, new_token, pause_id, sorted_arguments
 from .reply import Refusal, Step
 from .storage.base import Event, JournalEntry, PauseRecord, Storage
@@ -24,6 +25,7 @@ from .steps import Later, NondeterministicStep, Run, StepFunction
 from .tools import OutcomeUnknown, Tool
 
 RESEND_ATTEMPTS = 3
+MODEL = "model"
 UNSETTLED = ("started", "unknown")
 
 
@@ -86,7 +88,7 @@ class Replay:
         """Every tool a call of this run may have named: its agent's first, then those another agent was handed."""
 
     def unread(self) -> None:
-        """A turn the selector could not read: say why, then ask whether the model may have it, or refuse."""
+        """A turn the selector could not read: say why, then give it to the model, ask whether it may, or refuse."""
         language = self.run.state["unread"].get("language")
         if language and language != "en":
             self.progress.notes.append(f"I read English turns only, and this one looks like {language_name(language)}.")
@@ -95,15 +97,67 @@ class Replay:
         if self.agent.on_unread == "refuse":
             self.progress.notes.append("I can only do what my tools say they do.")
             return
+        if self.agent.on_unread == "ask" and not self._may_delegate("", "Shall I pass it to the assistant?"):
+            return
+        self._delegated()
+
+    def _may_delegate(self, subject: str, asking: str) -> bool:
+        language = self.run.state["unread"].get("language")
         reasons = ["unread"] + ([f"language: {language}"] if language else [])
-        pause = self.pause("delegate", 0, None, [], reasons, extra={"turn": self.run.state["turn"]}, question="May the assistant have this turn?")
+        pause = self.pause(
+            "delegate", 0, None, [], reasons, subject=subject, extra={"turn": self.run.state["turn"]},
+            question="May the assistant have this turn?",
+        )
         decision = self.decision(pause)
         if decision is None:
-            self.progress.notes.append("Shall I pass it to the assistant?")
+            self.progress.notes.append(asking)
         elif decision["decision"] == "decline":
             self.progress.notes.append("Alright, I won't pass it on.")
-        else:
+        return decision is not None and decision["decision"] == "approve"
+
+    def _delegated(self) -> None:
+        """The model reads the turn; its answer is journaled, and each call it proposes is taken like a planned one."""
+        if self.agent.model is None:
             self.progress.notes.append("No model is configured for this agent, so there is no assistant to pass it to.")
+            return
+        entry = self.journal.get(MODEL) or self._ask_model(None)
+        while entry.status == "failed":
+            self.progress.notes.append(f"The assistant could not answer: {entry.error}.")
+            if self.agent.on_unread != "ask" or not self._may_delegate(f"retry#{entry.attempt}", "Shall I try again?"):
+                return
+            entry = self._ask_model(entry)
+        if entry.result["text"]:
+            self.progress.notes.append(entry.result["text"])
+        for position, proposed in enumerate(entry.result["calls"], start=1):
+            tool = self.agent.tools.get(proposed["tool"])
+            if tool is None or not set(proposed["arguments"]) <= {p.name for p in tool.parameters}:
+                self.progress.notes.append(f"The assistant proposed {proposed['tool']} with arguments it does not take; I did not run it.")
+                return
+            arguments = [{"name": k, "value": v, "origin": "model"} for k, v in proposed["arguments"].items()]
+            if not self.attempt(position, str(position), tool, arguments).going:
+                return
+
+    def _ask_model(self, previous: JournalEntry | None) -> JournalEntry:
+        """One question to the model, journaled as a read: finished, whatever it answered or failed with."""
+        turn = self.run.state["turn"]
+        schemas = [tool_schema(tool) for tool in self.agent.tools.values()]
+        now = self.context.clock()
+        attempt = previous.attempt + 1 if previous is not None else 1
+        entry = JournalEntry(self.journal_run, MODEL, MODEL, [{"name": "turn", "value": turn, "origin": "typed"}], "started",
+                             attempt=attempt, started_at=now)
+        try:
+            answer = self.agent.model.answer(self.agent.name, turn, schemas)
+            finished = entry.replace(status="done", result={"text": answer.text, "calls": answer.calls})
+        except ModelError as exc:
+            finished = entry.replace(status="failed", error=exc.message)
+        finished = finished.replace(finished_at=self.context.clock())
+        event = self.event({"type": "step", "run": self.run.id, "key": MODEL, "tool": MODEL, "status": finished.status})
+        if previous is None:
+            self.lease.stage(starts=(finished,), events=(event,))
+        else:
+            self.lease.stage(updates=((finished, previous.status, previous.attempt),), events=(event,))
+        self.journal[MODEL] = finished
+        return finished
 
     def plan(self) -> None:
         """Take the turn's calls in order, each to its end, stopping where one waits or ends the run."""
