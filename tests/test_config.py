@@ -95,7 +95,7 @@ MISTAKES = [
     ),
     pytest.param(
         SHOP + "    on_unread: sometimes\n",
-        4, "agents[0].on_unread", "must be one of ask, refuse (got 'sometimes')", id="bad-on-unread",
+        4, "agents[0].on_unread", "must be one of ask, model, refuse (got 'sometimes')", id="bad-on-unread",
     ),
     pytest.param(
         SHOP + "  - name: shop\n    tools: tools.py\n",
