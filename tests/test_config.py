@@ -215,7 +215,7 @@ def test_every_error_is_reported_each_on_its_own_line(tmp_path: Path) -> None:
     assert located(error, 1, "storage").startswith("unknown storage scheme")
     file = error.file
     assert str(error).splitlines()[1:] == [
-        f"{file}:5: agents[0].on_unread: must be one of ask, refuse (got 'sometimes')",
+        f"{file}:5: agents[0].on_unread: must be one of ask, model, refuse (got 'sometimes')",
         f"{file}:6: agents[1].tools: is required but missing",
         f"{file}:6: agents[1].name: the agent name 'shop' is already used by agents[0]",
     ]
