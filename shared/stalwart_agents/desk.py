@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from . import audit
 from .agent import Agent
 from .config import Config, load_config
 from .engine import Answer, Engine
@@ -83,6 +84,15 @@ class Desk:
     def events(self, user: str, after: int = 0, limit: int = 200) -> list[tuple[int, dict[str, Any]]]:
         """The thread's log after the event ``after``: turns, steps, pauses, answers, runs' ends."""
         return self.storage.events(_thread(user), after, limit)
+
+    def history(self, user: str) -> list[dict[str, Any]]:
+        """Every answer given in the thread, taken or refused: the pause, the decision, a digest of the token it
+        carried, when, through which channel and by whom, and exactly what it then ran."""
+        thread, events, after = _thread(user), [], 0
+        while page := self.storage.events(thread, after, 1000):
+            events += page
+            after = page[-1][0]
+        return audit.history(events)
 
     def waiting(self, user: str) -> list[Pause]:
         """Everything that waits for a person in the thread, each by its own id."""

@@ -9,6 +9,7 @@ whose writes are staged and committed only where they must be durable.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from typing import Any, NoReturn
 from .agent import Agent
 from .errors import (
     BadRequest, InterruptStale, JournalConflict, JournalExists, NotFound, PauseClosed, PauseExists, RunBusy, RunWaiting,
-    ThreadBusy, VersionConflict,
+    StalwartError, ThreadBusy, VersionConflict,
 )
 from .lease import Lease
 from .pause import ANSWERS, Pause, iso, run_of, sorted_arguments
@@ -68,7 +69,18 @@ class Engine:
         return [] if run is None else _waiting(run, self.store.run_pauses(run.id))
 
     def answer(self, thread: str, answer: Answer, waiting: str | None = None, session: str | None = None) -> Reply:
-        """Claim a pause in the commit that moves its run; the first answer wins, any other is stale."""
+        """Claim a pause in the commit that moves its run; the first answer wins, any other is stale.
+
+        Every answer is audited in the thread's log: the one taken in the commit that
+        moves the run (and each call that then runs names it), a refused one on its own.
+        """
+        try:
+            return self._answer(thread, answer, waiting, session)
+        except (InterruptStale, BadRequest) as refused:
+            self._audit_refusal(thread, answer, waiting, refused)
+            raise
+
+    def _answer(self, thread: str, answer: Answer, waiting: str | None, session: str | None) -> Reply:
         for _ in range(CLAIM_ATTEMPTS):
             snapshot = self._snapshot_for(thread, waiting)
             pause, others_open = self._pick(snapshot, thread, waiting)
@@ -76,18 +88,26 @@ class Engine:
             if answer.token is not None and not hmac.compare_digest(answer.token.encode(), pause.token.encode()):
                 raise InterruptStale("this answer carries a token other than the one shown; read what waits again")
             body = {"decision": answer.decision, "value": value, "channel": answer.channel, "by": answer.by, "at": self.context.clock()}
-            answered = self._event(thread, {"type": "answer", "run": snapshot.run.id, "pause": pause.id, "decision": answer.decision})
+            answered = self._event(thread, {"type": "answer", "run": snapshot.run.id, "pause": pause.id, **_audited(answer, pause), "outcome": "taken"})
             try:
                 if others_open:
                     return self._answer_one_of_several(snapshot, pause, body, answered)
                 lease = self._lease(snapshot.run, claim=(pause.id, body))
                 pauses = [p.replace(status="answered", answer=body) if p.id == pause.id else p for p in snapshot.pauses]
-                return self._advance(lease, Snapshot(snapshot.run, pauses, snapshot.journal), session, events=(answered,))
+                return self._advance(lease, Snapshot(snapshot.run, pauses, snapshot.journal), session, events=(answered,), answering=pause.id)
             except PauseClosed as exc:
                 raise InterruptStale("this pause was already answered and the run moved on") from exc
             except VersionConflict:
                 continue
         raise RunBusy("the run kept changing while this answer was taken; try again")
+
+    def _audit_refusal(self, thread: str, answer: Answer, waiting: str | None, refused: StalwartError) -> None:
+        """Keep a refused answer in the log, for a thread that exists (a made-up thread gets no log)."""
+        if self.store.last_run(thread) is None:
+            return
+        pause = self.store.get_pause(waiting) if waiting is not None else None
+        body = {"type": "answer", "pause": waiting, **_audited(answer, pause), "outcome": "refused", "error": refused.code, "message": refused.message}
+        self.store.append_event(thread, self._event(thread, body).body)
 
     def _answer_one_of_several(self, snapshot: Snapshot, pause: PauseRecord, body: dict[str, Any], answered: Event) -> Reply:
         """Nothing runs until the last of several pauses is answered: record this one and say what still waits."""
@@ -199,7 +219,7 @@ class Engine:
             raise RunWaiting("this thread's run waits for a decision; answer it (or cancel_all) before a new turn", waiting)
         raise RunBusy("another turn on this thread is being run; try again in a moment")
 
-    def _advance(self, lease: Lease, snapshot: Snapshot, session: str | None, events: tuple[Event, ...] = ()) -> Reply:
+    def _advance(self, lease: Lease, snapshot: Snapshot, session: str | None, events: tuple[Event, ...] = (), answering: str | None = None) -> Reply:
         """One move of the run under ``lease``, from what ``snapshot`` read; its writes land in as few commits as can be."""
         run = lease.run
         saga = run.state.get("saga")
@@ -207,7 +227,7 @@ class Engine:
         lease.stage(events=events)
         try:
             with lease:
-                replay = Replay(self.context, lease, snapshot.pauses, journal, journal_of=saga["target"] if saga else None)
+                replay = Replay(self.context, lease, snapshot.pauses, journal, journal_of=saga["target"] if saga else None, answering=answering)
                 if saga is None:
                     replay.unread() if run.state["unread"] is not None else replay.plan()
                     if replay.progress.ending is not None:
@@ -248,6 +268,13 @@ class Engine:
 
     def _event(self, thread: str, body: dict[str, Any]) -> Event:
         return Event(thread, {**body, "at": iso(self.context.clock())})
+
+
+def _audited(answer: Answer, pause: PauseRecord | None) -> dict[str, Any]:
+    """What the log keeps of an answer: never the token itself, only enough of its digest to match it."""
+    carried = hashlib.sha256(answer.token.encode()).hexdigest()[:16] if answer.token is not None else None
+    shown = {"kind": pause.kind, "tool": pause.payload.get("tool"), "arguments": pause.payload.get("arguments")} if pause else {}
+    return {**shown, "decision": answer.decision, "value": answer.value, "token": carried, "channel": answer.channel, "by": answer.by}
 
 
 def _journal_steps(journal: list[JournalEntry]) -> list[Step]:

@@ -75,8 +75,13 @@ class Stopped(BaseException):
 class Replay:
     """``journal_of`` is the run whose calls this replay reads and writes: its own, or the run an operator rolls back."""
 
-    def __init__(self, context: Context, lease: Lease, pauses: list[PauseRecord], journal: list[JournalEntry], journal_of: str | None = None) -> None:
+    def __init__(
+        self, context: Context, lease: Lease, pauses: list[PauseRecord], journal: list[JournalEntry],
+        journal_of: str | None = None, answering: str | None = None,
+    ) -> None:
+        """``answering``: the pause whose answer started this move; each call it runs names it in the log."""
         self.context = context
+        self.answering = answering
         self.lease = lease
         self.run = lease.run
         self.agent = context.agents[self.run.agent]
@@ -151,7 +156,7 @@ class Replay:
         except ModelError as exc:
             finished = entry.replace(status="failed", error=exc.message)
         finished = finished.replace(finished_at=self.context.clock())
-        event = self.event({"type": "step", "run": self.run.id, "key": MODEL, "tool": MODEL, "status": finished.status})
+        event = self._step_event(MODEL, finished)
         if previous is None:
             self.lease.stage(starts=(finished,), events=(event,))
         else:
@@ -285,7 +290,7 @@ class Replay:
 
     def _record(self, finished: JournalEntry, started: JournalEntry | None, tool: Tool) -> JournalEntry:
         """Stage a call's outcome: over its ``started`` entry, or as a new entry for a read."""
-        events = (self._step_event(tool, finished),)
+        events = (self._step_event(tool.name, finished),)
         if started is None:
             self.lease.stage(starts=(finished,), events=events)
         else:
@@ -293,8 +298,9 @@ class Replay:
         self.journal[finished.key] = finished
         return finished
 
-    def _step_event(self, tool: Tool, entry: JournalEntry) -> Event:
-        return self.event({"type": "step", "run": self.run.id, "key": entry.key, "tool": tool.name, "status": entry.status})
+    def _step_event(self, name: str, entry: JournalEntry) -> Event:
+        body = {"type": "step", "run": self.run.id, "key": entry.key, "tool": name, "status": entry.status, "arguments": entry.arguments}
+        return self.event(body | ({"answer": self.answering} if self.answering else {}))
 
     def pause(
         self, kind: str, position: int, tool: Tool | StepFunction | None, arguments: list[dict[str, Any]], reasons: list[str],

@@ -118,7 +118,7 @@ def make_app(
         body = _parsed(Resume, raw)
         reply = await run_in_threadpool(
             desk.confirm, thread, body.decision, waiting=body.interrupt_id, value=body.value, token=body.token,
-            channel="signed" if secret is not None else "http", session=_session(request),
+            channel="signed" if secret is not None else "http", by=f"session:{_session(request)[:16]}", session=_session(request),
         )
         return JSONResponse(reply.to_dict())
 
