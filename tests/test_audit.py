@@ -1,14 +1,13 @@
 """An audit of every answer: who answered what, when, through which channel, and what then ran."""
 
 import hashlib
-import multiprocessing
 
 import pytest
 
 from stalwart_agents import Desk, InterruptStale
 
 from .conftest import SHOP
-from .test_race import answer as race_answer
+from .test_race import race
 
 
 def digest(token):
@@ -54,15 +53,7 @@ def test_the_audit_of_a_race_shows_one_winning_answer_and_the_refused_one(tmp_pa
     url = f"sqlite:///{tmp_path / 'runs.db'}"
     desk = Desk.from_file(SHOP, storage=url)
     pause = desk.send("race", "charge 40 to order 4411").waiting[0]
-    spawn = multiprocessing.get_context("spawn")
-    barrier, results = spawn.Barrier(2), spawn.Queue()
-    workers = [spawn.Process(target=race_answer, args=(url, "race", pause.id, pause.token, barrier, results)) for _ in range(2)]
-    for worker in workers:
-        worker.start()
-    outcomes = sorted(results.get(timeout=60) for _ in workers)
-    for worker in workers:
-        worker.join(timeout=30)
-    assert outcomes == [("ok", "done"), ("stale", None)]
+    assert race(url, "race", pause) == [("ok", "done"), ("stale", None)]
 
     records = desk.history("race")
     assert sorted(r["outcome"] for r in records) == ["refused", "taken"]
