@@ -37,6 +37,8 @@ ROUTES = {
     "healthz": ("GET", "/healthz"),
     "config": ("GET", "/config.json"),
 }
+BUNDLE = {"interface": [("GET", "/agent-ui.js")]}
+"""The interface's function also serves the built web components it loads."""
 READ_ONLY = {"interface", "config", "healthz", "interrupts", "stream"}
 TRANSACT = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"}
 SECRETS = {"QLS_OPERATOR_TOKEN": "rollback", "STALWART_RESUME_SECRET": "resume"}
@@ -145,14 +147,14 @@ def test_every_route_of_the_chapter_has_exactly_one_function(template):
             if event["Type"] == "HttpApi":
                 assert event["Properties"]["ApiId"] == {"Ref": "HttpApi"}, name
                 served.setdefault(route_of(function), []).append((event["Properties"]["Method"], event["Properties"]["Path"]))
-    assert served == {route: [method_path] for route, method_path in ROUTES.items()}
+    assert served == {route: [method_path] + BUNDLE.get(route, []) for route, method_path in ROUTES.items()}
 
 
 def test_the_deployed_routes_are_the_services_routes():
     app = make_app(SHOP, storage="memory://")
     app.state.desk.close()
     service = {(method, re.sub(r"\{\w+\}", "{id}", r.path)) for r in app.routes if isinstance(r, APIRoute) for method in r.methods}
-    assert service == set(ROUTES.values())
+    assert service == set(ROUTES.values()) | {path for paths in BUNDLE.values() for path in paths}
 
 
 def test_each_handler_is_a_few_lines_that_name_their_own_route(template):

@@ -10,12 +10,14 @@ mounts in its own server.
 from __future__ import annotations
 
 import hmac
+import html
 import json
 import logging
 import os
 import secrets
 import time
 from collections.abc import Callable, Collection
+from importlib import resources
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
@@ -54,12 +56,15 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
     "font-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'; object-src 'none'"
 )
+SECURE = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{name}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body><stalwart-chat base=""></stalwart-chat></body></html>
+<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
+<script type="module" src="{base}/agent-ui.js"></script></head>
+<body><main><stalwart-chat base="{base}"></stalwart-chat></main></body></html>
 """
+BUNDLE = "agent-ui.js"
 
 OnInterrupt = Callable[[str, Pause], object]
 
@@ -95,8 +100,15 @@ def make_app(
     _handle_errors(app)
 
     @app.get("/", response_class=HTMLResponse, name="interface")
-    def interface() -> HTMLResponse:
-        return HTMLResponse(PAGE.format(name=agent_name), headers={"Content-Security-Policy": CSP})
+    def interface(request: Request) -> HTMLResponse:
+        base = html.escape(request.scope.get("root_path", "").rstrip("/"), quote=True)
+        return HTMLResponse(PAGE.format(name=html.escape(agent_name), base=base), headers=SECURE)
+
+    @app.get(f"/{BUNDLE}", name="interface", include_in_schema=False)
+    def interface_bundle() -> Response:
+        """@stalwart-agents/agent-ui, built into the package: the interface needs no Node at run time."""
+        body = resources.files(__package__).joinpath("static", BUNDLE).read_bytes()
+        return Response(body, media_type="text/javascript", headers={**SECURE, "Cache-Control": "public, max-age=300"})
 
     @app.post("/threads/{thread}/messages", name="messages", response_model=ReplyOut, openapi_extra=body_of(Turn), responses=errors(400, 409, 413, 503))
     async def messages(thread: str, request: Request) -> JSONResponse:

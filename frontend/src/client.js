@@ -1,0 +1,91 @@
+/**
+ * The backend's routes under `base`, and nothing else.
+ *
+ * The session the server hands out in `Stalwart-Session` is remembered for the
+ * tab and sent back on every request.  Bodies are read as text and parsed as
+ * JSON whatever their content type says.
+ */
+import { recall, remember } from './storage.js';
+
+export const SESSION_HEADER = 'Stalwart-Session';
+export const SESSION_KEY = 'stalwart-session';
+
+/** An answer other than 2xx: `code` is the backend's `error`, `body` the whole JSON. */
+export class ApiError extends Error {
+  /** @param {number} status @param {any} body */
+  constructor(status, body) {
+    super(body?.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = body?.error ?? '';
+    this.body = body;
+  }
+}
+
+export class Client {
+  /**
+   * @param {string} base where the routes are; "" for the page's own origin
+   * @param {typeof fetch} fetcher
+   */
+  constructor(base, fetcher) {
+    this.base = String(base ?? '').replace(/\/+$/, '');
+    this.fetcher = fetcher;
+  }
+
+  /** @param {string} thread @param {string} [route] */
+  url(thread, route = '') {
+    return `${this.base}/threads/${encodeURIComponent(thread)}${route}`;
+  }
+
+  /** A turn. @param {string} thread @param {string} text */
+  send(thread, text) {
+    return this.request('POST', this.url(thread, '/messages'), { text });
+  }
+
+  /** What waits in the thread. @param {string} thread */
+  interrupts(thread) {
+    return this.request('GET', this.url(thread, '/interrupts'));
+  }
+
+  /**
+   * A person's decision on one pause.
+   * @param {string} thread
+   * @param {{ interrupt_id: string, decision: string, token: string, value?: string }} body
+   */
+  resume(thread, body) {
+    return this.request('POST', this.url(thread, '/resume'), body);
+  }
+
+  /** @param {string} thread @param {string} message @param {'up' | 'down'} thumb */
+  feedback(thread, message, thumb) {
+    return this.request('POST', this.url(thread, '/feedback'), { message, thumb });
+  }
+
+  /** @param {string} method @param {string} url @param {unknown} [body] */
+  async request(method, url, body) {
+    /** @type {Record<string, string>} */
+    const headers = { Accept: 'application/json' };
+    const session = recall('sessionStorage', SESSION_KEY);
+    if (session) headers[SESSION_HEADER] = session;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await this.fetcher.call(globalThis, url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+    const given = response.headers?.get(SESSION_HEADER);
+    if (given) remember('sessionStorage', SESSION_KEY, given);
+    const data = parse(await response.text());
+    if (!response.ok) throw new ApiError(response.status, data);
+    return data;
+  }
+}
+
+/** @param {string} text */
+function parse(text) {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}

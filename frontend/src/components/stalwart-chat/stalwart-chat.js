@@ -1,0 +1,460 @@
+import { html } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { ApiError, Client } from '../../client.js';
+import { StalwartElement } from '../../element.js';
+import { recall, remember } from '../../storage.js';
+import { Stream } from '../../stream.js';
+import { t } from '../../strings.js';
+import styles from './stalwart-chat.styles.js';
+
+/** Where the thread id lives when the page gives none. */
+export const THREAD_KEY = 'stalwart-thread';
+const KEPT = 200;
+/** The element's own reactive state, kept out of its public surface (and its manifest). */
+const STATE = Object.fromEntries(
+  ['entries', 'waiting', 'trace', 'text', 'sending', 'deciding', 'reconnecting', 'error'].map((name) => [name, { state: true }]),
+);
+/** Stream events after which what waits may have changed. */
+const CHANGES_WAITING = new Set(['pause', 'answer', 'run', 'rollback', 'recovered']);
+
+/**
+ * @typedef {object} Entry one line of the log
+ * @property {number} n its place in the log
+ * @property {'turn' | 'reply' | 'refusal' | 'rollback'} kind
+ * @property {string} [text] the person's turn, or the reply's words
+ * @property {string} [id] the reply's id, for a thumb
+ * @property {'up' | 'down'} [thumb] the thumb given
+ * @property {unknown[]} [sources] the reply's sources, where it carries any
+ * @property {string} [sentence] a refusal's sentence
+ * @property {string} [rule] a refusal's rule
+ * @property {Record<string, any>} [report] a rollback report
+ */
+
+/**
+ * @summary The conversation, and whatever waits for a decision.
+ * @tag stalwart-chat
+ *
+ * @slot header - Your own content above the conversation.
+ * @slot footer - Your own content below it.
+ *
+ * @csspart log - The conversation: the person's turns, the replies, refusals, rollbacks and what waits.
+ * @csspart thumbs - A reply's two rating buttons (with the `thumbs` attribute).
+ * @csspart thumbs-notice - What a rating keeps (with the `thumbs` attribute).
+ * @csspart status - Sending, waiting, reconnecting or an error, as a live status.
+ * @csspart steps - The disclosure holding the thread's step trace.
+ * @csspart composer - The message box and its Send button.
+ * @csspart citations - The region listing a reply's sources, hidden while no reply carries any.
+ * @csspart sources - The list of sources inside it.
+ */
+export class StalwartChat extends StalwartElement {
+  static get styles() {
+    return styles;
+  }
+
+  static get properties() {
+    return {
+      /** Where the backend's routes are; "" (the default) for the page's own origin. */
+      base: { type: String },
+      /** The conversation's id; without one, an id kept in localStorage["stalwart-thread"]. */
+      thread: { type: String },
+      /** Show a Helpful / Not helpful pair under each reply, and what a rating keeps. */
+      thumbs: { type: Boolean },
+      /**
+       * Opens the step stream: `(url) => EventSource`.
+       * @type {(url: string) => EventSource}
+       */
+      eventSource: { attribute: false },
+      /**
+       * Makes every request: `fetch` or anything that behaves like it.
+       * @type {typeof fetch}
+       */
+      fetcher: { attribute: false },
+      ...STATE,
+    };
+  }
+
+  constructor() {
+    super();
+    this.base = '';
+    this.thread = '';
+    this.thumbs = false;
+    /** @type {(url: string) => EventSource} */
+    this.eventSource = (url) => new EventSource(url);
+    /** @type {typeof fetch} */
+    this.fetcher = globalThis.fetch;
+    Object.assign(this, { entries: [], waiting: [], trace: [], text: '', sending: false, deciding: 0, reconnecting: false, error: '' });
+    /** @internal @type {Link | null} */
+    this.link = null;
+    this.addEventListener('stalwart-decision', (event) => this.decide(/** @type {CustomEvent} */ (event)));
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    if (this.hasUpdated) this.connect();
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.disconnect();
+  }
+
+  /** @param {Map<string, unknown>} changed */
+  willUpdate(changed) {
+    if (['base', 'thread', 'eventSource', 'fetcher'].some((name) => changed.has(name))) this.connect();
+  }
+
+  /** @param {Map<string, unknown>} changed */
+  updated(changed) {
+    if (changed.has('entries') || changed.has('trace')) this.keepView();
+    if (changed.has('entries') || changed.has('waiting')) this.scrollLog();
+  }
+
+  render() {
+    const theme = ifDefined(this.theme || undefined);
+    const sources = this.sources();
+    return html`<slot name="header"></slot>
+      <div part="log" role="log" aria-live="polite" aria-label=${t('conversation')} tabindex="0">
+        ${this.entries.map((entry) => this.renderEntry(entry, theme))}
+        ${this.waiting.map((pause) => html`<stalwart-confirm .interrupt=${pause} theme=${theme}></stalwart-confirm>`)}
+      </div>
+      <section part="citations" aria-label=${t('sources')} ?hidden=${!sources.length}>
+        <ul part="sources">
+          ${sources.map((source) => html`<li>${sourceText(source)}</li>`)}
+        </ul>
+      </section>
+      <details part="steps">
+        <summary>${t('traceTitle')}</summary>
+        <stalwart-trace .events=${this.trace} theme=${theme}></stalwart-trace>
+      </details>
+      <div part="status" role="status" class=${this.error ? 'bad' : ''}>${this.statusText()}</div>
+      <form part="composer" @submit=${this.submit}>
+        <textarea
+          name="text"
+          rows="2"
+          aria-label=${t('placeholder')}
+          placeholder=${t('placeholder')}
+          .value=${this.text}
+          ?readonly=${this.sending}
+          @input=${this.typed}
+          @keydown=${this.keydown}
+        ></textarea>
+        <button type="submit" ?disabled=${this.sending}>${t('send')}</button>
+      </form>
+      <p part="thumbs-notice" class="muted" ?hidden=${!this.thumbs}>${t('thumbsNotice')}</p>
+      <slot name="footer"></slot>`;
+  }
+
+  /** @private @param {Entry} entry @param {unknown} theme */
+  renderEntry(entry, theme) {
+    switch (entry.kind) {
+      case 'turn':
+        return html`<div class="entry turn" data-entry=${entry.n} tabindex="-1"><p class="text">${entry.text}</p></div>`;
+      case 'reply':
+        return html`<div class="entry reply" data-entry=${entry.n} data-id=${ifDefined(entry.id)} tabindex="-1">
+          <p class="text">${entry.text}</p>
+          ${this.thumbs && entry.id ? this.renderThumbs(entry) : ''}
+        </div>`;
+      case 'refusal':
+        return html`<stalwart-decision
+          class="entry"
+          data-entry=${entry.n}
+          tabindex="-1"
+          rule=${entry.rule ?? ''}
+          sentence=${entry.sentence ?? ''}
+          theme=${theme}
+        ></stalwart-decision>`;
+      default:
+        return html`<stalwart-rollback class="entry" data-entry=${entry.n} tabindex="-1" .report=${entry.report} theme=${theme}></stalwart-rollback>`;
+    }
+  }
+
+  /** @private @param {Entry} entry */
+  renderThumbs(entry) {
+    return html`<div part="thumbs">
+      <button type="button" class="quiet" data-thumb="up" aria-pressed=${entry.thumb === 'up' ? 'true' : 'false'} @click=${() => this.rate(entry, 'up')}>${t('thumbUp')}</button>
+      <button type="button" class="quiet" data-thumb="down" aria-pressed=${entry.thumb === 'down' ? 'true' : 'false'} @click=${() => this.rate(entry, 'down')}>${t('thumbDown')}</button>
+    </div>`;
+  }
+
+  /** @private */
+  statusText() {
+    if (this.error) return t('error', { message: this.error });
+    if (this.sending || this.deciding) return t('sending');
+    if (this.reconnecting) return t('reconnecting');
+    if (this.waiting.length) return t('waiting');
+    return '';
+  }
+
+  /** The latest reply's sources. @private */
+  sources() {
+    const reply = [...this.entries].reverse().find((entry) => entry.kind === 'reply');
+    return Array.isArray(reply?.sources) ? reply.sources : [];
+  }
+
+  /** Open the thread: its kept view, what waits, and the step stream. @private */
+  connect() {
+    this.disconnect();
+    if (!this.isConnected) return;
+    const thread = this.thread || ownThread();
+    const client = new Client(this.base, this.fetcher);
+    /** @type {Link} */
+    const link = { thread, client, stream: null, epoch: 0, reading: false, again: false };
+    this.link = link;
+    const view = readView(thread);
+    this.entries = view.entries;
+    this.trace = view.trace;
+    this.waiting = [];
+    this.error = '';
+    this.reconnecting = false;
+    this.sending = false;
+    this.deciding = 0;
+    link.stream = new Stream({
+      url: client.url(thread, '/stream'),
+      thread,
+      open: (url) => this.eventSource(url),
+      onEvent: (type, body) => link === this.link && this.streamed(type, body),
+      onOpen: () => link === this.link && this.refresh(),
+      onReconnecting: (on) => {
+        if (link === this.link) this.reconnecting = on;
+      },
+    });
+    this.refresh();
+    try {
+      link.stream.start();
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** @private */
+  disconnect() {
+    this.link?.stream?.stop();
+    this.link = null;
+  }
+
+  /** @private @param {string} type @param {Record<string, any>} body */
+  streamed(type, body) {
+    if (type === 'step') this.trace = [...this.trace, body].slice(-KEPT);
+    if (CHANGES_WAITING.has(type)) this.refresh();
+  }
+
+  /**
+   * Read what waits.  One read at a time; a read asked for meanwhile runs after it,
+   * and none runs (or counts) while a decision is on its way, whose answer says what waits.
+   * @private
+   */
+  async refresh() {
+    const link = this.link;
+    if (!link) return;
+    if (link.reading || this.deciding) {
+      link.again = true;
+      return;
+    }
+    link.reading = true;
+    try {
+      do {
+        link.again = false;
+        const epoch = link.epoch;
+        try {
+          const body = await link.client.interrupts(link.thread);
+          if (link === this.link && epoch === link.epoch) this.waiting = same(this.waiting, body?.waiting);
+        } catch (err) {
+          if (link === this.link) this.fail(err);
+        }
+      } while (link.again && link === this.link && !this.deciding);
+    } finally {
+      link.reading = false;
+    }
+  }
+
+  /** @private @param {SubmitEvent} event */
+  submit(event) {
+    event.preventDefault();
+    this.send();
+  }
+
+  /** @private @param {KeyboardEvent} event */
+  keydown(event) {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      this.send();
+    }
+  }
+
+  /** @private @param {InputEvent} event */
+  typed(event) {
+    this.text = /** @type {HTMLTextAreaElement} */ (event.target).value;
+  }
+
+  /** Send the composer's text as a turn. @private */
+  async send() {
+    const link = this.link;
+    const text = this.text.trim();
+    if (!link || !text || this.sending) return;
+    const refocus = this.renderRoot.activeElement?.matches('button[type=submit]');
+    this.sending = true;
+    this.error = '';
+    try {
+      const answer = await link.client.send(link.thread, text);
+      if (link !== this.link) return;
+      this.text = '';
+      this.record([{ kind: 'turn', text }]);
+      this.apply(answer);
+    } catch (err) {
+      if (link === this.link) this.fail(err);
+    } finally {
+      if (link === this.link) this.sending = false;
+    }
+    if (refocus) {
+      await this.updateComplete;
+      this.renderRoot.querySelector('textarea')?.focus();
+    }
+  }
+
+  /** Send a person's decision, then move focus to its outcome. @private @param {CustomEvent} event */
+  async decide(event) {
+    const { interrupt, decision, value } = event.detail ?? {};
+    const link = this.link;
+    if (!link || !interrupt?.id || !decision) return;
+    this.deciding += 1;
+    link.epoch += 1;
+    this.error = '';
+    /** @type {number | undefined} */
+    let outcome;
+    try {
+      /** @type {{interrupt_id: string, decision: string, token: string, value?: string}} */
+      const body = { interrupt_id: interrupt.id, decision, token: interrupt.token };
+      if (value !== undefined) body.value = value;
+      const answer = await link.client.resume(link.thread, body);
+      if (link !== this.link) return;
+      outcome = this.apply(answer);
+    } catch (err) {
+      if (link !== this.link) return;
+      this.fail(err);
+      const stale = err instanceof ApiError && err.code === 'interrupt_stale';
+      // A copy makes its confirmation take an answer again.
+      if (!stale) this.waiting = this.waiting.map((pause) => (pause === interrupt ? { ...pause } : pause));
+    } finally {
+      if (link === this.link) {
+        this.deciding -= 1;
+        if (link.again && !this.deciding) this.refresh();
+      }
+    }
+    await this.updateComplete;
+    const target = outcome === undefined ? null : this.renderRoot.querySelector(`[data-entry="${outcome}"]`);
+    /** @type {HTMLElement | null} */ (target ?? this.renderRoot.querySelector('[part=log]'))?.focus();
+  }
+
+  /** Rate a reply. @private @param {Entry} entry @param {'up' | 'down'} thumb */
+  async rate(entry, thumb) {
+    const link = this.link;
+    if (!link || !entry.id) return;
+    try {
+      await link.client.feedback(link.thread, entry.id, thumb);
+      if (link === this.link) this.entries = this.entries.map((line) => (line.n === entry.n ? { ...line, thumb } : line));
+    } catch (err) {
+      if (link === this.link) this.fail(err);
+    }
+  }
+
+  /**
+   * Show a turn's or a decision's answer; the place in the log of the first line it added.
+   * @private @param {Record<string, any>} answer
+   */
+  apply(answer) {
+    /** @type {Array<Omit<Entry, 'n'>>} */
+    const lines = [];
+    if (answer?.reply?.text) lines.push({ kind: 'reply', id: answer.reply.id, text: answer.reply.text, sources: answer.reply.sources });
+    for (const refusal of answer?.refusals ?? []) lines.push({ kind: 'refusal', sentence: refusal.sentence, rule: refusal.rule ?? '' });
+    if (answer?.rollback) lines.push({ kind: 'rollback', report: answer.rollback });
+    this.waiting = same(this.waiting, answer?.waiting);
+    return this.record(lines);
+  }
+
+  /** Append lines to the log; the place of the first. @private @param {Array<Omit<Entry, 'n'>>} lines */
+  record(lines) {
+    if (!lines.length) return undefined;
+    const first = (this.entries.at(-1)?.n ?? 0) + 1;
+    this.entries = [...this.entries, ...lines.map((line, i) => ({ ...line, n: first + i }))].slice(-KEPT);
+    return first;
+  }
+
+  /** @private @param {unknown} err */
+  fail(err) {
+    if (err instanceof ApiError && err.code === 'run_waiting') {
+      this.waiting = same(this.waiting, err.body?.waiting);
+    } else if (err instanceof ApiError && err.code === 'interrupt_stale') {
+      this.refresh();
+    } else {
+      this.error = err instanceof Error ? err.message : String(err);
+    }
+  }
+
+  /** @private */
+  keepView() {
+    if (this.link) remember('sessionStorage', viewKey(this.link.thread), JSON.stringify({ entries: this.entries, trace: this.trace }));
+  }
+
+  /** @private */
+  scrollLog() {
+    const log = this.renderRoot.querySelector('[part=log]');
+    if (log) log.scrollTop = log.scrollHeight;
+  }
+}
+
+/**
+ * @typedef {object} Link the open thread
+ * @property {string} thread
+ * @property {Client} client
+ * @property {Stream | null} stream
+ * @property {number} epoch bumped by each decision, so a read begun before it does not count
+ * @property {boolean} reading
+ * @property {boolean} again
+ */
+
+/** Keep the objects of pauses that did not change, so their confirmations keep their state. */
+function same(/** @type {any[]} */ old, /** @type {any[] | undefined} */ next) {
+  return (next ?? []).map((pause) => old.find((o) => o.id === pause.id && o.token === pause.token) ?? pause);
+}
+
+/** @param {unknown} source */
+function sourceText(source) {
+  if (source && typeof source === 'object') {
+    const { title, url } = /** @type {Record<string, unknown>} */ (source);
+    return String(title ?? url ?? JSON.stringify(source));
+  }
+  return String(source);
+}
+
+/** @param {string} thread */
+const viewKey = (thread) => `stalwart-view:${thread}`;
+
+/** What this tab showed of the thread before a reload. @param {string} thread */
+function readView(thread) {
+  try {
+    const view = JSON.parse(recall('sessionStorage', viewKey(thread)) ?? '{}');
+    return { entries: Array.isArray(view.entries) ? view.entries : [], trace: Array.isArray(view.trace) ? view.trace : [] };
+  } catch {
+    return { entries: [], trace: [] };
+  }
+}
+
+/** The page's own thread id, made once and kept in localStorage. */
+function ownThread() {
+  let id = recall('localStorage', THREAD_KEY);
+  if (!id) {
+    id = uuid();
+    remember('localStorage', THREAD_KEY, id);
+  }
+  return id;
+}
+
+function uuid() {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  // randomUUID is only in secure contexts; a plain-http page makes a v4 id by hand.
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,65 @@
+import { css } from 'lit';
+import { elementStyles } from '../../element.styles.js';
+
+export default [
+  elementStyles,
+  css`
+    :host {
+      display: flex;
+      flex-direction: column;
+      gap: var(--_gap);
+      padding: var(--_gap);
+    }
+    [part='log'] {
+      flex: 1 1 auto;
+      min-height: 0;
+      overflow-y: auto;
+      display: flex;
+      flex-direction: column;
+      gap: var(--_gap);
+    }
+    .turn,
+    .reply {
+      max-width: 85%;
+      padding: calc(var(--_gap) / 2) var(--_gap);
+      border-radius: var(--_radius);
+      border: 1px solid var(--_line);
+    }
+    .turn {
+      align-self: flex-end;
+      border-color: var(--_accent);
+    }
+    .reply {
+      align-self: flex-start;
+    }
+    .text {
+      margin: 0;
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+    }
+    [part='thumbs'] {
+      display: flex;
+      gap: calc(var(--_gap) / 2);
+      margin-top: calc(var(--_gap) / 2);
+    }
+    [part='status'].bad {
+      color: var(--_bad);
+    }
+    [part='composer'] {
+      display: flex;
+      gap: calc(var(--_gap) / 2);
+      align-items: flex-end;
+    }
+    textarea {
+      flex: 1 1 auto;
+      resize: vertical;
+    }
+    [part='thumbs-notice'] {
+      margin: 0;
+    }
+    summary {
+      cursor: pointer;
+      color: var(--_accent);
+    }
+  `,
+];

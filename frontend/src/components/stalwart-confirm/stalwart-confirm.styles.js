@@ -1,0 +1,47 @@
+import { css } from 'lit';
+import { elementStyles } from '../../element.styles.js';
+
+export default [
+  elementStyles,
+  css`
+    [part='confirm'] {
+      border: 1px solid var(--_accent);
+      border-radius: var(--_radius);
+      padding: var(--_gap);
+    }
+    [part='turn'] {
+      margin: 0 0 calc(var(--_gap) / 2);
+      padding-inline-start: var(--_gap);
+      border-inline-start: 4px solid var(--_line);
+    }
+    dl {
+      display: grid;
+      grid-template-columns: max-content auto auto;
+      gap: calc(var(--_gap) / 4) var(--_gap);
+    }
+    dt {
+      font-weight: 600;
+    }
+    dd {
+      margin: 0;
+      overflow-wrap: anywhere;
+    }
+    .value,
+    .tool {
+      font-family: ui-monospace, monospace;
+    }
+    [part='irreversible'] {
+      color: var(--_warn);
+      font-weight: 600;
+    }
+    [part='choices'] {
+      display: flex;
+      flex-wrap: wrap;
+      gap: calc(var(--_gap) / 2);
+      margin: 0;
+    }
+    [part='choices'] input {
+      flex: 1 1 12em;
+    }
+  `,
+];

@@ -1,0 +1,109 @@
+/**
+ * Every word the interface shows, by key, as the chapter ships them.
+ *
+ * `setStrings()` replaces any of them and re-renders every element on the page;
+ * a `{name}` in a string is filled by `format()` where the string is shown.
+ */
+
+/** @type {Readonly<Record<string, string>>} */
+export const shipped = Object.freeze({
+  conversation: 'Conversation',
+  placeholder: 'Write a message',
+  send: 'Send',
+  sending: 'Sending…',
+  waiting: 'Waiting for your decision',
+  confirmTitle: 'Confirm {tool}?',
+  argumentsTitle: 'What it will use',
+  origin_typed: 'you typed it',
+  origin_reply: 'you answered it',
+  origin_context: 'from your account',
+  origin_computed: 'calculated',
+  origin_model: 'the assistant wrote it',
+  origin_result: 'from an earlier step',
+  origin_agent: 'from another assistant',
+  reasonsTitle: 'Why this needs you',
+  irreversible: 'Nothing can undo this step once it runs.',
+  approve: 'Approve',
+  skip: 'Skip this step',
+  cancelAll: 'Cancel everything',
+  refused: 'Not done',
+  rule: 'Rule',
+  showRule: 'Which rule?',
+  rollbackTitle: 'Undoing what this run did',
+  undone: 'Undone',
+  notUndoable: 'Could not be undone',
+  stuck: 'Undoing {tool} failed. What should happen?',
+  retry: 'Try again',
+  doneByHand: 'I undid it myself',
+  abandon: 'Leave it',
+  unknownTitle: 'Did {tool} take effect?',
+  happened: 'Yes, it happened',
+  didNotHappen: 'No, it did not',
+  delegateTitle: "I couldn't work that out. Shall I pass it to the assistant?",
+  delegateApprove: 'Yes, pass it on',
+  decline: 'No',
+  reconnecting: 'Reconnecting…',
+  traceTitle: 'What happened',
+  step: 'Step {step}',
+  error: 'Something went wrong: {message}',
+  thumbUp: 'Helpful',
+  thumbDown: 'Not helpful',
+  thumbsNotice: 'A rated message is kept to improve the assistant, and nothing else of the conversation.',
+  sources: 'Sources',
+});
+
+/** The strings in force: the shipped ones, with whatever `setStrings()` replaced. */
+export const strings = { ...shipped };
+
+/** @type {Set<{ requestUpdate(): void }>} */
+const live = new Set();
+
+/**
+ * Replace any of the strings; every element on the page shows the new words.
+ * @param {Record<string, string>} replacements
+ */
+export function setStrings(replacements) {
+  for (const [key, text] of Object.entries(replacements ?? {})) {
+    if (typeof text !== 'string') throw new TypeError(`setStrings: the string for "${key}" is not a string`);
+    strings[key] = text;
+  }
+  for (const host of live) host.requestUpdate();
+}
+
+/**
+ * Fill each `{name}` of `text` from `values`; a name without a value stays as written.
+ * @param {string} text
+ * @param {Record<string, unknown>} [values]
+ */
+export function format(text, values = {}) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (values[name] == null ? whole : String(values[name])));
+}
+
+/**
+ * The string for `key`, filled; a key the table lacks shows as itself.
+ * @param {string} key
+ * @param {Record<string, unknown>} [values]
+ */
+export function t(key, values) {
+  return format(Object.hasOwn(strings, key) ? strings[key] : key, values);
+}
+
+/**
+ * A Lit reactive controller that keeps its host in the set `setStrings()` re-renders.
+ * It needs nothing of Lit but the host's `addController`.
+ */
+export class StringsController {
+  /** @param {{ addController(c: object): void, requestUpdate(): void }} host */
+  constructor(host) {
+    this.host = host;
+    host.addController(this);
+  }
+
+  hostConnected() {
+    live.add(this.host);
+  }
+
+  hostDisconnected() {
+    live.delete(this.host);
+  }
+}

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { StringsController, format, setStrings, shipped, strings, t as text } from '../src/strings.js';
+import { stringsFromChapter } from './chapter.js';
+
+test('the shipped strings are the chapter\'s table, key for key and word for word', (t) => {
+  const chapter = stringsFromChapter();
+  if (!chapter) return t.skip('the chapter is not beside the repository (../shared/spec): the table was not compared');
+  assert.deepEqual({ ...shipped }, chapter);
+});
+
+test('format fills each {name} and leaves unknown names as written', () => {
+  assert.equal(format('Confirm {tool}?', { tool: 'x' }), 'Confirm x?');
+  assert.equal(format('Step {step}', { step: 2 }), 'Step 2');
+  assert.equal(format('Confirm {tool}?', {}), 'Confirm {tool}?');
+  assert.equal(format('Something went wrong: {message}', { message: '{tool}' }), 'Something went wrong: {tool}');
+});
+
+test('setStrings replaces strings and re-renders every live element', () => {
+  const renders = [];
+  const host = { addController: (controller) => (host.controller = controller), requestUpdate: () => renders.push('again') };
+  new StringsController(host);
+  host.controller.hostConnected();
+  try {
+    setStrings({ approve: 'Aprovar', skip: 'Pular este passo' });
+    assert.equal(strings.approve, 'Aprovar');
+    assert.equal(text('skip'), 'Pular este passo');
+    assert.equal(text('cancelAll'), shipped.cancelAll);
+    assert.deepEqual(renders, ['again']);
+    host.controller.hostDisconnected();
+    setStrings({ approve: 'Approve' });
+    assert.deepEqual(renders, ['again'], 'a disconnected element is not kept');
+  } finally {
+    setStrings(shipped);
+  }
+  assert.deepEqual({ ...strings }, { ...shipped });
+});
+
+test('setStrings refuses a string that is not one', () => {
+  assert.throws(() => setStrings({ approve: 42 }), TypeError);
+});
+
+test('t shows a key the table lacks as itself, never an inherited property', () => {
+  assert.equal(text('constructor'), 'constructor');
+  assert.equal(text('confirmTitle', { tool: 'charge_card' }), 'Confirm charge_card?');
+});

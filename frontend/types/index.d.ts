@@ -1,0 +1,165 @@
+// Types for @stalwart-agents/agent-ui.  Importing the package defines the five elements.
+import { LitElement } from 'lit';
+
+/** Where an argument's value came from. */
+export type Origin = 'typed' | 'reply' | 'context' | 'computed' | 'model' | 'agent' | `result:${string}` | (string & {});
+
+export interface Argument {
+  name: string;
+  value: unknown;
+  origin: Origin;
+}
+
+export type PauseKind = 'confirm' | 'outcome_unknown' | 'saga_stuck' | 'ask' | 'delegate';
+
+export type Answer =
+  | 'approve' | 'skip' | 'cancel_all'
+  | 'happened' | 'did_not_happen'
+  | 'retry' | 'done_by_hand' | 'abandon'
+  | 'answer'
+  | 'decline';
+
+/** One thing a run waits on, as the backend lists it. */
+export interface Pause {
+  id: string;
+  kind: PauseKind;
+  thread: string;
+  run: string;
+  step: number;
+  tool: string;
+  question: string;
+  arguments: Argument[];
+  reasons: string[];
+  irreversible: boolean;
+  answers: Answer[];
+  token: string;
+  created_at: string;
+  /** ask: the question to answer. */
+  prompt?: string;
+  /** ask: the argument the answer fills. */
+  argument?: string;
+  /** delegate: the turn the model would be given. */
+  turn?: string;
+  /** saga_stuck: the undo that keeps failing. */
+  undo?: { tool: string; error: string | null; attempts: number };
+  /** saga_stuck: what still needs undoing after it. */
+  pending?: Array<{ step: number; tool: string; undo: string | null }>;
+}
+
+export interface RollbackLine {
+  step: number;
+  tool: string;
+  undo: string | null;
+  arguments: Argument[];
+}
+
+export interface RollbackReport {
+  reason: string;
+  status: 'complete' | 'waiting' | 'abandoned';
+  undone: Array<RollbackLine & { by: 'tool' | 'person' }>;
+  not_undone: Array<RollbackLine & { why: 'irreversible' | 'no_undo' | 'abandoned' }>;
+  pending?: Array<{ step: number; tool: string; undo: string | null }>;
+}
+
+/** A step as the stream sends it (`key` is `2`, or `2.1` for a team's step's first call), or as an answer lists it. */
+export interface TraceEvent {
+  type?: 'turn' | 'step' | 'pause' | 'answer' | 'run' | 'rollback' | 'recovered' | (string & {});
+  run?: string;
+  key?: string;
+  step?: number;
+  call?: number | null;
+  tool?: string;
+  status?: string;
+  arguments?: Argument[];
+  [field: string]: unknown;
+}
+
+/** The `detail` of a `stalwart-decision` event. */
+export interface DecisionDetail {
+  interrupt: Pause;
+  decision: Answer | (string & {});
+  /** The person's answer to an `ask`. */
+  value?: string;
+}
+
+export type StalwartDecisionEvent = CustomEvent<DecisionDetail>;
+
+export type Theme = 'light' | 'dark';
+
+/** The keys of the shipped strings. */
+export type StringKey =
+  | 'conversation' | 'placeholder' | 'send' | 'sending' | 'waiting'
+  | 'confirmTitle' | 'argumentsTitle'
+  | 'origin_typed' | 'origin_reply' | 'origin_context' | 'origin_computed' | 'origin_model' | 'origin_result' | 'origin_agent'
+  | 'reasonsTitle' | 'irreversible' | 'approve' | 'skip' | 'cancelAll'
+  | 'refused' | 'rule' | 'showRule'
+  | 'rollbackTitle' | 'undone' | 'notUndoable'
+  | 'stuck' | 'retry' | 'doneByHand' | 'abandon'
+  | 'unknownTitle' | 'happened' | 'didNotHappen'
+  | 'delegateTitle' | 'delegateApprove' | 'decline'
+  | 'reconnecting' | 'traceTitle' | 'step' | 'error'
+  | 'thumbUp' | 'thumbDown' | 'thumbsNotice' | 'sources';
+
+export type Strings = Record<StringKey, string>;
+
+/** The strings as shipped. */
+export declare const shipped: Readonly<Strings>;
+/** The strings in force (the shipped ones with whatever setStrings replaced). */
+export declare const strings: Readonly<Strings>;
+/** Replace any of the strings; every element on the page re-renders with them. */
+export declare function setStrings(replacements: Partial<Strings>): void;
+/** Fill each `{name}` of `text` from `values`; a name without a value stays as written. */
+export declare function format(text: string, values?: Record<string, unknown>): string;
+
+declare class StalwartElement extends LitElement {
+  /** "light" or "dark" fixes the colours; with neither, the person's setting chooses. */
+  theme?: Theme | '';
+}
+
+/** The conversation, and whatever waits for a decision. */
+export declare class StalwartChat extends StalwartElement {
+  /** Where the backend's routes are; "" for the page's own origin. */
+  base: string;
+  /** The conversation's id; "" for one kept in localStorage["stalwart-thread"]. */
+  thread: string;
+  /** Show a Helpful / Not helpful pair under each reply. */
+  thumbs: boolean;
+  /** Opens the step stream; `url => new EventSource(url)` by default. */
+  eventSource: (url: string) => EventSource;
+  /** Makes every request; `fetch` by default. */
+  fetcher: typeof fetch;
+}
+
+/** One call that waits: its arguments with their origins, the reasons, the irreversible warning and its answers. */
+export declare class StalwartConfirm extends StalwartElement {
+  interrupt: Pause | null;
+}
+
+/** A refusal in one sentence, its rule on disclosure. */
+export declare class StalwartDecision extends StalwartElement {
+  rule: string;
+  sentence: string;
+}
+
+/** What a run undid, and what it could not. */
+export declare class StalwartRollback extends StalwartElement {
+  report: RollbackReport | null;
+}
+
+/** A thread's steps. */
+export declare class StalwartTrace extends StalwartElement {
+  events: TraceEvent[];
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'stalwart-chat': StalwartChat;
+    'stalwart-confirm': StalwartConfirm;
+    'stalwart-decision': StalwartDecision;
+    'stalwart-rollback': StalwartRollback;
+    'stalwart-trace': StalwartTrace;
+  }
+  interface HTMLElementEventMap {
+    'stalwart-decision': StalwartDecisionEvent;
+  }
+}
