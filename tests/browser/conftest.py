@@ -1,0 +1,78 @@
+"""A real headless Chromium (Debian's package, driven by Playwright) against a real `stalwart serve`."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ..conftest import ROOT
+from ..server import free_port, wait_until_healthy
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+SHOTS = ROOT / "build" / "screenshots"
+AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+class Served:
+    """`stalwart serve` on the shop example in its own process; ``restart`` keeps its port and its store."""
+
+    def __init__(self, storage: str, ledger: Path, operator_token: str) -> None:
+        self.port, self.storage, self.ledger, self.token = free_port(), storage, ledger, operator_token
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "stalwart_agents", "serve", str(ROOT / "examples" / "shop" / "agent.yaml"),
+                   "--port", str(self.port), "--storage", self.storage, "--operator-token", self.token]
+        env = {**__import__("os").environ, "STALWART_SHOP_LEDGER": str(self.ledger)}
+        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_until_healthy(self.base)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+@pytest.fixture
+def served(tmp_path):
+    server = Served(f"sqlite:///{tmp_path / 'runs.db'}", tmp_path / "ledger.jsonl", "operator-for-browser-tests")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def page(browser, served):
+    """A fresh page on the served interface; every request it makes is recorded in ``page.requests_made``."""
+    context = browser.new_context()
+    opened = context.new_page()
+    opened.requests_made = []
+    opened.on("request", lambda request: opened.requests_made.append(request.url))
+    opened.goto(served.base + "/")
+    yield opened
+    context.close()
