@@ -305,3 +305,8 @@ def test_a_service_of_one_route_answers_that_route_alone(desk):
         assert httpx.post(f"{base}/threads/u-1/messages", json={"text": "hi"}).json()["error"] == "not_found"
     with pytest.raises(ValueError, match="no such route: chat"):
         make_app(desk, routes=("chat",))
+
+
+def test_a_method_a_route_does_not_take_is_405_with_allow(client):
+    answer = client.request("TRACE", "/threads/u-1/stream")
+    assert answer.status_code == 405 and "GET" in answer.headers["allow"]

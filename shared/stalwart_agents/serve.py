@@ -225,8 +225,8 @@ def _handle_errors(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _unexpected)
 
 
-def _error(code: str, message: str, status: int, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message, **extra}, status_code=status)
+def _error(code: str, message: str, status: int, headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message, **extra}, status_code=status, headers=headers)
 
 
 def _stalwart_error(request: Request, exc: Exception) -> JSONResponse:
@@ -238,7 +238,7 @@ def _stalwart_error(request: Request, exc: Exception) -> JSONResponse:
 def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "bad_request")
-    return _error(code, str(exc.detail), exc.status_code)
+    return _error(code, str(exc.detail), exc.status_code, headers=exc.headers)
 
 
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:

@@ -21,8 +21,10 @@ SHOTS = ROOT / "build" / "screenshots"
 AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Module-scoped: Playwright's sync API keeps an event loop running in this thread until it stops,
+    and the Lambda tests after these need the thread's loop free for Mangum."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
