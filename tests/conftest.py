@@ -37,3 +37,13 @@ def moto_endpoint():
     server, endpoint = start_moto()
     yield endpoint
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """A throwaway PostgreSQL server on 127.0.0.1, shared by the session (each test uses its own database)."""
+    pytest.importorskip("psycopg", reason="the postgres extra is not installed: pip install -e '.[postgres]'")
+    from tests.postgres import throwaway_cluster
+
+    with throwaway_cluster() as cluster:
+        yield cluster

@@ -134,9 +134,9 @@ MISTAKES = [
         4, "storage", "unknown storage scheme 'redis': use memory:// or sqlite:///PATH", id="unknown-scheme",
     ),
     pytest.param(
-        "storage: postgres://db.internal/runs\n" + SHOP,
-        1, "storage", "the postgres:// backend has not shipped yet; use sqlite:///PATH on one machine",
-        id="scheme-not-shipped",
+        "storage: postgres://db.internal\n" + SHOP,
+        1, "storage", "a postgres URL is postgres://USER:PASSWORD@HOST:PORT/DATABASE (the port and password are optional)",
+        id="postgres-url-without-a-database",
     ),
     pytest.param(
         RULES + '        - name: big-charges\n          when: "args.amount >"\n          then: confirm\n',

@@ -11,6 +11,8 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
+
 import pytest
 
 from stalwart_agents.storage import Storage, open_storage
@@ -29,6 +31,7 @@ BACKENDS: dict[str, Callable[[pytest.FixtureRequest, Path], str]] = {
     "memory": lambda request, folder: "memory://",
     "sqlite": lambda request, folder: f"sqlite:///{folder / 'runs.db'}",
     "dynamodb": lambda request, folder: request.getfixturevalue("dynamodb_url"),
+    "postgres": lambda request, folder: request.getfixturevalue("postgres_url"),
 }
 
 
@@ -50,3 +53,9 @@ def fake_aws(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def dynamodb_url(moto_endpoint: str, fake_aws: None) -> str:
     return f"dynamodb://t-{uuid.uuid4().hex}?region={REGION}&endpoint={moto_endpoint}"
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: Any) -> str:
+    """A fresh database of the session's cluster, for this test alone."""
+    return postgres_cluster.create_database(f"t_{uuid.uuid4().hex}")

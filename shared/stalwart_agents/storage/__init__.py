@@ -18,11 +18,8 @@ __all__ = [
     "check_url", "open_storage",
 ]
 
-SCHEMES = ("memory", "sqlite", "dynamodb")
-NOT_SHIPPED = {
-    "postgres": "the postgres:// backend has not shipped yet; use sqlite:///PATH on one machine",
-    "postgresql": "the postgres:// backend has not shipped yet; use sqlite:///PATH on one machine",
-}
+SCHEMES = ("memory", "sqlite", "dynamodb", "postgres", "postgresql")
+POSTGRES_URL = "postgres://USER:PASSWORD@HOST:PORT/DATABASE"
 DYNAMODB_URL = "dynamodb://TABLE?region=REGION (with &endpoint=http://HOST:PORT for a local DynamoDB)"
 TABLE_NAME = re.compile(r"[A-Za-z0-9_.-]{3,255}")
 
@@ -30,8 +27,6 @@ TABLE_NAME = re.compile(r"[A-Za-z0-9_.-]{3,255}")
 def check_url(url: str) -> str:
     """Return the URL's scheme, or raise a ValueError that says what is wrong with it."""
     scheme = urlsplit(url).scheme
-    if scheme in NOT_SHIPPED:
-        raise ValueError(NOT_SHIPPED[scheme])
     if scheme not in SCHEMES:
         raise ValueError(f"unknown storage scheme {scheme or url!r}: use memory:// or sqlite:///PATH")
     if scheme == "sqlite" and not url.startswith("sqlite:///"):
@@ -40,7 +35,20 @@ def check_url(url: str) -> str:
         raise ValueError("a sqlite URL needs a file: sqlite:///runs.db")
     if scheme == "dynamodb":
         dynamodb_address(url)
+    if scheme in ("postgres", "postgresql"):
+        check_postgres_url(url)
     return scheme
+
+
+def check_postgres_url(url: str) -> None:
+    """A ValueError unless the URL names a host and a database (libpq reads the rest)."""
+    parts = urlsplit(url)
+    try:
+        parts.port
+    except ValueError:
+        raise ValueError(f"a postgres URL is {POSTGRES_URL}; its port is not a number") from None
+    if not parts.hostname or parts.path in ("", "/") or "/" in parts.path[1:] or parts.fragment:
+        raise ValueError(f"a postgres URL is {POSTGRES_URL} (the port and password are optional)")
 
 
 def dynamodb_address(url: str) -> tuple[str, str, str | None]:
@@ -73,6 +81,15 @@ def open_storage(url: str, *, base_dir: Path | None = None) -> Storage:
         from .memory import MemoryStorage
 
         store: Storage = MemoryStorage()
+    elif scheme in ("postgres", "postgresql"):
+        try:
+            from .postgres import PostgresStorage
+        except ImportError as exc:
+            raise ConfigError(
+                f"the postgres backend needs psycopg: pip install 'stalwart-agents[postgres]' ({exc})", key="storage"
+            ) from exc
+
+        store = PostgresStorage(url)
     elif scheme == "dynamodb":
         from .dynamodb import DynamoStorage
 
@@ -85,5 +102,9 @@ def open_storage(url: str, *, base_dir: Path | None = None) -> Storage:
         if not path.is_absolute() and base_dir is not None:
             path = base_dir / path
         store = SqliteStorage(path)
-    store.setup()
+    try:
+        store.setup()
+    except BaseException:
+        store.close()
+        raise
     return store

@@ -1,0 +1,186 @@
+"""What only the Postgres store promises: processes race safely, the schema migrates once, and a lost server is said plainly.
+
+Each test gets its own database on the session's cluster (see tests/conftest.py);
+the tests that stop the server get a cluster of their own.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("psycopg")
+
+import psycopg  # noqa: E402
+
+from stalwart_agents.errors import ConfigError, StorageError, StorageUnavailable  # noqa: E402
+from stalwart_agents.storage import check_url, open_storage  # noqa: E402
+from stalwart_agents.storage.postgres import MIGRATIONS, PostgresStorage, masked  # noqa: E402
+
+from ..postgres import Cluster, throwaway_cluster  # noqa: E402
+from .test_sqlite import in_two_processes, waiting_run  # noqa: E402
+
+ROUNDS = 10
+PASSWORD = "s3cret-Pa55"
+
+
+@pytest.fixture
+def url(postgres_url: str) -> str:
+    return postgres_url
+
+
+@pytest.fixture
+def store(url: str) -> Iterator[PostgresStorage]:
+    opened = PostgresStorage(url)
+    opened.setup()
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(scope="module")
+def own_cluster() -> Iterator[Cluster]:
+    """A cluster these tests may stop and start without disturbing the session's."""
+    with throwaway_cluster() as cluster:
+        yield cluster
+
+
+def versions(url: str) -> list[int]:
+    with psycopg.connect(url) as db:
+        return [row[0] for row in db.execute("SELECT version FROM schema_version")]
+
+
+def _claim_each_round(name: str, barrier: Any, results: Any, url: str, rounds: int) -> None:
+    store = PostgresStorage(url)
+    try:
+        for n in range(rounds):
+            run = store.get_run(f"run-{n}")
+            barrier.wait(timeout=30)
+            try:
+                store.claim(f"pause-{n}", {"by": name}, run.replace(status="running"), expected_version=0)
+                results.put((n, name, "won"))
+            except StorageError as exc:
+                results.put((n, name, type(exc).__name__))
+    except BaseException:
+        barrier.abort()
+        raise
+    finally:
+        store.close()
+
+
+def _set_up_each_round(name: str, barrier: Any, results: Any, urls: list[str]) -> None:
+    for n, url in enumerate(urls):
+        store = PostgresStorage(url)
+        try:
+            barrier.wait(timeout=30)
+            store.setup()
+            results.put((n, name, "ok"))
+        except Exception as exc:
+            results.put((n, name, repr(exc)))
+        finally:
+            store.close()
+
+
+def test_two_processes_racing_a_claim_have_exactly_one_winner(url: str, store: PostgresStorage) -> None:
+    for n in range(ROUNDS):
+        waiting_run(store, n)
+    results = in_two_processes(_claim_each_round, ROUNDS, url, ROUNDS)
+    for n in range(ROUNDS):
+        outcomes = {name: outcome for number, name, outcome in results if number == n}
+        [winner] = [name for name, outcome in outcomes.items() if outcome == "won"]
+        assert set(outcomes.values()) - {"won"} <= {"PauseClosed", "VersionConflict"}
+        assert len(outcomes) == 2
+        assert store.get_pause(f"pause-{n}").answer == {"by": winner}
+        assert store.get_run(f"run-{n}").version == 1
+
+
+def test_setup_applies_the_migrations_once_and_again_is_harmless(url: str, store: PostgresStorage) -> None:
+    waiting_run(store, 1)
+    store.setup()
+    store.setup()
+    assert versions(url) == [len(MIGRATIONS)]
+    assert store.get_run("run-1") is not None
+
+
+def test_two_processes_setting_up_one_fresh_database_both_succeed(postgres_cluster: Cluster) -> None:
+    urls = [postgres_cluster.create_database(f"t_{uuid.uuid4().hex}") for _ in range(4)]
+    results = in_two_processes(_set_up_each_round, len(urls), urls)
+    assert {outcome for _, _, outcome in results} == {"ok"}
+    for url in urls:
+        assert versions(url) == [len(MIGRATIONS)]
+
+
+def test_a_schema_newer_than_this_code_is_refused(url: str, store: PostgresStorage) -> None:
+    with psycopg.connect(url) as db:
+        db.execute("UPDATE schema_version SET version = %s", (len(MIGRATIONS) + 1,))
+    with pytest.raises(StorageUnavailable, match="newer than"):
+        store.setup()
+
+
+def test_the_url_attribute_hides_the_password(postgres_cluster: Cluster) -> None:
+    url = postgres_cluster.create_database(f"t_{uuid.uuid4().hex}").replace("stalwart@", f"stalwart:{PASSWORD}@")
+    store = open_storage(url)
+    try:
+        assert PASSWORD not in store.url and store.url.startswith("postgresql://stalwart:***@127.0.0.1:")
+        assert store.get_run("nope") is None
+    finally:
+        store.close()
+    assert masked(f"postgres://h/db?user=u&password={PASSWORD}&sslmode=disable") == "postgres://h/db?user=u&password=***&sslmode=disable"
+    assert masked("postgres://u@h:5/db") == "postgres://u@h:5/db"
+
+
+@pytest.mark.parametrize("bad", ["postgres://", "postgres://host", "postgres://host/", "postgres://host:port/db", "postgres://h/a/b"])
+def test_a_postgres_url_names_a_host_and_a_database(bad: str) -> None:
+    with pytest.raises(ValueError, match="postgres://USER:PASSWORD@HOST:PORT/DATABASE"):
+        check_url(bad)
+    with pytest.raises(ConfigError):
+        open_storage(bad)
+
+
+def test_a_stopped_server_is_unavailable_quickly_and_a_restart_brings_the_store_back(own_cluster: Cluster) -> None:
+    url = own_cluster.create_database(f"t_{uuid.uuid4().hex}").replace("stalwart@", f"stalwart:{PASSWORD}@")
+    store = PostgresStorage(url, timeout=2)
+    try:
+        store.setup()
+        run = waiting_run(store, 1)
+        own_cluster.stop()
+        try:
+            started = time.monotonic()
+            with pytest.raises(StorageUnavailable) as refused:
+                store.get_run(run.id)
+            assert time.monotonic() - started < 5
+            message = str(refused.value)
+            assert f"127.0.0.1:{own_cluster.port}/" in message and PASSWORD not in message and "SELECT" not in message
+            with pytest.raises(StorageUnavailable):
+                store.claim("pause-1", {"ok": True}, run, expected_version=0)
+        finally:
+            own_cluster.start()
+        assert store.get_run(run.id) == run
+        assert store.claim("pause-1", {"ok": True}, run.replace(status="running"), expected_version=0).version == 1
+    finally:
+        store.close()
+
+
+def test_opening_a_store_on_a_stopped_server_fails_quickly(own_cluster: Cluster) -> None:
+    url = own_cluster.create_database(f"t_{uuid.uuid4().hex}").replace("stalwart@", f"stalwart:{PASSWORD}@")
+    own_cluster.stop()
+    try:
+        started = time.monotonic()
+        with pytest.raises(StorageUnavailable) as refused:
+            open_storage(url)
+        assert time.monotonic() - started < 10 and PASSWORD not in str(refused.value)
+    finally:
+        own_cluster.start()
+
+
+def test_a_missing_database_is_named_in_the_error(postgres_cluster: Cluster) -> None:
+    store = PostgresStorage(postgres_cluster.url("no_such_db", password=PASSWORD), timeout=1)
+    try:
+        with pytest.raises(StorageUnavailable, match='database "no_such_db" does not exist') as refused:
+            store.setup()
+        assert PASSWORD not in str(refused.value)
+    finally:
+        store.close()
