@@ -310,3 +310,20 @@ def test_a_service_of_one_route_answers_that_route_alone(desk):
 def test_a_method_a_route_does_not_take_is_405_with_allow(client):
     answer = client.request("TRACE", "/threads/u-1/stream")
     assert answer.status_code == 405 and "GET" in answer.headers["allow"]
+
+
+@pytest.mark.parametrize("thread", ["ü 🚀 עברית", "a\u202eb", "x" * 200, "%00", "..", "a/b"])
+def test_odd_thread_ids_and_turns_get_an_answer_never_a_failure(client, thread):
+    from urllib.parse import quote
+
+    path = f"/threads/{quote(thread, safe='')}"
+    turn = client.post(f"{path}/messages", json={"text": "look up order 4411 \u202e and charge 40 to order 4411 🚀"})
+    assert turn.status_code in (200, 400, 404), turn.text
+    listed = client.get(f"{path}/interrupts")
+    assert listed.status_code in (200, 404) and listed.headers["content-type"].startswith("application/json")
+
+
+def test_a_turn_with_a_nul_and_every_plane_of_unicode_is_kept_as_given(client):
+    text = "look up order 4411\x00 — 日本語 𝄞 \ud7ff"
+    answer = client.post("/threads/odd/messages", json={"text": text})
+    assert answer.status_code == 200 and answer.json()["waiting"][0]["turn"] == text
