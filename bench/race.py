@@ -15,13 +15,15 @@ import collections
 import json
 import multiprocessing
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from stalwart_agents import Desk, InterruptStale, RunBusy
 
-BANK = Path(__file__).resolve().parent.parent / "tests" / "bank" / "agent.yaml"
+ROOT = Path(__file__).resolve().parent.parent
+BANK = ROOT / "tests" / "bank" / "agent.yaml"
 
 
 def _worker(url: str, pauses: list[tuple[str, str, str]], barrier, results) -> None:
@@ -76,6 +78,7 @@ def _backend_url(name: str, folder: Path, stack: list) -> str:
         server, endpoint = start_moto()
         stack.append(server.stop)
         return f"dynamodb://race?region=us-east-1&endpoint={endpoint}"
+    sys.path.insert(0, str(ROOT))
     from tests.postgres import Cluster
 
     cluster = Cluster()
