@@ -18,6 +18,6 @@ def test_the_package_exports_exactly_its_public_names():
 
 
 def test_importing_the_package_imports_no_driver_server_or_detector():
-    code = "import sys, stalwart_agents; print(sorted(m for m in ('boto3', 'psycopg', 'uvicorn', 'py3langid', 'fastapi') if m in sys.modules))"
+    code = "import sys, stalwart_agents; print(sorted(m for m in ('boto3', 'psycopg', 'uvicorn', 'py3langid', 'fastapi', 'langgraph', 'httpx') if m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

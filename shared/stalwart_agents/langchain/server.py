@@ -1,0 +1,175 @@
+"""The resume server for a LangGraph graph: its ``interrupt()`` pauses, served as the chapter serves ours.
+
+The graph keeps its own state in the team's own checkpointer; this server keeps,
+in a stalwart run store, what LangGraph does not: a token per pause, a claim so
+that two answers at once give one resume and one ``interrupt_stale``, and who
+was told of each pause.  Pause ids are LangGraph's own interrupt ids.
+
+    from stalwart_agents import Webhook
+    from stalwart_agents.langchain.server import langgraph_app
+
+    app.mount("/agent", langgraph_app(graph, storage="sqlite:///runs.db",
+                                      on_interrupt=Webhook(url, secret)))
+
+An interrupt whose value is a mapping with a ``tool`` is a confirmation
+(approve / skip / cancel_all; its ``arguments``, ``question``, ``reasons`` and
+``irreversible`` are shown as given); any other is an ``ask``, answered with a
+value.  The graph's ``interrupt()`` returns the decision (``"approve"``...), or
+the value for an ask.
+"""
+
+from __future__ import annotations
+
+import hmac
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from fastapi import FastAPI, Request
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import BadRequest, InterruptStale, NotFound, PauseClosed, PauseExists, RunBusy, ThreadBusy, VersionConflict
+from ..pause import ANSWERS, Pause, iso, new_token
+from ..schemas import Resume, body_of, errors
+from ..serve import _handle_errors, _parsed, _raw
+from ..signature import verify_signature
+from ..storage import Changes, Event, PauseRecord, RunRecord, Storage, open_storage
+
+OnInterrupt = Callable[[str, Pause], object]
+CLAIM_ATTEMPTS = 8
+
+
+class InterruptServer:
+    """Pauses of a LangGraph graph, each with a token and a claim kept in ``storage``."""
+
+    def __init__(self, graph: Any, *, storage: Storage | str, on_interrupt: OnInterrupt | None = None) -> None:
+        self.graph = graph
+        self.store = open_storage(storage) if isinstance(storage, str) else storage
+        self.on_interrupt = on_interrupt
+
+    def interrupts(self, thread: str) -> list[Pause]:
+        """What waits in the thread, each by LangGraph's interrupt id; new ones are registered (and announced) first."""
+        return self._sync(thread)
+
+    def resume(self, thread: str, interrupt_id: str, decision: str, token: str, value: Any = None) -> list[Pause]:
+        """Claim the pause, then resume the graph with the answer; what waits afterwards."""
+        for _ in range(CLAIM_ATTEMPTS):
+            self._sync(thread)
+            run = self.store.get_run(_run_id(thread))
+            pause = next((p for p in self.store.run_pauses(_run_id(thread)) if p.id == interrupt_id), None) if run else None
+            if pause is None:
+                raise NotFound(f"nothing in this thread waits with the id {interrupt_id!r}")
+            answer = self._validated(pause, decision, value)
+            if pause.status != "open" or not hmac.compare_digest(token.encode(), pause.token.encode()):
+                raise InterruptStale("this pause is no longer open, or the token is not the one shown")
+            try:
+                self.store.claim(pause.id, answer, run.replace(updated_at=time.time()), expected_version=run.version)
+            except PauseClosed as exc:
+                raise InterruptStale("this pause was already answered") from exc
+            except VersionConflict:
+                continue
+            from langgraph.types import Command
+
+            self.graph.invoke(Command(resume={interrupt_id: value if pause.kind == "ask" else decision}), _config(thread))
+            return self._sync(thread)
+        raise RunBusy("the thread kept changing while this answer was taken; try again")
+
+    def _validated(self, pause: PauseRecord, decision: str, value: Any) -> dict[str, Any]:
+        if decision not in ANSWERS[pause.kind]:
+            raise BadRequest(f"a {pause.kind} pause takes {', '.join(ANSWERS[pause.kind])}, not {decision!r}")
+        if pause.kind == "ask" and (value is None or str(value).strip() == ""):
+            raise BadRequest("an ask is answered with a value")
+        return {"decision": decision, "value": value, "channel": "langgraph", "at": time.time()}
+
+    def _sync(self, thread: str) -> list[Pause]:
+        """Register the graph's pending interrupts as pauses (first writer wins) and announce the new ones."""
+        state = self.graph.get_state(_config(thread))
+        pending = list(getattr(state, "interrupts", ()) or ())
+        run = self._run(thread) if pending else self.store.get_run(_run_id(thread))
+        if run is None:
+            return []
+        known = {p.id: p for p in self.store.run_pauses(run.id)}
+        for interrupt in pending:
+            if interrupt.id not in known:
+                known[interrupt.id] = self._opened(run, interrupt)
+        open_ids = {interrupt.id for interrupt in pending}
+        return [Pause.from_record(known[i]) for i in known if i in open_ids and known[i].status == "open"]
+
+    def _run(self, thread: str) -> RunRecord:
+        run = self.store.get_run(_run_id(thread))
+        if run is not None:
+            return run
+        try:
+            return self.store.begin_run(RunRecord(id=_run_id(thread), thread=thread, agent="langgraph", status="waiting", created_at=time.time()))
+        except (ThreadBusy, VersionConflict):
+            stored = self.store.get_run(_run_id(thread))
+            if stored is None:
+                raise RunBusy("this thread already has a run that is not LangGraph's") from None
+            return stored
+
+    def _opened(self, run: RunRecord, interrupt: Any) -> PauseRecord:
+        pause = _pause(run, interrupt)
+        event = Event(run.thread, {"type": "pause", "run": run.id, "pause": pause.to_dict(token=False), "at": pause.created_at})
+        try:
+            self.store.commit(Changes(pauses=[pause.record().replace(created_at=time.time())], events=[event]))
+        except PauseExists as exc:
+            return exc.current
+        if self.on_interrupt is not None:
+            self._announce(pause)
+        return next(p for p in self.store.run_pauses(run.id) if p.id == pause.id)
+
+    def _announce(self, pause: Pause) -> None:
+        try:
+            self.on_interrupt(pause.thread, pause)
+        except Exception as exc:
+            self.store.note_delivery(pause.run, pause.id, {"delivered": False, "error": getattr(exc, "message", type(exc).__name__), "at": time.time()})
+        else:
+            self.store.note_delivery(pause.run, pause.id, {"delivered": True, "at": time.time()})
+
+
+def _run_id(thread: str) -> str:
+    return f"r_lg.{thread}"
+
+
+def _config(thread: str) -> dict[str, Any]:
+    return {"configurable": {"thread_id": thread}}
+
+
+def _pause(run: RunRecord, interrupt: Any) -> Pause:
+    value = interrupt.value
+    call = value if isinstance(value, Mapping) and "tool" in value else None
+    kind = "confirm" if call else "ask"
+    arguments = (call or {}).get("arguments") or {}
+    origins = (call or {}).get("origins") or {}
+    extra = {} if call else {"prompt": value.get("prompt", str(value)) if isinstance(value, Mapping) else str(value)}
+    return Pause(
+        id=interrupt.id, kind=kind, thread=run.thread, run=run.id, step=0, tool=str((call or {}).get("tool", "")),
+        question=str((call or {}).get("question") or (f"Run {call['tool']}?" if call else "")),
+        arguments=sorted(({"name": k, "value": v, "origin": origins.get(k, "computed")} for k, v in arguments.items()), key=lambda a: a["name"]),
+        reasons=list((call or {}).get("reasons") or (["write"] if call else [])), irreversible=bool((call or {}).get("irreversible")),
+        answers=list(ANSWERS[kind]), token=new_token(), created_at=iso(time.time()), extra=extra,
+    )
+
+
+def langgraph_app(graph: Any, *, storage: Storage | str, on_interrupt: OnInterrupt | None = None, secret: str | None = None) -> FastAPI:
+    """An ASGI application with the chapter's interrupts and resume routes over ``graph``; mount it anywhere."""
+    server = InterruptServer(graph, storage=storage, on_interrupt=on_interrupt)
+    app = FastAPI(title="stalwart-agents for LangGraph")
+    _handle_errors(app)
+
+    @app.get("/threads/{thread}/interrupts", name="interrupts", responses=errors(400, 503))
+    async def interrupts(thread: str) -> dict[str, Any]:
+        waiting = await run_in_threadpool(server.interrupts, thread)
+        return {"thread": thread, "waiting": [p.to_dict() for p in waiting]}
+
+    @app.post("/threads/{thread}/resume", name="resume", openapi_extra=body_of(Resume), responses=errors(400, 401, 404, 409, 413, 503))
+    async def resume(thread: str, request: Request) -> dict[str, Any]:
+        raw = await _raw(request)
+        if secret is not None:
+            verify_signature(secret, request.headers.get("stalwart-signature"), raw)
+        body = _parsed(Resume, raw)
+        waiting = await run_in_threadpool(server.resume, thread, body.interrupt_id, body.decision, body.token, body.value)
+        return {"thread": thread, "waiting": [p.to_dict() for p in waiting]}
+
+    app.state.server = server
+    return app

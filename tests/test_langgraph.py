@@ -1,0 +1,146 @@
+"""The LangGraph door: a real graph and a real SqliteSaver, served with tokens, claims and webhooks."""
+
+import json
+import subprocess
+import sys
+import threading
+
+import httpx
+import pytest
+from fastapi import FastAPI, Request
+
+pytest.importorskip("langgraph")
+
+from stalwart_agents import InterruptStale, Webhook, verify_signature  # noqa: E402
+from stalwart_agents.langchain.server import InterruptServer  # noqa: E402
+
+from .conftest import ROOT  # noqa: E402
+from .langgraph_shop import build_graph  # noqa: E402
+from .server import free_port, serving, wait_until_healthy  # noqa: E402
+
+
+@pytest.fixture
+def shop(tmp_path, monkeypatch):
+    monkeypatch.setenv("LANGGRAPH_LEDGER", str(tmp_path / "ledger.jsonl"))
+    graph = build_graph(str(tmp_path / "checkpoints.db"))
+    return graph, tmp_path
+
+
+def charges(folder):
+    ledger = folder / "ledger.jsonl"
+    return ledger.read_text().splitlines() if ledger.exists() else []
+
+
+def test_an_interrupt_before_a_tool_call_is_a_pause_with_langgraphs_id_and_a_token(shop):
+    graph, folder = shop
+    server = InterruptServer(graph, storage=f"sqlite:///{folder / 'runs.db'}")
+    graph.invoke({"order_id": "4411"}, {"configurable": {"thread_id": "u-17"}})
+    [pause] = server.interrupts("u-17")
+    [interrupt] = graph.get_state({"configurable": {"thread_id": "u-17"}}).interrupts
+    assert pause.id == interrupt.id and (pause.kind, pause.tool) == ("confirm", "charge_card")
+    assert {"name": "amount", "value": 40, "origin": "result:look_up"} in pause.arguments
+    assert server.interrupts("u-17") == [pause]
+
+    with pytest.raises(InterruptStale):
+        server.resume("u-17", pause.id, "approve", "not-the-token")
+    assert server.resume("u-17", pause.id, "approve", pause.token) == []
+    assert charges(folder) == ['{"charge": "4411"}']
+    with pytest.raises(InterruptStale):
+        server.resume("u-17", pause.id, "approve", pause.token)
+    assert len(charges(folder)) == 1
+
+
+def test_each_interrupt_is_posted_signed_to_the_webhook(shop):
+    graph, folder = shop
+    got, receiver = [], FastAPI()
+
+    @receiver.post("/hook")
+    async def hook(request: Request):
+        raw = await request.body()
+        verify_signature("whsec-lg", request.headers.get("stalwart-signature"), raw)
+        got.append(json.loads(raw))
+        return {"ok": True}
+
+    with serving(receiver) as url:
+        server = InterruptServer(graph, storage=f"sqlite:///{folder / 'runs.db'}", on_interrupt=Webhook(f"{url}/hook", "whsec-lg"))
+        graph.invoke({"order_id": "4411"}, {"configurable": {"thread_id": "u-17"}})
+        [pause] = server.interrupts("u-17")
+        server.interrupts("u-17")
+    assert [delivery["interrupt"]["id"] for delivery in got] == [pause.id]
+
+
+def test_two_processes_racing_a_resume_over_one_sqlite_checkpointer_resume_once(shop):
+    graph, folder = shop
+    env = {
+        **__import__("os").environ, "LANGGRAPH_CHECKPOINTS": str(folder / "checkpoints.db"),
+        "LANGGRAPH_RUNS": str(folder / "runs.db"), "LANGGRAPH_LEDGER": str(folder / "ledger.jsonl"),
+    }
+    servers = []
+    for _ in range(2):
+        port = free_port()
+        servers.append((subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "tests.langgraph_shop:app", "--port", str(port), "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        ), f"http://127.0.0.1:{port}"))
+    try:
+        for _, base in servers:
+            wait_until_healthy(base)
+        for n in range(4):
+            thread = f"race-{n}"
+            graph.invoke({"order_id": f"44{n}"}, {"configurable": {"thread_id": thread}})
+            [pause] = httpx.get(f"{servers[0][1]}/agent/threads/{thread}/interrupts").json()["waiting"]
+            assert httpx.get(f"{servers[1][1]}/agent/threads/{thread}/interrupts").json()["waiting"] == [pause]
+            body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
+            barrier, answers = threading.Barrier(2), []
+
+            def answer(base):
+                barrier.wait()
+                answers.append(httpx.post(f"{base}/agent/threads/{thread}/resume", json=body, timeout=30))
+
+            racers = [threading.Thread(target=answer, args=(base,)) for _, base in servers]
+            for racer in racers:
+                racer.start()
+            for racer in racers:
+                racer.join()
+            assert sorted(a.status_code for a in answers) == [200, 409]
+        assert len(charges(folder)) == 4
+    finally:
+        for process, _ in servers:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+def test_several_pending_interrupts_are_answered_by_id_and_the_others_stay_open(tmp_path):
+    import sqlite3
+    from typing import TypedDict
+
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.types import interrupt
+
+    class State(TypedDict, total=False):
+        charged: str
+        mailed: str
+
+    def charge(state):
+        return {"charged": interrupt({"tool": "charge_card", "arguments": {"amount": 40}})}
+
+    def mail(state):
+        return {"mailed": interrupt({"tool": "send_receipt", "arguments": {"to": "c-208"}})}
+
+    builder = StateGraph(State)
+    builder.add_node("charge", charge)
+    builder.add_node("mail", mail)
+    builder.add_edge(START, "charge")
+    builder.add_edge(START, "mail")
+    builder.add_edge("charge", END)
+    builder.add_edge("mail", END)
+    graph = builder.compile(checkpointer=SqliteSaver(sqlite3.connect(str(tmp_path / "c.db"), check_same_thread=False)))
+    server = InterruptServer(graph, storage=f"sqlite:///{tmp_path / 'runs.db'}")
+    graph.invoke({}, {"configurable": {"thread_id": "side"}})
+    charge_pause, mail_pause = sorted(server.interrupts("side"), key=lambda p: p.tool)
+    assert {charge_pause.tool, mail_pause.tool} == {"charge_card", "send_receipt"}
+
+    assert server.resume("side", mail_pause.id, "skip", mail_pause.token) == [charge_pause]
+    assert server.resume("side", charge_pause.id, "approve", charge_pause.token) == []
+    assert graph.get_state({"configurable": {"thread_id": "side"}}).values == {"charged": "approve", "mailed": "skip"}
