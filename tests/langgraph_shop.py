@@ -40,21 +40,25 @@ def charge(state: Order) -> Order:
     return {"charged": {"charge_id": f"ch-{state['order_id']}"}}
 
 
-def build_graph(checkpoints: str):
+def build_graph(checkpointer):
     graph = StateGraph(Order)
     graph.add_node("look_up", look_up)
     graph.add_node("charge", charge)
     graph.add_edge(START, "look_up")
     graph.add_edge("look_up", "charge")
     graph.add_edge("charge", END)
-    return graph.compile(checkpointer=SqliteSaver(sqlite3.connect(checkpoints, check_same_thread=False)))
+    return graph.compile(checkpointer=checkpointer)
+
+
+def sqlite_saver(path: str) -> SqliteSaver:
+    return SqliteSaver(sqlite3.connect(path, check_same_thread=False))
 
 
 def team_app():
     """A team's existing application, with the door mounted under /agent."""
     from stalwart_agents.langchain.server import langgraph_app
 
-    graph = build_graph(os.environ["LANGGRAPH_CHECKPOINTS"])
+    graph = build_graph(sqlite_saver(os.environ["LANGGRAPH_CHECKPOINTS"]))
     door = langgraph_app(graph, storage=f"sqlite:///{os.environ['LANGGRAPH_RUNS']}")
     return Starlette(routes=[Route("/healthz", lambda request: JSONResponse({"ok": True})), Mount("/agent", app=door)])
 

@@ -15,14 +15,14 @@ from stalwart_agents import InterruptStale, Webhook, verify_signature  # noqa: E
 from stalwart_agents.langchain.server import InterruptServer  # noqa: E402
 
 from .conftest import ROOT  # noqa: E402
-from .langgraph_shop import build_graph  # noqa: E402
+from .langgraph_shop import build_graph, sqlite_saver  # noqa: E402
 from .server import free_port, serving, wait_until_healthy  # noqa: E402
 
 
 @pytest.fixture
 def shop(tmp_path, monkeypatch):
     monkeypatch.setenv("LANGGRAPH_LEDGER", str(tmp_path / "ledger.jsonl"))
-    graph = build_graph(str(tmp_path / "checkpoints.db"))
+    graph = build_graph(sqlite_saver(str(tmp_path / "checkpoints.db")))
     return graph, tmp_path
 
 
@@ -144,3 +144,25 @@ def test_several_pending_interrupts_are_answered_by_id_and_the_others_stay_open(
     assert server.resume("side", mail_pause.id, "skip", mail_pause.token) == [charge_pause]
     assert server.resume("side", charge_pause.id, "approve", charge_pause.token) == []
     assert graph.get_state({"configurable": {"thread_id": "side"}}).values == {"charged": "approve", "mailed": "skip"}
+
+
+def test_the_door_works_over_an_in_memory_checkpointer_and_streams_its_pauses(tmp_path, monkeypatch):
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from stalwart_agents.langchain.server import langgraph_app
+
+    monkeypatch.setenv("LANGGRAPH_LEDGER", str(tmp_path / "ledger.jsonl"))
+    graph = build_graph(InMemorySaver())
+    graph.invoke({"order_id": "4411"}, {"configurable": {"thread_id": "m"}})
+    with serving(langgraph_app(graph, storage="memory://")) as base:
+        [pause] = httpx.get(f"{base}/threads/m/interrupts").json()["waiting"]
+        received = b""
+        try:
+            with httpx.stream("GET", f"{base}/threads/m/stream", timeout=1) as answer:
+                for chunk in answer.iter_bytes():
+                    received += chunk
+        except httpx.ReadTimeout:
+            pass
+        done = httpx.post(f"{base}/threads/m/resume", json={"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]})
+    assert b"event: pause" in received and pause["id"].encode() in received
+    assert done.json() == {"thread": "m", "waiting": []} and charges(tmp_path) == ['{"charge": "4411"}']

@@ -25,9 +25,10 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from starlette.concurrency import run_in_threadpool
 
+from .. import stream
 from ..errors import BadRequest, InterruptStale, NotFound, PauseClosed, PauseExists, RunBusy, ThreadBusy, VersionConflict
 from ..pause import ANSWERS, Pause, iso, new_token
 from ..schemas import Resume, body_of, errors
@@ -170,6 +171,14 @@ def langgraph_app(graph: Any, *, storage: Storage | str, on_interrupt: OnInterru
         body = _parsed(Resume, raw)
         waiting = await run_in_threadpool(server.resume, thread, body.interrupt_id, body.decision, body.token, body.value)
         return {"thread": thread, "waiting": [p.to_dict() for p in waiting]}
+
+    @app.get("/threads/{thread}/stream", name="stream", responses={200: {"content": {"text/event-stream": {}}}})
+    async def steps(thread: str, request: Request) -> Response:
+        """The pauses registered in the thread (and their answers) as server-sent events, resumable by Last-Event-ID."""
+        from sse_starlette import EventSourceResponse
+
+        read = lambda after, limit: server.store.events(thread, after, limit)  # noqa: E731
+        return EventSourceResponse(stream.live(read, stream.cursor(request)), ping=15, headers={"Cache-Control": "no-store"})
 
     app.state.server = server
     return app
