@@ -9,6 +9,7 @@ current record, so callers never read-then-write.
 from __future__ import annotations
 
 import dataclasses
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -231,14 +232,12 @@ class Storage(Protocol):
     def show_message(self, message: ShownMessage) -> None: ...
 
 
-class Writes:
+class Writes(ABC):
     """The single-purpose writes, each one commit; a backend inherits them and implements ``commit``."""
 
+    @abstractmethod
     def commit(self, changes: Changes) -> Committed:
-        raise NotImplementedError  # pragma: no cover - every backend defines it
-
-    def get_pause(self, pause_id: str) -> PauseRecord | None:
-        raise NotImplementedError  # pragma: no cover - every backend defines it
+        """Every change of ``changes``, each under its condition, or none of them."""
 
     def begin_run(self, run: RunRecord, *, events: Events = ()) -> RunRecord:
         """Store a new run as its thread's active run; ThreadBusy when the thread has one."""
