@@ -15,7 +15,8 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..errors import StorageUnavailable
 from . import _records as records
-from .base import FINISHED, Changes, Committed, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot, Writes
+from ._sql import SqlCommit, Statements
+from .base import FINISHED, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot
 
 # JSON is kept as the compact text _records.dump writes (as in SQLite), so values come back exactly.
 MIGRATIONS: list[str] = [
@@ -138,7 +139,10 @@ LOCK_THREAD = (
     " RETURNING active_run"
 )
 APPEND_EVENT = "INSERT INTO events (thread, body) VALUES (%s, %s) RETURNING id"
-INSERT_SHOWN = "INSERT INTO shown (id, session, thread, text, shown_at) VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING"
+STATEMENTS = Statements(
+    answer_pause=ANSWER_PAUSE, insert_pause=INSERT_PAUSE, start_entry=START_ENTRY, update_entry=UPDATE_ENTRY,
+    insert_shown="INSERT INTO shown (id, session, thread, text, shown_at) VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+)
 RATE = (
     "INSERT INTO feedback (message, text, thumb, rated_at) VALUES (%s, %s, %s, %s) ON CONFLICT (message)"
     " DO UPDATE SET text = excluded.text, thumb = excluded.thumb, rated_at = excluded.rated_at"
@@ -159,7 +163,7 @@ def masked(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-class PostgresStorage(Writes):
+class PostgresStorage(SqlCommit):
     """Keeps runs in PostgreSQL, so several machines share them.
 
     Every write is one READ COMMITTED transaction whose racing statements are
@@ -167,6 +171,8 @@ class PostgresStorage(Writes):
     checked by row count, so every compare-and-set is decided by the database.
     Connections come from a pool that drops broken ones and reconnects.
     """
+
+    statements = STATEMENTS
 
     def __init__(self, url: str, *, timeout: float = TIMEOUT, max_connections: int = MAX_CONNECTIONS) -> None:
         self.url = masked(url)
@@ -205,29 +211,6 @@ class PostgresStorage(Writes):
 
     def close(self) -> None:
         self._pool.close()
-
-    def commit(self, changes: Changes) -> Committed:
-        rows = records.encoded(changes)
-        with self._transaction() as db:
-            if changes.begin is not None:
-                self._begin(db, rows["begin"])
-            if changes.claim is not None and db.execute(ANSWER_PAUSE, (rows["claim"], changes.claim[0])).rowcount == 0:
-                raise records.pause_closed(changes.claim[0], self._stored(db, PauseRecord, changes.claim[0]))
-            if rows["run"] is not None:
-                rows["run"]["thread"] = self._save(db, rows["run"], changes.version or 0)
-            for row in rows["pauses"]:
-                if db.execute(INSERT_PAUSE, row).rowcount == 0:
-                    raise records.pause_exists(self._stored(db, PauseRecord, row["id"]))
-            for row in rows["starts"]:
-                if db.execute(START_ENTRY, row).rowcount == 0:
-                    raise records.journal_exists(self._stored(db, JournalEntry, row["run"], row["key"]))
-            for row, (entry, status, attempt) in zip(rows["updates"], changes.updates):
-                if db.execute(UPDATE_ENTRY, row | {"expected_status": status, "expected_attempt": attempt}).rowcount == 0:
-                    raise records.journal_conflict(entry, status, self._stored(db, JournalEntry, entry.run, entry.key))
-            event_ids = self._append(db, rows["events"])
-            for message in changes.shown:
-                db.execute(INSERT_SHOWN, astuple(message))
-        return Committed(records.committed_run(rows), event_ids)
 
     def snapshot(self, run_id: str) -> Snapshot | None:
         with self._transaction() as db:

@@ -15,7 +15,8 @@ from typing import Any
 
 from ..errors import StorageUnavailable
 from . import _records as records
-from .base import FINISHED, Changes, Committed, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot, Writes
+from ._sql import SqlCommit, Statements
+from .base import FINISHED, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot
 
 MIGRATIONS: list[str] = [
     """
@@ -142,6 +143,10 @@ UPDATE_ENTRY = _update(
 
 
 APPEND_EVENT = "INSERT INTO events (thread, body) VALUES (?, ?)"
+STATEMENTS = Statements(
+    answer_pause=ANSWER_PAUSE, insert_pause=INSERT_PAUSE, start_entry=START_ENTRY, update_entry=UPDATE_ENTRY,
+    insert_shown="INSERT INTO shown VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+)
 
 
 class _Connection(sqlite3.Connection):
@@ -160,13 +165,15 @@ def _statements(script: str) -> Iterator[str]:
         yield pending
 
 
-class SqliteStorage(Writes):
+class SqliteStorage(SqlCommit):
     """Keeps runs in one SQLite file, so a paused run outlives the process on one machine.
 
     Each thread has its own connection, and every write is one ``BEGIN IMMEDIATE``
     transaction, so racing writers from any thread or process queue in the
     database and every compare-and-set is decided there, never in Python.
     """
+
+    statements = STATEMENTS
 
     def __init__(self, path: Path | str, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = Path(path)
@@ -177,7 +184,7 @@ class SqliteStorage(Writes):
         self._lock = threading.Lock()
 
     def setup(self) -> None:
-        with self._write() as db:
+        with self._transaction() as db:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > len(MIGRATIONS):
                 raise StorageUnavailable(
@@ -195,28 +202,6 @@ class SqliteStorage(Writes):
             opened, self._opened, self._local = list(self._opened), weakref.WeakSet(), threading.local()
         for connection in opened:
             connection.close()
-
-    def commit(self, changes: Changes) -> Committed:
-        rows = records.encoded(changes)
-        with self._write() as db:
-            if changes.begin is not None:
-                self._begin(db, rows["begin"])
-            if changes.claim is not None and db.execute(ANSWER_PAUSE, (rows["claim"], changes.claim[0])).rowcount == 0:
-                raise records.pause_closed(changes.claim[0], self._stored(db, PauseRecord, changes.claim[0]))
-            if rows["run"] is not None:
-                rows["run"]["thread"] = self._save(db, rows["run"], changes.version or 0)
-            for row in rows["pauses"]:
-                if db.execute(INSERT_PAUSE, row).rowcount == 0:
-                    raise records.pause_exists(self._stored(db, PauseRecord, row["id"]))
-            for row in rows["starts"]:
-                if db.execute(START_ENTRY, row).rowcount == 0:
-                    raise records.journal_exists(self._stored(db, JournalEntry, row["run"], row["key"]))
-            for row, (entry, status, attempt) in zip(rows["updates"], changes.updates):
-                if db.execute(UPDATE_ENTRY, row | {"expected_status": status, "expected_attempt": attempt}).rowcount == 0:
-                    raise records.journal_conflict(entry, status, self._stored(db, JournalEntry, entry.run, entry.key))
-            event_ids = [db.execute(APPEND_EVENT, event).lastrowid for event in rows["events"]]
-            db.executemany("INSERT INTO shown VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", [astuple(m) for m in changes.shown])
-        return Committed(records.committed_run(rows), event_ids)
 
     def snapshot(self, run_id: str) -> Snapshot | None:
         with self._read() as db:
@@ -256,7 +241,7 @@ class SqliteStorage(Writes):
         return [(row["id"], records.load(row["body"])) for row in rows]
 
     def secret(self, name: str, candidate: str) -> str:
-        with self._write() as db:
+        with self._transaction() as db:
             db.execute("INSERT INTO secrets VALUES (?, ?) ON CONFLICT DO NOTHING", (name, candidate))
             return db.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()[0]
 
@@ -266,7 +251,7 @@ class SqliteStorage(Writes):
         return None if row is None else ShownMessage(*row)
 
     def rate_message(self, feedback: Feedback) -> None:
-        with self._write() as db:
+        with self._transaction() as db:
             db.execute("INSERT OR REPLACE INTO feedback VALUES (?, ?, ?, ?)", astuple(feedback))
 
     def feedback(self, message_id: str) -> Feedback | None:
@@ -275,8 +260,11 @@ class SqliteStorage(Writes):
         return None if row is None else Feedback(*row)
 
     def note_delivery(self, run_id: str, pause_id: str, outcome: dict[str, Any]) -> None:
-        with self._write() as db:
+        with self._transaction() as db:
             db.execute("UPDATE pauses SET delivery = ? WHERE id = ? AND run = ?", (records.dump(outcome), pause_id, run_id))
+
+    def _append(self, db: sqlite3.Connection, events: list[tuple[str, str]]) -> list[int]:
+        return [db.execute(APPEND_EVENT, event).lastrowid for event in events]
 
     def _begin(self, db: sqlite3.Connection, row: dict[str, Any]) -> None:
         active = db.execute("SELECT active_run FROM threads WHERE thread = ?", (row["thread"],)).fetchone()
@@ -318,7 +306,7 @@ class SqliteStorage(Writes):
             yield self._connection()
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
         with self._translated():
             db = self._connection()
             db.execute("BEGIN IMMEDIATE")
