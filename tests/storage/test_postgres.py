@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -17,12 +16,12 @@ pytest.importorskip("psycopg")
 
 import psycopg  # noqa: E402
 
-from stalwart_agents.errors import ConfigError, StorageError, StorageUnavailable  # noqa: E402
+from stalwart_agents.errors import ConfigError, StorageUnavailable  # noqa: E402
 from stalwart_agents.storage import check_url, open_storage  # noqa: E402
 from stalwart_agents.storage.postgres import MIGRATIONS, PostgresStorage, masked  # noqa: E402
 
 from ..postgres import Cluster, throwaway_cluster  # noqa: E402
-from .test_sqlite import in_two_processes, waiting_run  # noqa: E402
+from .processes import assert_one_winner_each_round, claim_each_round, in_two_processes, set_up_each_round, waiting_run  # noqa: E402
 
 ROUNDS = 10
 PASSWORD = "s3cret-Pa55"
@@ -53,48 +52,11 @@ def versions(url: str) -> list[int]:
         return [row[0] for row in db.execute("SELECT version FROM schema_version")]
 
 
-def _claim_each_round(name: str, barrier: Any, results: Any, url: str, rounds: int) -> None:
-    store = PostgresStorage(url)
-    try:
-        for n in range(rounds):
-            run = store.get_run(f"run-{n}")
-            barrier.wait(timeout=30)
-            try:
-                store.claim(f"pause-{n}", {"by": name}, run.replace(status="running"), expected_version=0)
-                results.put((n, name, "won"))
-            except StorageError as exc:
-                results.put((n, name, type(exc).__name__))
-    except BaseException:
-        barrier.abort()
-        raise
-    finally:
-        store.close()
-
-
-def _set_up_each_round(name: str, barrier: Any, results: Any, urls: list[str]) -> None:
-    for n, url in enumerate(urls):
-        store = PostgresStorage(url)
-        try:
-            barrier.wait(timeout=30)
-            store.setup()
-            results.put((n, name, "ok"))
-        except Exception as exc:
-            results.put((n, name, repr(exc)))
-        finally:
-            store.close()
-
-
 def test_two_processes_racing_a_claim_have_exactly_one_winner(url: str, store: PostgresStorage) -> None:
     for n in range(ROUNDS):
         waiting_run(store, n)
-    results = in_two_processes(_claim_each_round, ROUNDS, url, ROUNDS)
-    for n in range(ROUNDS):
-        outcomes = {name: outcome for number, name, outcome in results if number == n}
-        [winner] = [name for name, outcome in outcomes.items() if outcome == "won"]
-        assert set(outcomes.values()) - {"won"} <= {"PauseClosed", "VersionConflict"}
-        assert len(outcomes) == 2
-        assert store.get_pause(f"pause-{n}").answer == {"by": winner}
-        assert store.get_run(f"run-{n}").version == 1
+    results = in_two_processes(claim_each_round, ROUNDS, url, ROUNDS)
+    assert_one_winner_each_round(results, store, ROUNDS)
 
 
 def test_setup_applies_the_migrations_once_and_again_is_harmless(url: str, store: PostgresStorage) -> None:
@@ -107,7 +69,7 @@ def test_setup_applies_the_migrations_once_and_again_is_harmless(url: str, store
 
 def test_two_processes_setting_up_one_fresh_database_both_succeed(postgres_cluster: Cluster) -> None:
     urls = [postgres_cluster.create_database(f"t_{uuid.uuid4().hex}") for _ in range(4)]
-    results = in_two_processes(_set_up_each_round, len(urls), urls)
+    results = in_two_processes(set_up_each_round, len(urls), urls)
     assert {outcome for _, _, outcome in results} == {"ok"}
     for url in urls:
         assert versions(url) == [len(MIGRATIONS)]

@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from stalwart_agents.errors import StorageError, StorageUnavailable
-from stalwart_agents.storage import PauseRecord, RunRecord, open_storage
+from stalwart_agents.errors import StorageUnavailable
+from stalwart_agents.storage import open_storage
 from stalwart_agents.storage import sqlite as sqlite_module
 from stalwart_agents.storage.sqlite import MIGRATIONS, SqliteStorage
 
-SPAWN = multiprocessing.get_context("spawn")
+from .processes import assert_one_winner_each_round, claim_each_round, in_two_processes, set_up_each_round, waiting_run
+
 ROUNDS = 20
 
 
@@ -44,72 +44,16 @@ def tables(path: Path) -> list[str]:
         return [row[0] for row in connection.execute("SELECT name FROM sqlite_master ORDER BY name")]
 
 
-def waiting_run(store: SqliteStorage, n: int) -> RunRecord:
-    run = store.begin_run(RunRecord(id=f"run-{n}", thread=f"thread-{n}", agent="helper", status="waiting"))
-    store.open_pause(PauseRecord(f"pause-{n}", run.id, run.thread, "approve", 1, "secret", {"n": n}))
-    return run
-
-
-def _claim_each_round(name: str, barrier: Any, results: Any, path: str, rounds: int) -> None:
-    store = SqliteStorage(Path(path))
-    try:
-        for n in range(rounds):
-            run = store.get_run(f"run-{n}")
-            barrier.wait(timeout=30)
-            try:
-                store.claim(f"pause-{n}", {"by": name}, run.replace(status="running"), expected_version=0)
-                results.put((n, name, "won"))
-            except StorageError as exc:
-                results.put((n, name, type(exc).__name__))
-    except BaseException:
-        barrier.abort()
-        raise
-    finally:
-        store.close()
-
-
-def _set_up_each_round(name: str, barrier: Any, results: Any, paths: list[str]) -> None:
-    for n, path in enumerate(paths):
-        barrier.wait(timeout=30)
-        store = SqliteStorage(Path(path))
-        try:
-            store.setup()
-            results.put((n, name, "ok"))
-        except Exception as exc:
-            results.put((n, name, repr(exc)))
-        finally:
-            store.close()
-
-
-def in_two_processes(target: Callable[..., None], rounds: int, *args: Any) -> list[tuple[int, str, str]]:
-    """Run ``target`` in two spawned processes that meet at a barrier each round; gather one result per round each."""
-    barrier, results = SPAWN.Barrier(2), SPAWN.Queue()
-    workers = [SPAWN.Process(target=target, args=(name, barrier, results, *args)) for name in ("left", "right")]
-    for worker in workers:
-        worker.start()
-    gathered = [results.get(timeout=60) for _ in range(2 * rounds)]
-    for worker in workers:
-        worker.join(timeout=30)
-        assert worker.exitcode == 0
-    return gathered
-
-
 def test_two_processes_racing_a_claim_on_one_file_have_exactly_one_winner(path: Path, store: SqliteStorage) -> None:
     for n in range(ROUNDS):
         waiting_run(store, n)
-    results = in_two_processes(_claim_each_round, ROUNDS, str(path), ROUNDS)
-    for n in range(ROUNDS):
-        outcomes = {name: outcome for number, name, outcome in results if number == n}
-        [winner] = [name for name, outcome in outcomes.items() if outcome == "won"]
-        assert set(outcomes.values()) - {"won"} <= {"PauseClosed", "VersionConflict"}
-        assert len(outcomes) == 2
-        assert store.get_pause(f"pause-{n}").answer == {"by": winner}
-        assert store.get_run(f"run-{n}").version == 1
+    results = in_two_processes(claim_each_round, ROUNDS, f"sqlite:///{path}", ROUNDS)
+    assert_one_winner_each_round(results, store, ROUNDS)
 
 
 def test_two_processes_setting_up_one_fresh_file_both_succeed(tmp_path: Path) -> None:
     paths = [tmp_path / f"fresh-{n}.db" for n in range(8)]
-    results = in_two_processes(_set_up_each_round, len(paths), [str(path) for path in paths])
+    results = in_two_processes(set_up_each_round, len(paths), [f"sqlite:///{path}" for path in paths])
     assert {outcome for _, _, outcome in results} == {"ok"}
     for path in paths:
         assert pragma(path, "user_version") == len(MIGRATIONS)
