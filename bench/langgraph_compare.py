@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,7 +27,11 @@ from langgraph.types import Command, interrupt
 
 from stalwart_agents import Desk
 
-SHOP = Path(__file__).resolve().parent.parent / "examples" / "shop" / "agent.yaml"
+ROOT = Path(__file__).resolve().parent.parent
+SHOP = ROOT / "examples" / "shop" / "agent.yaml"
+sys.path.insert(0, str(ROOT))
+
+from bench.pause_cycle import cycles_per_second  # noqa: E402
 ORDERS = {"4411": {"order_id": "4411", "customer": "c-208", "card": "visa-0019", "status": "unpaid", "total": "40.00"}}
 
 
@@ -55,14 +60,6 @@ def langgraph_shop(path: Path):
     builder.add_edge("look_up", "charge")
     builder.add_edge("charge", END)
     return builder.compile(checkpointer=SqliteSaver(connection))
-
-
-def ours(desk: Desk, cycles: int, prefix: str) -> float:
-    started = time.perf_counter()
-    for n in range(cycles):
-        pause = desk.send(f"{prefix}-{n}", "look up order 4411 and charge 40 to order 4411").waiting[0]
-        desk.confirm(f"{prefix}-{n}", "approve", waiting=pause.id, token=pause.token)
-    return cycles / (time.perf_counter() - started)
 
 
 def theirs(graph, cycles: int, prefix: str) -> float:
@@ -96,7 +93,7 @@ def main() -> None:
         graph = langgraph_shop(Path(folder) / "theirs.db")
         our_rates, their_rates = [], []
         for run in range(args.runs):
-            our_rates.append(ours(desk, args.cycles, f"o{run}"))
+            our_rates.append(cycles_per_second(desk, args.cycles, f"o{run}"))
             their_rates.append(theirs(graph, args.cycles, f"t{run}"))
         sized_desk = Desk.from_file(SHOP, storage=f"sqlite:///{folder}/ours-size.db")
         sized_graph = langgraph_shop(Path(folder) / "theirs-size.db")
