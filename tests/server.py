@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import subprocess
 import sys
@@ -12,6 +13,10 @@ from collections.abc import Iterator
 
 import httpx
 import uvicorn
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from stalwart_agents import verify_signature
 
 
 def free_port() -> int:
@@ -66,3 +71,54 @@ def stalwart_serve(config, *args: str) -> Iterator[tuple[str, subprocess.Popen]]
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+class Receiver:
+    """A team's webhook receiver on 127.0.0.1: it verifies each delivery with the package's verifier and keeps it.
+
+    ``status`` other than 200 makes it answer that instead, as a receiver that is down would.
+    """
+
+    def __init__(self, secret: str) -> None:
+        self.secret, self.status, self.url = secret, 200, ""
+        self.got: list[dict] = []
+        self.delivery_ids: list[str] = []
+
+    def app(self) -> FastAPI:
+        app = FastAPI()
+
+        @app.post("/hook")
+        async def hook(request: Request):
+            raw = await request.body()
+            verify_signature(self.secret, request.headers.get("stalwart-signature"), raw)
+            if self.status != 200:
+                return JSONResponse({"down": True}, status_code=self.status)
+            self.got.append(json.loads(raw))
+            self.delivery_ids.append(request.headers["stalwart-delivery"])
+            return {"ok": True}
+
+        return app
+
+
+@contextlib.contextmanager
+def receiving(secret: str) -> Iterator[Receiver]:
+    receiver = Receiver(secret)
+    with serving(receiver.app()) as base:
+        receiver.url = f"{base}/hook"
+        yield receiver
+
+
+def at_once(*calls):
+    """Run each call in its own thread, all released together by one barrier; their results, in call order."""
+    barrier, results = threading.Barrier(len(calls)), [None] * len(calls)
+
+    def run(index, call):
+        barrier.wait()
+        results[index] = call()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results

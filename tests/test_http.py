@@ -6,14 +6,13 @@ import time
 
 import httpx
 import pytest
-from fastapi import FastAPI, Request
 
-from stalwart_agents import Desk, Webhook, verify_signature
+from stalwart_agents import Desk, Webhook
 from stalwart_agents.serve import make_app
 from stalwart_agents.webhook import sign
 
 from .conftest import SHOP
-from .server import serving
+from .server import free_port, receiving, serving
 from .test_sagas import BANK
 
 CHARGE = {"text": "look up order 4411 and charge 40 to order 4411"}
@@ -243,32 +242,19 @@ def test_rollback_needs_the_operator_token(desk, client, ledger):
 
 @pytest.fixture
 def receiver():
-    """A team's webhook receiver on 127.0.0.1 that verifies each delivery with the package's verifier."""
-    got, app = [], FastAPI()
-
-    @app.post("/hook")
-    async def hook(request: Request):
-        raw = await request.body()
-        verify_signature("whsec-test", request.headers.get("stalwart-signature"), raw)
-        got.append((request.headers["stalwart-delivery"], json.loads(raw)))
-        return {"ok": True}
-
-    with serving(app) as url:
-        yield f"{url}/hook", got
+    with receiving("whsec-test") as received:
+        yield received
 
 
 def test_each_new_pause_is_posted_signed_to_the_webhook(desk, receiver):
-    url, got = receiver
-    with serving(make_app(desk, on_interrupt=Webhook(url, "whsec-test"))) as base:
+    with serving(make_app(desk, on_interrupt=Webhook(receiver.url, "whsec-test"))) as base:
         answer = httpx.post(f"{base}/threads/u-17/messages", json=CHARGE).json()
-    [(delivery, body)] = got
-    assert body["interrupt"] == answer["waiting"][0] and body["thread"] == "u-17" and delivery == body["delivery"]
+    [body] = receiver.got
+    assert body["interrupt"] == answer["waiting"][0] and body["thread"] == "u-17" and receiver.delivery_ids == [body["delivery"]]
     assert answer["not_notified"] == []
 
 
-def test_a_dead_webhook_never_fails_the_turn(desk, receiver):
-    from .server import free_port
-
+def test_a_dead_webhook_never_fails_the_turn(desk):
     dead = Webhook(f"http://127.0.0.1:{free_port()}/hook?key=hidden", "whsec-test", timeout=1)
     with serving(make_app(desk, on_interrupt=dead)) as base:
         answer = httpx.post(f"{base}/threads/u-17/messages", json=CHARGE)

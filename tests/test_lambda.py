@@ -6,22 +6,19 @@ import base64
 import copy
 import importlib.util
 import json
-import threading
 import uuid
 
 import boto3
 import httpx
 import pytest
 import yaml
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
 
-from stalwart_agents import Desk, Webhook, verify_signature
+from stalwart_agents import Desk, Webhook
 from stalwart_agents.fanout import deliver
 from stalwart_agents.serve import make_app
 
 from .conftest import ROOT, SHOP
-from .server import serving
+from .server import at_once, receiving, serving
 from .test_template import TEMPLATE, CloudFormationLoader, _matches, fan_out, functions, route_of
 
 EVENT = json.loads((ROOT / "tests" / "events" / "http_api.json").read_text())
@@ -151,19 +148,16 @@ def test_two_resume_functions_racing_one_pause_run_it_once(deployed, ledger):
         thread = f"race-{n}"
         pause = json.loads(deployed.call("POST", f"/threads/{thread}/messages", {"text": "charge 40 to order 4411"})[2])["waiting"][0]
         body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
-        first, second = deployed.fresh("resume"), deployed.fresh("resume")
-        barrier, answers = threading.Barrier(2), []
+        handlers = deployed.fresh("resume"), deployed.fresh("resume")
 
         def answer(handler):
-            asyncio.set_event_loop(asyncio.new_event_loop())
-            barrier.wait()
-            answers.append(deployed.call("POST", f"/threads/{thread}/resume", body, handler=handler))
+            def call():
+                asyncio.set_event_loop(asyncio.new_event_loop())
+                return deployed.call("POST", f"/threads/{thread}/resume", body, handler=handler)
 
-        racers = [threading.Thread(target=answer, args=(h,)) for h in (first, second)]
-        for racer in racers:
-            racer.start()
-        for racer in racers:
-            racer.join()
+            return call
+
+        answers = at_once(*(answer(h) for h in handlers))
         assert sorted(a[0] for a in answers) == [200, 409]
         assert [json.loads(a[2])["error"] for a in answers if a[0] == 409] == ["interrupt_stale"]
     assert len(ledger("charge")) == 4
@@ -194,41 +188,28 @@ def filtered(template, records):
 
 @pytest.fixture
 def receiver():
-    got, app, status = [], FastAPI(), {"code": 200}
-
-    @app.post("/hook")
-    async def hook(request: Request):
-        raw = await request.body()
-        verify_signature("whsec-lambda", request.headers.get("stalwart-signature"), raw)
-        if status["code"] != 200:
-            return JSONResponse({"down": True}, status_code=status["code"])
-        got.append(json.loads(raw))
-        return {"ok": True}
-
-    with serving(app) as url:
-        yield f"{url}/hook", got, status
+    with receiving("whsec-lambda") as received:
+        yield received
 
 
 def test_the_fan_out_posts_each_new_pause_the_stream_brings(template, storage_url, receiver, ledger):
-    url, got, _ = receiver
     desk = Desk.from_file(SHOP, storage=storage_url)
     pause = desk.send("u-17", "look up order 4411 and charge 40 to order 4411").waiting[0]
     records = filtered(template, stream_records(storage_url))
     assert [r["dynamodb"]["Keys"]["sk"]["S"] for r in records] == [f"P#{pause.id}"]
 
-    assert deliver(records, desk.storage, Webhook(url, "whsec-lambda")) == []
-    [delivery] = got
+    assert deliver(records, desk.storage, Webhook(receiver.url, "whsec-lambda")) == []
+    [delivery] = receiver.got
     assert delivery["interrupt"] == pause.to_dict() and delivery["thread"] == "u-17"
     assert desk.storage.get_pause(pause.id).delivery["delivered"] is True
 
 
 def test_a_failing_receiver_leaves_the_record_for_a_retry_and_the_pause_marked(template, storage_url, receiver):
-    url, _, status = receiver
-    status["code"] = 503
+    receiver.status = 503
     desk = Desk.from_file(SHOP, storage=storage_url)
     pause = desk.send("u-17", "charge 40 to order 4411").waiting[0]
     records = filtered(template, stream_records(storage_url))
-    failed = deliver(records, desk.storage, Webhook(url, "whsec-lambda", attempts=1))
+    failed = deliver(records, desk.storage, Webhook(receiver.url, "whsec-lambda", attempts=1))
     assert failed == [records[0]["dynamodb"]["SequenceNumber"]]
     with serving(make_app(desk)) as base:
         listed = httpx.get(f"{base}/threads/u-17/interrupts").json()

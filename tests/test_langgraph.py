@@ -1,22 +1,20 @@
 """The LangGraph door: a real graph and a real SqliteSaver, served with tokens, claims and webhooks."""
 
-import json
 import subprocess
 import sys
-import threading
+from functools import partial
 
 import httpx
 import pytest
-from fastapi import FastAPI, Request
 
 pytest.importorskip("langgraph")
 
-from stalwart_agents import InterruptStale, Webhook, verify_signature  # noqa: E402
+from stalwart_agents import InterruptStale, Webhook  # noqa: E402
 from stalwart_agents.langchain.server import InterruptServer  # noqa: E402
 
 from .conftest import ROOT  # noqa: E402
 from .langgraph_shop import build_graph, sqlite_saver  # noqa: E402
-from .server import free_port, serving, wait_until_healthy  # noqa: E402
+from .server import at_once, free_port, receiving, serving, wait_until_healthy  # noqa: E402
 
 
 @pytest.fixture
@@ -52,21 +50,12 @@ def test_an_interrupt_before_a_tool_call_is_a_pause_with_langgraphs_id_and_a_tok
 
 def test_each_interrupt_is_posted_signed_to_the_webhook(shop):
     graph, folder = shop
-    got, receiver = [], FastAPI()
-
-    @receiver.post("/hook")
-    async def hook(request: Request):
-        raw = await request.body()
-        verify_signature("whsec-lg", request.headers.get("stalwart-signature"), raw)
-        got.append(json.loads(raw))
-        return {"ok": True}
-
-    with serving(receiver) as url:
-        server = InterruptServer(graph, storage=f"sqlite:///{folder / 'runs.db'}", on_interrupt=Webhook(f"{url}/hook", "whsec-lg"))
+    with receiving("whsec-lg") as receiver:
+        server = InterruptServer(graph, storage=f"sqlite:///{folder / 'runs.db'}", on_interrupt=Webhook(receiver.url, "whsec-lg"))
         graph.invoke({"order_id": "4411"}, {"configurable": {"thread_id": "u-17"}})
         [pause] = server.interrupts("u-17")
         server.interrupts("u-17")
-    assert [delivery["interrupt"]["id"] for delivery in got] == [pause.id]
+    assert [delivery["interrupt"]["id"] for delivery in receiver.got] == [pause.id]
 
 
 def test_two_processes_racing_a_resume_over_one_sqlite_checkpointer_resume_once(shop):
@@ -91,17 +80,7 @@ def test_two_processes_racing_a_resume_over_one_sqlite_checkpointer_resume_once(
             [pause] = httpx.get(f"{servers[0][1]}/agent/threads/{thread}/interrupts").json()["waiting"]
             assert httpx.get(f"{servers[1][1]}/agent/threads/{thread}/interrupts").json()["waiting"] == [pause]
             body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
-            barrier, answers = threading.Barrier(2), []
-
-            def answer(base):
-                barrier.wait()
-                answers.append(httpx.post(f"{base}/agent/threads/{thread}/resume", json=body, timeout=30))
-
-            racers = [threading.Thread(target=answer, args=(base,)) for _, base in servers]
-            for racer in racers:
-                racer.start()
-            for racer in racers:
-                racer.join()
+            answers = at_once(*(partial(httpx.post, f"{base}/agent/threads/{thread}/resume", json=body, timeout=30) for _, base in servers))
             assert sorted(a.status_code for a in answers) == [200, 409]
         assert len(charges(folder)) == 4
     finally:

@@ -1,15 +1,14 @@
 """`stalwart serve` over a real socket: the README's first command, exercised."""
 
-import json
 import signal
-import threading
 import time
+from functools import partial
 
 import httpx
 import pytest
 
 from .conftest import SHOP
-from .server import stalwart_serve
+from .server import at_once, receiving, stalwart_serve
 
 
 @pytest.fixture
@@ -65,46 +64,21 @@ def test_two_serve_processes_on_one_file_answer_a_racing_resume_once(tmp_path, l
             pause = httpx.post(f"{one}/threads/{thread}/messages", json={"text": "charge 40 to order 4411"}).json()["waiting"][0]
             assert httpx.get(f"{two}/threads/{thread}/interrupts").json()["waiting"] == [pause]
             body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
-            barrier, answers = threading.Barrier(2), []
-
-            def answer(base):
-                barrier.wait()
-                answers.append(httpx.post(f"{base}/threads/{thread}/resume", json=body, timeout=30))
-
-            racers = [threading.Thread(target=answer, args=(base,)) for base in (one, two)]
-            for racer in racers:
-                racer.start()
-            for racer in racers:
-                racer.join()
+            answers = at_once(*(partial(httpx.post, f"{base}/threads/{thread}/resume", json=body, timeout=30) for base in (one, two)))
             assert sorted(a.status_code for a in answers) == [200, 409]
             assert [a.json()["error"] for a in answers if a.status_code == 409] == ["interrupt_stale"]
     assert len(ledger("charge")) == 6
 
 
 def test_serve_with_moto_fans_new_pauses_out_from_the_stream_as_deployed(monkeypatch):
-    from fastapi import FastAPI, Request
-
-    from stalwart_agents import verify_signature
-
-    from .server import serving
-
-    got, app = [], FastAPI()
-
-    @app.post("/hook")
-    async def hook(request: Request):
-        raw = await request.body()
-        verify_signature("whsec-local-parity", request.headers.get("stalwart-signature"), raw)
-        got.append(json.loads(raw))
-        return {"ok": True}
-
-    with serving(app) as receiver:
-        monkeypatch.setenv("STALWART_WEBHOOK_URL", f"{receiver}/hook")
+    with receiving("whsec-local-parity") as receiver:
+        monkeypatch.setenv("STALWART_WEBHOOK_URL", receiver.url)
         monkeypatch.setenv("STALWART_WEBHOOK_SECRET", "whsec-local-parity")
         with stalwart_serve(SHOP, "--storage", "moto") as (base, _):
             pause = httpx.post(f"{base}/threads/u-17/messages", json={"text": "charge 40 to order 4411"}).json()["waiting"][0]
             deadline = time.monotonic() + 20
-            while not got and time.monotonic() < deadline:
+            while not receiver.got and time.monotonic() < deadline:
                 time.sleep(0.1)
             listed = httpx.get(f"{base}/threads/u-17/interrupts").json()
-    assert [delivery["interrupt"]["id"] for delivery in got] == [pause["id"]]
+    assert [delivery["interrupt"]["id"] for delivery in receiver.got] == [pause["id"]]
     assert listed["waiting"] == [pause] and listed["not_notified"] == []
