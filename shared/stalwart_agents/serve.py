@@ -17,6 +17,7 @@ import os
 import secrets
 import time
 from collections.abc import Callable, Collection
+from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
@@ -107,8 +108,7 @@ def make_app(
     @app.get(f"/{BUNDLE}", name="interface", include_in_schema=False)
     def interface_bundle() -> Response:
         """@stalwart-agents/agent-ui, built into the package: the interface needs no Node at run time."""
-        body = resources.files(__package__).joinpath("static", BUNDLE).read_bytes()
-        return Response(body, media_type="text/javascript", headers={**SECURE, "Cache-Control": "public, max-age=300"})
+        return Response(_bundle(), media_type="text/javascript", headers={**SECURE, "Cache-Control": "public, max-age=300"})
 
     @app.post("/threads/{thread}/messages", name="messages", response_model=ReplyOut, openapi_extra=body_of(Turn), responses=errors(400, 409, 413, 503))
     async def messages(thread: str, request: Request) -> JSONResponse:
@@ -175,6 +175,12 @@ def make_app(
 def _keep(app: FastAPI, routes: Collection[str]) -> None:
     """Serve only the named routes (and the OpenAPI document); a Lambda serves one."""
     app.router.routes = [r for r in app.router.routes if getattr(r, "name", None) in routes or not isinstance(r, APIRoute)]
+
+
+@cache
+def _bundle() -> bytes:
+    """Read from the package once per process, not on every request."""
+    return resources.files(__package__).joinpath("static", BUNDLE).read_bytes()
 
 
 def _reader(desk: Desk, thread: str) -> stream.Read:
