@@ -4,8 +4,10 @@
     ├── ConfigError ............ agent.yaml or a tools module is wrong (names file, line, key)
     ├── BadRequest ............. an answer a pause does not take, a missing value
     ├── PayloadTooLarge ........ a request body over the service's limit
-    ├── Forbidden .............. a thumb from another session, a rollback without the operator token
-    ├── NotFound ............... no such thread, run or pause
+    ├── UnsupportedMediaType ... a body that says it is not JSON, on a route that changes anything
+    ├── Unauthorized ........... no bearer token, or one that does not verify
+    ├── Forbidden .............. a thumb from another session or thread, a rollback without the operator token, a cross-site request
+    ├── NotFound ............... no such thread (another person's looks the same), run or pause
     ├── InterruptStale ......... the pause is no longer open, or the token is not the one shown
     ├── RunWaiting ............. a new turn on a thread whose run waits for a person
     ├── RunBusy ................ a new turn or answer while another worker runs the thread
@@ -52,6 +54,16 @@ class BadRequest(StalwartError):
 
 class PayloadTooLarge(StalwartError):
     code = "payload_too_large"
+
+
+class UnsupportedMediaType(StalwartError):
+    code = "unsupported_media_type"
+
+
+class Unauthorized(StalwartError):
+    """The request names no verified person; the message says why, never echoing the token."""
+
+    code = "unauthorized"
 
 
 class Forbidden(StalwartError):

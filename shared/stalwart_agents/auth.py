@@ -1,0 +1,193 @@
+"""Who a request is from: a principal, verified by one of four ways.
+
+    NoAuth ........... one anonymous principal; only for a service that listens on loopback
+    Jwt .............. bearer JWTs from an OpenID Connect provider, checked against its JWKS
+    SharedSecret ..... bearer JWTs signed HS256 with a secret one team shares
+    ApiGatewayClaims . on Lambda: the claims API Gateway's JWT authorizer verified
+
+A principal is its issuer and subject, plus the few claims a policy reads.  It
+comes from the token or from API Gateway's request context, never from a header
+or a body field the client chose.  Tokens are verified by PyJWT, and only with
+the algorithms configured: ``alg: none`` and a public key presented as an HMAC
+secret are refused before any signature is computed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .errors import Unauthorized
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+
+    from .jwks import Keys
+
+CLAIMS = ("groups", "roles", "email", "name")
+"""The claims a principal keeps besides issuer and subject: what approval policies read."""
+MAX_TOKEN = 16 * 1024
+LEEWAY = 30
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who acts.  ``verified`` is false for the anonymous principal of a service without authentication."""
+
+    issuer: str
+    subject: str
+    claims: Mapping[str, Any] = field(default_factory=dict)
+    verified: bool = True
+
+    @property
+    def key(self) -> str:
+        """What the store keeps as a thread's owner: issuer and subject, unambiguously joined."""
+        return json.dumps([self.issuer, self.subject], separators=(",", ":"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"iss": self.issuer, "sub": self.subject, "verified": self.verified}
+
+
+ANONYMOUS = Principal(issuer="stalwart:none", subject="anonymous", verified=False)
+
+
+class Auth(Protocol):
+    """One way of telling who a request is from; raises ``Unauthorized`` when it cannot."""
+
+    name: str
+
+    def principal(self, request: Request) -> Principal: ...
+
+
+class NoAuth:
+    """Everyone is one anonymous principal: right only where nobody else can reach the service."""
+
+    name = "none"
+
+    def principal(self, request: Request) -> Principal:
+        return ANONYMOUS
+
+
+class Jwt:
+    """Bearer JWTs from an OpenID Connect provider.
+
+    ``jwks_url`` defaults to what the issuer's discovery document names.  Keys are
+    cached and fetched again once when a token names a key id the cache lacks (a
+    rotation), at most once per ``Keys.REFETCH`` seconds, so unknown ids cannot make
+    the service hammer the provider.
+    """
+
+    name = "jwt"
+
+    def __init__(
+        self, issuer: str, audience: str, *, jwks_url: str | None = None,
+        algorithms: Sequence[str] = ("RS256", "ES256"), leeway: float = LEEWAY, keys: Keys | None = None,
+    ) -> None:
+        from .jwks import Keys
+
+        if not issuer or not audience:
+            raise ValueError("JWT authentication needs an issuer and an audience")
+        unsafe = [a for a in algorithms if not a.startswith(("RS", "ES", "PS", "Ed"))]
+        if unsafe:
+            raise ValueError(f"a JWKS verifies public-key algorithms only, not {', '.join(unsafe)}; use SharedSecret for HS256")
+        self.issuer, self.audience, self.algorithms, self.leeway = issuer, audience, list(algorithms), leeway
+        self.keys = keys or Keys(jwks_url or Keys.discover(issuer))
+
+    def principal(self, request: Request) -> Principal:
+        import jwt
+
+        token = _bearer(request)
+        try:
+            key = self.keys.key(jwt.get_unverified_header(token).get("kid"))
+        except jwt.PyJWTError:
+            raise Unauthorized("the bearer token is not a JWT") from None
+        return _verified(token, key, self.algorithms, self.issuer, self.audience, self.leeway)
+
+
+class SharedSecret:
+    """Bearer JWTs signed HS256 with a secret of at least 32 bytes; issuer and audience checked where given."""
+
+    name = "hs256"
+
+    def __init__(self, secret: str | bytes, *, issuer: str | None = None, audience: str | None = None, leeway: float = LEEWAY) -> None:
+        key = secret.encode() if isinstance(secret, str) else secret
+        if len(key) < 32:
+            raise ValueError("an HS256 secret must be at least 32 bytes (openssl rand -hex 32)")
+        self.key, self.issuer, self.audience, self.leeway = key, issuer, audience, leeway
+
+    def principal(self, request: Request) -> Principal:
+        return _verified(_bearer(request), self.key, ["HS256"], self.issuer, self.audience, self.leeway)
+
+
+class ApiGatewayClaims:
+    """On Lambda behind an HTTP API JWT authorizer: API Gateway verified the token; read what it verified.
+
+    The claims come from the event's request context, which the client cannot write;
+    an event without them (a route deployed without the authorizer) is refused.
+    """
+
+    name = "api-gateway"
+
+    def principal(self, request: Request) -> Principal:
+        event = request.scope.get("aws.event") or {}
+        claims = ((event.get("requestContext") or {}).get("authorizer") or {}).get("jwt", {}).get("claims")
+        if not isinstance(claims, Mapping) or not claims.get("sub") or not claims.get("iss"):
+            raise Unauthorized("this route needs a bearer token verified by the API's JWT authorizer")
+        return _principal({name: _gateway_value(value) for name, value in claims.items()})
+
+
+def _bearer(request: Request) -> str:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise Unauthorized("this route needs Authorization: Bearer <token>")
+    if len(token) > MAX_TOKEN:
+        raise Unauthorized(f"the bearer token is longer than {MAX_TOKEN} characters")
+    return token
+
+
+def _verified(token: str, key: Any, algorithms: list[str], issuer: str | None, audience: str | None, leeway: float) -> Principal:
+    import jwt
+
+    required = ["exp", "sub"] + (["iss"] if issuer else []) + (["aud"] if audience else [])
+    try:
+        claims = jwt.decode(
+            token, key, algorithms=algorithms, issuer=issuer, audience=audience, leeway=leeway,
+            options={"require": required, "verify_aud": audience is not None},
+        )
+    except jwt.PyJWTError as exc:
+        raise Unauthorized(f"the bearer token was refused: {_why(exc)}") from None
+    return _principal(claims)
+
+
+def _why(exc: Exception) -> str:
+    """A sentence for each refusal PyJWT can give, never the token nor its claims."""
+    import jwt
+
+    reasons = [
+        (jwt.ExpiredSignatureError, "it has expired"),
+        (jwt.ImmatureSignatureError, "it is not valid yet"),
+        (jwt.InvalidIssuerError, "another issuer made it"),
+        (jwt.InvalidAudienceError, "it is meant for another audience"),
+        (jwt.InvalidAlgorithmError, "it is signed with an algorithm this service does not take"),
+        (jwt.InvalidSignatureError, "its signature does not verify"),
+        (jwt.MissingRequiredClaimError, "it lacks a claim this service needs"),
+        (jwt.DecodeError, "it is not a well-formed JWT"),
+    ]
+    return next((why for kind, why in reasons if isinstance(exc, kind)), "it does not verify")
+
+
+def _principal(claims: Mapping[str, Any]) -> Principal:
+    subject, issuer = claims.get("sub"), claims.get("iss", "")
+    if not isinstance(subject, str) or not subject or not isinstance(issuer, str):
+        raise Unauthorized("the bearer token names no subject")
+    return Principal(issuer=issuer, subject=subject, claims={k: claims[k] for k in CLAIMS if k in claims})
+
+
+def _gateway_value(value: Any) -> Any:
+    """API Gateway hands a list claim over as ``"[a b c]"``; give it back as a list."""
+    if isinstance(value, str) and value.startswith("[") and value.endswith("]"):
+        return value[1:-1].split()
+    return value
