@@ -17,6 +17,7 @@ from .test_sagas import BANK
 
 CHARGE = {"text": "look up order 4411 and charge 40 to order 4411"}
 OPERATOR = "operator-token-for-tests"
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def client(base):
 
 
 def paused(client, thread="u-17"):
-    answer = client.post(f"/threads/{thread}/messages", content=json.dumps(CHARGE))
+    answer = client.post(f"/threads/{thread}/messages", json=CHARGE)
     assert answer.status_code == 200, answer.text
     return answer.json()["waiting"][0]
 
@@ -55,7 +56,7 @@ def test_the_interface_page_is_served_under_a_strict_policy(client):
 
 
 def test_a_turn_answers_the_reply_and_what_waits_as_data(client, ledger):
-    answer = client.post("/threads/u-17/messages", content=json.dumps(CHARGE))
+    answer = client.post("/threads/u-17/messages", json=CHARGE)
     body = answer.json()
     assert set(body) == {"thread", "reply", "steps", "waiting", "refusals", "rollback", "not_notified"}
     assert body["steps"][0]["result"]["total"] == "40.00"
@@ -126,7 +127,8 @@ def test_an_ask_is_answered_with_a_value(client, ledger):
     ],
 )
 def test_bad_input_is_a_clear_json_error(client, route, body, status, code):
-    answer = client.post(f"/threads/u-9/{route}", content=body)
+    client.post("/threads/u-9/messages", json={"text": "look up order 4412"})
+    answer = client.post(f"/threads/u-9/{route}", content=body, headers=JSON)
     assert (answer.status_code, answer.json()["error"]) == (status, code)
     assert answer.json()["message"]
 
@@ -140,7 +142,7 @@ def test_a_decision_the_pause_does_not_take_changes_nothing(client, ledger):
 
 def test_a_body_streamed_past_the_limit_is_refused_without_a_length(client):
     chunks = (b"x" * 16_384 for _ in range(8))
-    answer = client.post("/threads/u-1/messages", content=chunks)
+    answer = client.post("/threads/u-1/messages", content=chunks, headers=JSON)
     assert (answer.status_code, answer.json()["error"]) == (413, "payload_too_large")
 
 
@@ -192,13 +194,18 @@ def test_the_stream_replays_after_last_event_id_by_header_or_query(base, client)
     assert sse(read_stream(base, "u-17", params={"last_event_id": str(third)})) == everything[3:]
 
 
-def test_the_stream_of_a_thread_with_nothing_yet_is_200_and_empty(base):
-    assert sse(read_stream(base, "nobody-yet", seconds=0.5)) == []
+def test_the_stream_with_nothing_new_is_200_and_empty_and_of_a_thread_nobody_began_404(base, client):
+    everything = sse(read_stream(base, paused(client)["thread"], seconds=0.5))
+    assert sse(read_stream(base, "u-17", seconds=0.5, params={"last_event_id": str(everything[-1][0])})) == []
+    nobody = httpx.get(f"{base}/threads/nobody-yet/stream", timeout=5)
+    assert (nobody.status_code, nobody.json()["error"]) == (404, "not_found")
 
 
 def test_the_live_stream_sends_what_happens_while_it_is_open(base, client):
+    client.post("/threads/u-17/messages", json={"text": "look up order 4412"})
+    last = sse(read_stream(base, "u-17", seconds=0.5))[-1][0]
     received = []
-    reader = threading.Thread(target=lambda: received.append(read_stream(base, "u-17", seconds=3)))
+    reader = threading.Thread(target=lambda: received.append(read_stream(base, "u-17", seconds=3, params={"last_event_id": str(last)})))
     reader.start()
     time.sleep(0.5)
     paused(client)
@@ -269,9 +276,9 @@ def test_with_a_secret_only_a_signed_resume_is_taken(desk, ledger):
     with serving(make_app(desk, secret="resume-secret")) as base:
         pause = httpx.post(f"{base}/threads/u-17/messages", json=CHARGE).json()["waiting"][0]
         body = json.dumps({"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}).encode()
-        unsigned = httpx.post(f"{base}/threads/u-17/resume", content=body)
-        forged = httpx.post(f"{base}/threads/u-17/resume", content=body, headers={"Stalwart-Signature": sign("other", body)})
-        signed = httpx.post(f"{base}/threads/u-17/resume", content=body, headers={"Stalwart-Signature": sign("resume-secret", body)})
+        unsigned = httpx.post(f"{base}/threads/u-17/resume", content=body, headers=JSON)
+        forged = httpx.post(f"{base}/threads/u-17/resume", content=body, headers={**JSON, "Stalwart-Signature": sign("other", body)})
+        signed = httpx.post(f"{base}/threads/u-17/resume", content=body, headers={**JSON, "Stalwart-Signature": sign("resume-secret", body)})
     assert [(a.status_code, a.json().get("error")) for a in (unsigned, forged)] == [(401, "bad_signature")] * 2
     assert signed.status_code == 200 and len(ledger("charge")) == 1
 

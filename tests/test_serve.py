@@ -27,7 +27,7 @@ def test_serve_announces_itself_and_stops_cleanly_on_sigterm(server):
 
 def test_a_turn_pauses_and_a_resume_with_its_token_runs_it_once(server, ledger):
     base, _ = server
-    turn = httpx.post(f"{base}/threads/u-17/messages", content=b'{"text": "look up order 4411 and charge 40 to order 4411"}')
+    turn = httpx.post(f"{base}/threads/u-17/messages", json={"text": "look up order 4411 and charge 40 to order 4411"})
     assert turn.status_code == 200, turn.text
     [pause] = turn.json()["waiting"]
     assert httpx.get(f"{base}/threads/u-17/interrupts").json()["waiting"] == [pause]
@@ -51,7 +51,7 @@ def test_a_turn_pauses_and_a_resume_with_its_token_runs_it_once(server, ledger):
 )
 def test_bad_turns_are_clear_json_errors(server, body, status, code):
     base, _ = server
-    answer = httpx.post(f"{base}/threads/u-1/messages", content=body)
+    answer = httpx.post(f"{base}/threads/u-1/messages", content=body, headers={"Content-Type": "application/json"})
     assert (answer.status_code, answer.json()["error"]) == (status, code)
     assert answer.json()["message"]
 

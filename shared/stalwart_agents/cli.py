@@ -7,7 +7,11 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .errors import ConfigError
+from .errors import ConfigError, StorageError
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WILDCARD = ("0.0.0.0", "::", "")
+SECRET_ENV = "STALWART_JWT_SECRET"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,12 +31,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a storage URL to use instead of the file's; 'moto' runs the deployed shape locally: DynamoDB "
         "(moto, on 127.0.0.1) with its stream fanned out to STALWART_WEBHOOK_URL, signed with STALWART_WEBHOOK_SECRET",
     )
+    _auth_options(serve)
     args = parser.parse_args(argv)
     try:
         return _serve(args)
-    except (ConfigError, ValueError) as exc:
-        print(f"stalwart: {exc}", file=sys.stderr)
+    except (ConfigError, StorageError, ValueError) as exc:
+        print(f"stalwart: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 2
+
+
+def _auth_options(serve: argparse.ArgumentParser) -> None:
+    who = serve.add_argument_group("who may act")
+    who.add_argument(
+        "--auth", choices=("none", "jwt", "hs256"), default="none",
+        help="none: one anonymous person, loopback only (default); jwt: bearer JWTs checked against an OpenID Connect "
+        f"provider's keys; hs256: bearer JWTs signed with the shared secret in {SECRET_ENV}",
+    )
+    who.add_argument("--jwt-issuer", default=None, help="the issuer (iss) tokens must name; with --auth jwt, its discovery document names the keys")
+    who.add_argument("--jwt-audience", default=None, help="the audience (aud) tokens must name")
+    who.add_argument("--jwt-jwks-url", default=None, help="where the issuer's keys are (default: from its discovery document)")
+    who.add_argument("--jwt-algorithms", default="RS256,ES256", help="the algorithms --auth jwt accepts (default RS256,ES256)")
+    who.add_argument(
+        "--allowed-host", action="append", default=[], metavar="NAME",
+        help="a name clients reach the service by, besides loopback's and --host (repeatable)",
+    )
+    who.add_argument(
+        "--allowed-origin", action="append", default=[], metavar="ORIGIN",
+        help="another site whose pages embed the interface, as https://host[:port] (repeatable); it alone gets CORS",
+    )
+    who.add_argument(
+        "--proxy-authenticates", action="store_true",
+        help="serve without authentication on a non-loopback address, because a proxy of yours authenticates every request",
+    )
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -40,23 +70,68 @@ def _serve(args: argparse.Namespace) -> int:
 
     from .serve import make_app
 
+    auth = _auth(args)
+    hosts = _hosts(args)
     operator_token = args.operator_token or os.environ.get("QLS_OPERATOR_TOKEN") or None
     local = _local_aws() if args.storage == "moto" else None
     storage = local.start() if local is not None else args.storage
     try:
-        app = make_app(args.config, storage=storage, agent=args.agent, operator_token=operator_token)
+        app = make_app(
+            args.config, storage=storage, agent=args.agent, operator_token=operator_token,
+            auth=auth, allowed_hosts=hosts, allowed_origins=args.allowed_origin,
+        )
         desk = app.state.desk
         if local is not None and os.environ.get("STALWART_WEBHOOK_URL"):
             from .webhook import Webhook
 
             local.feed(desk.storage, Webhook(os.environ["STALWART_WEBHOOK_URL"], os.environ.get("STALWART_WEBHOOK_SECRET", "")))
         agent = desk.agent(args.agent).name
-        print(f"stalwart serve: http://{args.host}:{args.port}/ (agent {agent}, storage {desk.storage.url})", flush=True)
+        print(f"stalwart serve: http://{_shown_host(args.host)}:{args.port}/ (agent {agent}, storage {desk.storage.url})", flush=True)
+        print(f"stalwart serve: {_who_note(args)}; answering for Host {', '.join(hosts)}", flush=True)
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     finally:
         if local is not None:
             local.stop()
     return 0
+
+
+def _auth(args: argparse.Namespace) -> object:
+    from .auth import Jwt, NoAuth, SharedSecret
+
+    if args.auth == "none":
+        if args.host not in LOOPBACK and not args.proxy_authenticates:
+            raise ValueError(
+                f"--host {args.host} would let anyone who reaches it act as anyone. Set --auth jwt --jwt-issuer URL "
+                f"--jwt-audience NAME (or --auth hs256 with the secret in {SECRET_ENV}), or pass --proxy-authenticates "
+                "if a proxy of yours authenticates every request"
+            )
+        return NoAuth()
+    if args.auth == "hs256":
+        secret = os.environ.get(SECRET_ENV, "")
+        if not secret:
+            raise ValueError(f"--auth hs256 takes its secret from {SECRET_ENV}; set it (openssl rand -hex 32)")
+        return SharedSecret(secret, issuer=args.jwt_issuer, audience=args.jwt_audience)
+    if not args.jwt_issuer or not args.jwt_audience:
+        raise ValueError("--auth jwt needs --jwt-issuer and --jwt-audience")
+    algorithms = [a.strip() for a in args.jwt_algorithms.split(",") if a.strip()]
+    return Jwt(args.jwt_issuer, args.jwt_audience, jwks_url=args.jwt_jwks_url, algorithms=algorithms)
+
+
+def _hosts(args: argparse.Namespace) -> list[str]:
+    own = [] if args.host in WILDCARD else [args.host]
+    return list(dict.fromkeys([*LOOPBACK, *own, *args.allowed_host]))
+
+
+def _who_note(args: argparse.Namespace) -> str:
+    if args.auth != "none":
+        return f"callers sign in with bearer JWTs ({args.auth})"
+    if args.proxy_authenticates:
+        return "no authentication here: a proxy in front of this address must authenticate every request (--proxy-authenticates)"
+    return "no authentication (loopback only): anyone on this machine acts as one anonymous person"
+
+
+def _shown_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
 
 
 def _local_aws():

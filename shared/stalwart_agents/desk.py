@@ -7,7 +7,9 @@ storage, in one process or two, see and answer the same pauses.
 from __future__ import annotations
 
 import dataclasses
+import hmac
 import os
+import re
 import secrets
 import socket
 import time
@@ -20,7 +22,8 @@ from .agent import Agent
 from .config import Config, load_config
 from .engine import Answer, Engine
 from .replay import Context
-from .errors import BadRequest, ConfigError
+from .auth import ANONYMOUS, Principal
+from .errors import BadRequest, ConfigError, NotFound
 from .pause import Pause
 from .reply import Reply
 from .storage import Storage, open_storage
@@ -66,16 +69,19 @@ class Desk:
 
     def confirm(
         self, user: str, decision: str, waiting: str | Pause | None = None, value: Any = None, *,
-        token: str | None = None, channel: str = "python", by: str | None = None, session: str | None = None,
+        token: str | None = None, channel: str = "python", by: str | None = None, principal: Principal | None = None,
+        session: str | None = None,
     ) -> Reply:
         """Answer the pause ``waiting`` (an id or a Pause), or the first that waits.
 
         ``token``, where given, must be the one the person was shown; an in-process
-        caller may leave it out.
+        caller may leave it out.  ``principal`` is who a service verified; ``by`` is the
+        caller's own word for who answered, and the audit keeps it marked unverified.
         """
         pause_id = waiting.id if isinstance(waiting, Pause) else waiting
-        answer = Answer(decision=decision, value=value, token=token, channel=channel, by=by)
-        return self._notified(self._engine.answer(_thread(user), answer, pause_id, session))
+        who = principal.to_dict() if principal is not None else None
+        answer = Answer(decision=decision, value=value, token=token, channel=channel, by=principal.subject if principal else by, principal=who)
+        return self._notified(self._engine.answer(_thread(user), answer, pause_id, session), after=answer)
 
     def rollback(self, user: str, *, session: str | None = None) -> Reply:
         """Undo the thread's run from outside it, newest write first; ``reply.rollback`` reports each."""
@@ -94,17 +100,36 @@ class Desk:
             after = page[-1][0]
         return audit.history(events)
 
+    def enter(self, user: str, owner: str, *, start: bool = False) -> None:
+        """Let ``owner`` (a principal's key) into the thread, or raise NotFound.
+
+        With ``start``, a thread nobody has begun becomes theirs (first writer wins). A thread
+        begun from Python, or before threads had owners, belongs to the anonymous principal.
+        Another's thread and one that does not exist answer the same, so ids cannot be probed.
+        """
+        thread = _thread(user)
+        stored = self.storage.owner(thread)
+        if stored is None and self.storage.last_run(thread) is not None:
+            stored = ANONYMOUS.key
+        if stored is None and start:
+            stored = self.storage.own(thread, owner)
+        if stored is None or not hmac.compare_digest(stored.encode(), owner.encode()):
+            raise NotFound("no such thread")
+
     def waiting(self, user: str) -> list[Pause]:
         """Everything that waits for a person in the thread, each by its own id."""
         return self._engine.waiting(_thread(user))
 
-    def _notified(self, reply: Reply) -> Reply:
+    def _notified(self, reply: Reply, after: Answer | None = None) -> Reply:
+        """Tell ``on_interrupt`` of each pause the reply opened, and, after an answer, who gave it."""
         if self.on_interrupt is None or not reply.opened:
             return reply
         missed = []
+        answered = None if after is None else {"decision": after.decision, "by": after.by, "principal": after.principal, "channel": after.channel}
         for pause in reply.opened:
+            told = pause if answered is None else dataclasses.replace(pause, extra={**pause.extra, "after_answer": answered})
             try:
-                self.on_interrupt(reply.thread, pause)
+                self.on_interrupt(reply.thread, told)
             except Exception as exc:
                 missed.append(not_notified(pause.id, exc))
                 self.storage.note_delivery(pause.run, pause.id, {"delivered": False, **missed[-1], "at": time.time()})
@@ -143,7 +168,10 @@ def _storage(storage: Storage | str | None, config: Config) -> Storage:
     return storage
 
 
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
 def _thread(user: str) -> str:
-    if not isinstance(user, str) or not user or len(user) > 200:
-        raise BadRequest("a thread id is a non-empty string of at most 200 characters")
+    if not isinstance(user, str) or not user or len(user) > 200 or CONTROL.search(user):
+        raise BadRequest("a thread id is a non-empty string of at most 200 characters, without control characters")
     return user

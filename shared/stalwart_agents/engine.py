@@ -40,6 +40,7 @@ class Answer:
     token: str | None = None
     channel: str = "python"
     by: str | None = None
+    principal: dict[str, Any] | None = None
 
 
 class Engine:
@@ -87,7 +88,7 @@ class Engine:
             value = self._validate(snapshot.run, pause, answer)
             if answer.token is not None and not hmac.compare_digest(answer.token.encode(), pause.token.encode()):
                 raise InterruptStale("this answer carries a token other than the one shown; read what waits again")
-            body = {"decision": answer.decision, "value": value, "channel": answer.channel, "by": answer.by, "at": self.context.clock()}
+            body = {"decision": answer.decision, "value": value, "channel": answer.channel, "by": answer.by, "principal": answer.principal, "at": self.context.clock()}
             answered = self._event(thread, {"type": "answer", "run": snapshot.run.id, "pause": pause.id, **_audited(answer, pause), "outcome": "taken"})
             try:
                 if others_open:
@@ -274,7 +275,11 @@ def _audited(answer: Answer, pause: PauseRecord | None) -> dict[str, Any]:
     """What the log keeps of an answer: never the token itself, only enough of its digest to match it."""
     carried = hashlib.sha256(answer.token.encode()).hexdigest()[:16] if answer.token is not None else None
     shown = {"kind": pause.kind, "tool": pause.payload.get("tool"), "arguments": pause.payload.get("arguments")} if pause else {}
-    return {**shown, "decision": answer.decision, "value": answer.value, "token": carried, "channel": answer.channel, "by": answer.by}
+    verified = bool(answer.principal and answer.principal.get("verified"))
+    return {
+        **shown, "decision": answer.decision, "value": answer.value, "token": carried, "channel": answer.channel,
+        "by": answer.by, "principal": answer.principal, "verified": verified,
+    }
 
 
 def _journal_steps(journal: list[JournalEntry]) -> list[Step]:

@@ -3,11 +3,17 @@ OpenAPI document at ``/openapi.json`` describes every answer with them."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 Value = str | int | float | bool | None | list[Any] | dict[str, Any]
+
+
+Thread = Annotated[
+    str, Path(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f-\x9f]+$", description="the conversation's id: no control characters"),
+]
 
 
 class _Body(BaseModel):

@@ -1,7 +1,10 @@
-"""The HTTP service: the chapter's routes over a Desk, as one FastAPI application.
+"""The HTTP service: the routes over a Desk, as one FastAPI application.
 
-Bodies are read as JSON whatever their Content-Type says, because API Gateway
-forwards JSON without one, and never beyond a size limit; every error leaves as
+Every request crosses the browser boundary first (``boundary.py``: allowed
+hosts, allowed origins, JSON bodies only).  Every thread route then asks who
+the caller is (``auth.py``) and lets them into the thread only if it is theirs;
+another person's thread answers 404, as one that does not exist.  Bodies are
+strict JSON within a size limit (``body.py``); every error leaves as
 ``{"error", "message"}`` from one handler, so a code means the same status on
 every route.  ``make_app`` is what ``stalwart serve`` runs and what a team
 mounts in its own server.
@@ -11,7 +14,6 @@ from __future__ import annotations
 
 import hmac
 import html
-import json
 import logging
 import os
 import secrets
@@ -25,31 +27,38 @@ from fastapi import FastAPI, Request
 from fastapi.routing import APIRoute
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware.cors import CORSMiddleware
 
 from . import feedback, stream
+from .auth import Auth, NoAuth, Principal
+from .body import parsed, raw
+from .boundary import LOOPBACK_HOSTS, Boundary
 from .desk import Desk
-from .errors import BadRequest, Forbidden, PayloadTooLarge, RunWaiting, StalwartError
+from .errors import Forbidden, RunWaiting, StalwartError, Unauthorized
 from .pause import Pause
-from .schemas import ConfigOut, FeedbackOut, HealthOut, ReplyOut, Resume, Thumb, Turn, WaitingOut, body_of, errors
+from .schemas import ConfigOut, FeedbackOut, HealthOut, ReplyOut, Resume, Thread, Thumb, Turn, WaitingOut, body_of, errors
+from .session import HEADER as SESSION_HEADER
 from .session import SessionMiddleware, Sessions, digest
 from .signature import verify_signature
+from .ticket import HEADER as TICKET_HEADER
+from .ticket import Tickets
 
-MAX_BODY = 64 * 1024
 ROUTES = ("interface", "messages", "interrupts", "resume", "stream", "rollback", "feedback", "healthz", "config")
 log = logging.getLogger("stalwart_agents")
 
 STATUS = {
     "bad_request": 400,
     "bad_signature": 401,
+    "unauthorized": 401,
     "forbidden": 403,
     "not_found": 404,
     "interrupt_stale": 409,
     "run_waiting": 409,
     "run_busy": 409,
     "payload_too_large": 413,
+    "unsupported_media_type": 415,
     "storage_unavailable": 503,
 }
 
@@ -63,9 +72,12 @@ PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{name}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
 <script type="module" src="{base}/agent-ui.js"></script></head>
-<body><main><stalwart-chat base="{base}"></stalwart-chat></main></body></html>
+<body><main><stalwart-chat base="{base}" data-signin="fragment"></stalwart-chat></main></body></html>
 """
 BUNDLE = "agent-ui.js"
+PUBLIC = ("/", f"/{BUNDLE}", "/healthz", "/config.json", "/favicon.ico", "/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect")
+"""Paths a plain GET may reach from any site: a link to the interface opens it."""
+OPERATOR_HEADER = "Stalwart-Operator-Token"
 
 OnInterrupt = Callable[[str, Pause], object]
 
@@ -80,6 +92,9 @@ def make_app(
     operator_token: str | None = None,
     stream_mode: Literal["live", "once"] = "live",
     routes: Collection[str] = ROUTES,
+    auth: Auth | None = None,
+    allowed_hosts: Collection[str] | None = None,
+    allowed_origins: Collection[str] = (),
 ) -> FastAPI:
     """The service for a file of agents (or a Desk already loaded).
 
@@ -88,17 +103,43 @@ def make_app(
     ``operator_token`` turns the rollback route on; ``stream_mode="once"`` sends what the
     stream has and closes, for hosts that buffer responses; ``routes`` names the routes to
     serve (all of ``ROUTES`` by default; a Lambda serves one).
+
+    ``auth`` tells who a request is from (``NoAuth()`` by default: one anonymous person,
+    right only on loopback); ``allowed_hosts`` are the names the service answers for
+    (loopback's by default; ``"*"`` for any, where a proxy already checks); ``allowed_origins``
+    are the other sites whose pages may call it, and the only ones given CORS.
     """
     unknown = set(routes) - set(ROUTES)
     if unknown:
         raise ValueError(f"no such route: {', '.join(sorted(unknown))}; the routes are {', '.join(ROUTES)}")
+    origins = _origins(allowed_origins)
     desk = config if isinstance(config, Desk) else Desk.from_file(config, storage)
     if on_interrupt is not None:
         desk.on_interrupt = on_interrupt
+    auth = auth or NoAuth()
     agent_name = desk.agent(agent).name
+    key = desk.storage.secret("session", secrets.token_hex(32))
+    tickets = Tickets(key.encode())
     app = FastAPI(title="stalwart-agents", version="0.1.0", description="People in the loop: pauses, answers, rollbacks.")
-    app.add_middleware(SessionMiddleware, sessions=Sessions(desk.storage.secret("session", secrets.token_hex(32))))
+    app.add_middleware(SessionMiddleware, sessions=Sessions(key))
+    if origins:
+        app.add_middleware(
+            CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST"], max_age=600,
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID", SESSION_HEADER, OPERATOR_HEADER, "Stalwart-Signature"],
+            expose_headers=[SESSION_HEADER, TICKET_HEADER],
+        )
+    app.add_middleware(Boundary, hosts=LOOPBACK_HOSTS if allowed_hosts is None else allowed_hosts, origins=origins, public=PUBLIC)
     _handle_errors(app)
+
+    def enter(request: Request, thread: str, *, start: bool = False) -> Principal:
+        """Who calls, let into the thread only if it is theirs (``start``: or nobody's yet)."""
+        who = auth.principal(request)
+        desk.enter(thread, who.key, start=start)
+        return who
+
+    def ticketed(body: dict[str, Any], thread: str, who: Principal) -> JSONResponse:
+        """An answer on a thread, with a ticket to open its stream (an EventSource cannot send a token)."""
+        return JSONResponse(body, headers={TICKET_HEADER: tickets.mint(thread, who.key, time.time())})
 
     @app.get("/", response_class=HTMLResponse, name="interface")
     def interface(request: Request) -> HTMLResponse:
@@ -110,32 +151,41 @@ def make_app(
         """@stalwart-agents/agent-ui, built into the package: the interface needs no Node at run time."""
         return Response(_bundle(), media_type="text/javascript", headers={**SECURE, "Cache-Control": "public, max-age=300"})
 
-    @app.post("/threads/{thread}/messages", name="messages", response_model=ReplyOut, openapi_extra=body_of(Turn), responses=errors(400, 409, 413, 503))
-    async def messages(thread: str, request: Request) -> JSONResponse:
-        turn = _parsed(Turn, await _raw(request))
-        reply = await run_in_threadpool(desk.send, thread, turn.text, agent=agent_name, session=_session(request))
-        return JSONResponse(reply.to_dict())
+    @app.post("/threads/{thread}/messages", name="messages", response_model=ReplyOut, openapi_extra=body_of(Turn), responses=errors(400, 401, 404, 409, 413, 415, 503))
+    async def messages(thread: Thread, request: Request) -> JSONResponse:
+        who = await run_in_threadpool(auth.principal, request)
+        turn = parsed(Turn, await raw(request))
 
-    @app.get("/threads/{thread}/interrupts", name="interrupts", response_model=WaitingOut, responses=errors(400, 503))
-    async def interrupts(thread: str) -> dict[str, Any]:
+        def send() -> Any:
+            desk.enter(thread, who.key, start=True)
+            return desk.send(thread, turn.text, agent=agent_name, session=_session(request))
+
+        reply = await run_in_threadpool(send)
+        return ticketed(reply.to_dict(), thread, who)
+
+    @app.get("/threads/{thread}/interrupts", name="interrupts", response_model=WaitingOut, responses=errors(400, 401, 404, 503))
+    async def interrupts(thread: Thread, request: Request) -> JSONResponse:
+        who = await run_in_threadpool(enter, request, thread)
         waiting = await run_in_threadpool(desk.waiting, thread)
         missed = [{"interrupt": p.id, "error": p.delivery.get("error")} for p in waiting if p.delivery and not p.delivery["delivered"]]
-        return {"thread": thread, "waiting": [pause.to_dict() for pause in waiting], "not_notified": missed}
+        return ticketed({"thread": thread, "waiting": [pause.to_dict() for pause in waiting], "not_notified": missed}, thread, who)
 
-    @app.post("/threads/{thread}/resume", name="resume", response_model=ReplyOut, openapi_extra=body_of(Resume), responses=errors(400, 401, 404, 409, 413, 503))
-    async def resume(thread: str, request: Request) -> JSONResponse:
-        raw = await _raw(request)
+    @app.post("/threads/{thread}/resume", name="resume", response_model=ReplyOut, openapi_extra=body_of(Resume), responses=errors(400, 401, 404, 409, 413, 415, 503))
+    async def resume(thread: Thread, request: Request) -> JSONResponse:
+        who = await run_in_threadpool(enter, request, thread)
+        body = await raw(request)
         if secret is not None:
-            verify_signature(secret, request.headers.get("stalwart-signature"), raw)
-        body = _parsed(Resume, raw)
+            verify_signature(secret, request.headers.get("stalwart-signature"), body)
+        answer = parsed(Resume, body)
         reply = await run_in_threadpool(
-            desk.confirm, thread, body.decision, waiting=body.interrupt_id, value=body.value, token=body.token,
-            channel="signed" if secret is not None else "http", by=f"session:{_session(request)[:16]}", session=_session(request),
+            desk.confirm, thread, answer.decision, waiting=answer.interrupt_id, value=answer.value, token=answer.token,
+            channel="signed" if secret is not None else "http", principal=who, session=_session(request),
         )
-        return JSONResponse(reply.to_dict())
+        return ticketed(reply.to_dict(), thread, who)
 
-    @app.get("/threads/{thread}/stream", name="stream", responses={200: {"content": {"text/event-stream": {}}}})
-    async def steps(thread: str, request: Request) -> Response:
+    @app.get("/threads/{thread}/stream", name="stream", responses={200: {"content": {"text/event-stream": {}}}, **errors(400, 401, 404, 503)})
+    async def steps(thread: Thread, request: Request) -> Response:
+        await run_in_threadpool(_enter_stream, request, thread)
         read = _reader(desk, thread)
         after = stream.cursor(request)
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
@@ -146,16 +196,29 @@ def make_app(
 
         return EventSourceResponse(stream.live(read, after), ping=15, headers=headers)
 
-    @app.post("/threads/{thread}/rollback", name="rollback", response_model=ReplyOut, responses=errors(403, 404, 409, 503))
-    async def rollback(thread: str, request: Request) -> JSONResponse:
+    def _enter_stream(request: Request, thread: str) -> None:
+        """The stream takes a ticket minted for this thread and person, or a token like every other route."""
+        ticket = request.query_params.get("ticket")
+        if ticket is None:
+            enter(request, thread)
+            return
+        owner = tickets.owner(ticket, thread, time.time())
+        if owner is None:
+            raise Unauthorized("this stream ticket is not valid for this thread, or has expired; read what waits again for a new one")
+        desk.enter(thread, owner)
+
+    @app.post("/threads/{thread}/rollback", name="rollback", response_model=ReplyOut, responses=errors(400, 401, 403, 404, 409, 415, 503))
+    async def rollback(thread: Thread, request: Request) -> JSONResponse:
+        await run_in_threadpool(auth.principal, request)
         _operator(request, operator_token)
         reply = await run_in_threadpool(desk.rollback, thread, session=_session(request))
         return JSONResponse(reply.to_dict())
 
-    @app.post("/threads/{thread}/feedback", name="feedback", response_model=FeedbackOut, openapi_extra=body_of(Thumb), responses=errors(400, 403, 413, 503))
-    async def thumb(thread: str, request: Request) -> dict[str, str]:
-        body = _parsed(Thumb, await _raw(request))
-        kept = await run_in_threadpool(feedback.rate, desk.storage, body.message, body.thumb, _session(request), time.time())
+    @app.post("/threads/{thread}/feedback", name="feedback", response_model=FeedbackOut, openapi_extra=body_of(Thumb), responses=errors(400, 401, 403, 404, 413, 415, 503))
+    async def thumb(thread: Thread, request: Request) -> dict[str, str]:
+        await run_in_threadpool(enter, request, thread)
+        body = parsed(Thumb, await raw(request))
+        kept = await run_in_threadpool(feedback.rate, desk.storage, thread, body.message, body.thumb, _session(request), time.time())
         return {"message": kept.message, "thumb": kept.thumb}
 
     @app.get("/healthz", name="healthz", response_model=HealthOut, responses=errors(503))
@@ -169,7 +232,19 @@ def make_app(
 
     _keep(app, routes)
     app.state.desk = desk
+    app.state.auth = auth
     return app
+
+
+def _origins(origins: Collection[str]) -> list[str]:
+    """Each allowed origin as a browser sends it: ``scheme://host[:port]``, nothing more, never ``null``."""
+    listed = []
+    for origin in origins:
+        scheme, _, rest = origin.partition("://")
+        if scheme not in ("http", "https") or not rest or any(c in rest for c in "/?#@*") :
+            raise ValueError(f"an allowed origin is scheme://host[:port], like https://shop.example; not {origin!r}")
+        listed.append(f"{scheme}://{rest.lower()}")
+    return listed
 
 
 def _keep(app: FastAPI, routes: Collection[str]) -> None:
@@ -193,35 +268,13 @@ def _session(request: Request) -> str:
 
 
 def _operator(request: Request, token: str | None) -> None:
+    """The operator token, from its own header (where Authorization carries a person's token) or as the bearer."""
     if not token:
         raise Forbidden("the rollback route is off: start the service with --operator-token, or set QLS_OPERATOR_TOKEN")
-    scheme, _, given = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):
-        raise Forbidden("rolling a thread back needs Authorization: Bearer <operator token>")
-
-
-async def _raw(request: Request) -> bytes:
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY:
-        raise PayloadTooLarge(f"a request body may be at most {MAX_BODY} bytes")
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise PayloadTooLarge(f"a request body may be at most {MAX_BODY} bytes")
-    return bytes(body)
-
-
-def _parsed(model: type[BaseModel], raw: bytes) -> Any:
-    try:
-        data = json.loads(raw or b"null")
-    except (ValueError, RecursionError) as exc:
-        raise BadRequest(f"the body is not valid JSON: {str(exc)[:200]}") from None
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors()[:5])
-        raise BadRequest(f"the body is not what this route takes: {problems}") from None
+    scheme, _, bearer = request.headers.get("authorization", "").partition(" ")
+    given = [request.headers.get(OPERATOR_HEADER, ""), bearer.strip() if scheme.lower() == "bearer" else ""]
+    if not any(g and hmac.compare_digest(g.encode(), token.encode()) for g in given):
+        raise Forbidden(f"rolling a thread back needs the operator token, as {OPERATOR_HEADER} or Authorization: Bearer")
 
 
 def _handle_errors(app: FastAPI) -> None:
@@ -238,7 +291,8 @@ def _error(code: str, message: str, status: int, headers: dict[str, str] | None 
 def _stalwart_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StalwartError)
     extra = {"waiting": [w.to_dict() for w in exc.waiting]} if isinstance(exc, RunWaiting) else {}
-    return _error(exc.code, exc.message, STATUS.get(exc.code, 500), **extra)
+    challenge = {"WWW-Authenticate": 'Bearer error="invalid_token"'} if isinstance(exc, Unauthorized) else None
+    return _error(exc.code, exc.message, STATUS.get(exc.code, 500), challenge, **extra)
 
 
 def _http_error(request: Request, exc: Exception) -> JSONResponse:

@@ -503,6 +503,14 @@ def test_the_first_secret_written_is_the_one_every_caller_gets(store: Storage) -
     assert store.secret("session", "late") == outcomes[0] and store.secret("other", "x") == "x"
 
 
+def test_a_thread_belongs_to_whoever_owned_it_first_even_in_a_race(store: Storage) -> None:
+    assert store.owner("t-owned") is None
+    outcomes = race(6, lambda number: store.own("t-owned", f"principal-{number}"))
+    assert len(set(outcomes)) == 1 and outcomes[0].startswith("principal-")
+    assert store.owner("t-owned") == outcomes[0] and store.own("t-owned", "late") == outcomes[0]
+    assert store.owner("t-other") is None and store.own("t-other", "x") == "x"
+
+
 def test_a_shown_message_is_remembered_once(store: Storage) -> None:
     shown = ShownMessage("m_1", "digest-a", "thread-a", "Done: pay. ✓", 5.5)
     store.show_message(shown)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hmac
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request, Response
@@ -32,7 +32,9 @@ from .. import stream
 from ..errors import BadRequest, InterruptStale, NotFound, PauseClosed, PauseExists, RunBusy, ThreadBusy, VersionConflict
 from ..pause import ANSWERS, Pause, iso, new_token
 from ..schemas import Resume, body_of, errors
-from ..serve import _handle_errors, _parsed, _raw
+from ..body import parsed, raw
+from ..boundary import LOOPBACK_HOSTS, Boundary
+from ..serve import PUBLIC, _handle_errors, _origins
 from ..signature import verify_signature
 from ..storage import Changes, Event, PauseRecord, RunRecord, Storage, open_storage
 
@@ -152,10 +154,18 @@ def _pause(run: RunRecord, interrupt: Any) -> Pause:
     )
 
 
-def langgraph_app(graph: Any, *, storage: Storage | str, on_interrupt: OnInterrupt | None = None, secret: str | None = None) -> FastAPI:
-    """An ASGI application with the chapter's interrupts and resume routes over ``graph``; mount it anywhere."""
+def langgraph_app(
+    graph: Any, *, storage: Storage | str, on_interrupt: OnInterrupt | None = None, secret: str | None = None,
+    allowed_hosts: Collection[str] | None = None, allowed_origins: Collection[str] = (),
+) -> FastAPI:
+    """An ASGI application with the interrupts and resume routes over ``graph``; mount it anywhere.
+
+    It sits behind the same browser boundary as ``make_app`` (allowed hosts and origins, JSON bodies only).
+    """
     server = InterruptServer(graph, storage=storage, on_interrupt=on_interrupt)
     app = FastAPI(title="stalwart-agents for LangGraph")
+    hosts = LOOPBACK_HOSTS if allowed_hosts is None else allowed_hosts
+    app.add_middleware(Boundary, hosts=hosts, origins=_origins(allowed_origins), public=PUBLIC)
     _handle_errors(app)
 
     @app.get("/threads/{thread}/interrupts", name="interrupts", responses=errors(400, 503))
@@ -165,10 +175,10 @@ def langgraph_app(graph: Any, *, storage: Storage | str, on_interrupt: OnInterru
 
     @app.post("/threads/{thread}/resume", name="resume", openapi_extra=body_of(Resume), responses=errors(400, 401, 404, 409, 413, 503))
     async def resume(thread: str, request: Request) -> dict[str, Any]:
-        raw = await _raw(request)
+        given = await raw(request)
         if secret is not None:
-            verify_signature(secret, request.headers.get("stalwart-signature"), raw)
-        body = _parsed(Resume, raw)
+            verify_signature(secret, request.headers.get("stalwart-signature"), given)
+        body = parsed(Resume, given)
         waiting = await run_in_threadpool(server.resume, thread, body.interrupt_id, body.decision, body.token, body.value)
         return {"thread": thread, "waiting": [p.to_dict() for p in waiting]}
 

@@ -203,6 +203,12 @@ class Storage(Protocol):
     def secret(self, name: str, candidate: str) -> str:
         """The stored secret called ``name``; ``candidate`` is stored first when there is none (first writer wins)."""
 
+    def owner(self, thread: str) -> str | None:
+        """Who the thread belongs to (a principal's key), or None for a thread nobody owns."""
+
+    def own(self, thread: str, owner: str) -> str:
+        """The thread's owner; ``owner`` becomes it when it has none (first writer wins)."""
+
     def shown_message(self, message_id: str) -> ShownMessage | None: ...
 
     def rate_message(self, feedback: Feedback) -> None:

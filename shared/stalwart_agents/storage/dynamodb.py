@@ -281,9 +281,18 @@ class DynamoStorage(Writes):
         return [(int(item["sk"]["S"][2:]), records.load(_plain(item.get("body")))) for item in items]
 
     def secret(self, name: str, candidate: str) -> str:
-        """Put the candidate unless a secret exists; a lost race's old image is the stored one."""
+        return self._first(_key(f"K#{name}", "SECRET"), candidate)
+
+    def owner(self, thread: str) -> str | None:
+        item = self._get(_key(f"T#{thread}", "OWNER"))
+        return None if item is None else str(_plain(item["value"]))
+
+    def own(self, thread: str, owner: str) -> str:
+        return self._first(_key(f"T#{thread}", "OWNER"), owner)
+
+    def _first(self, key: Item, candidate: str) -> str:
+        """Put the candidate unless the item exists; a lost race's old image is the stored value."""
         terms = _Terms()
-        key = _key(f"K#{name}", "SECRET")
         try:
             self._call(
                 "put_item", expected=("ConditionalCheckFailedException",), TableName=self.table,

@@ -31,6 +31,7 @@ class MemoryStorage(Writes):
         self._events: dict[str, list[tuple[int, str | None]]] = {}
         self._event_ids = 0
         self._secrets: dict[str, str] = {}
+        self._owners: dict[str, str] = {}
         self._shown: dict[str, ShownMessage] = {}
         self._feedback: dict[str, Feedback] = {}
 
@@ -135,6 +136,14 @@ class MemoryStorage(Writes):
     def secret(self, name: str, candidate: str) -> str:
         with self._lock:
             return self._secrets.setdefault(name, candidate)
+
+    def owner(self, thread: str) -> str | None:
+        with self._lock:
+            return self._owners.get(thread)
+
+    def own(self, thread: str, owner: str) -> str:
+        with self._lock:
+            return self._owners.setdefault(thread, owner)
 
     def shown_message(self, message_id: str) -> ShownMessage | None:
         with self._lock:

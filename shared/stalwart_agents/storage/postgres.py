@@ -93,6 +93,12 @@ MIGRATIONS: list[str] = [
         rated_at DOUBLE PRECISION NOT NULL
     );
     """,
+    """
+    CREATE TABLE owners (
+        thread TEXT PRIMARY KEY,
+        owner TEXT NOT NULL
+    );
+    """,
 ]
 
 TIMEOUT = 5.0
@@ -250,6 +256,16 @@ class PostgresStorage(SqlCommit):
         with self._transaction() as db:
             db.execute("INSERT INTO secrets (name, value) VALUES (%s, %s) ON CONFLICT DO NOTHING", (name, candidate))
             return db.execute("SELECT value FROM secrets WHERE name = %s", (name,)).fetchone()["value"]
+
+    def owner(self, thread: str) -> str | None:
+        with self._connection() as db:
+            row = db.execute("SELECT owner FROM owners WHERE thread = %s", (thread,)).fetchone()
+        return None if row is None else str(row["owner"])
+
+    def own(self, thread: str, owner: str) -> str:
+        with self._transaction() as db:
+            db.execute("INSERT INTO owners (thread, owner) VALUES (%s, %s) ON CONFLICT DO NOTHING", (thread, owner))
+            return str(db.execute("SELECT owner FROM owners WHERE thread = %s", (thread,)).fetchone()["owner"])
 
     def shown_message(self, message_id: str) -> ShownMessage | None:
         with self._connection() as db:

@@ -95,6 +95,12 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE pauses ADD COLUMN delivery TEXT;
     """,
+    """
+    CREATE TABLE owners (
+        thread TEXT PRIMARY KEY,
+        owner TEXT NOT NULL
+    );
+    """,
 ]
 
 BUSY_TIMEOUT = 10.0
@@ -244,6 +250,16 @@ class SqliteStorage(SqlCommit):
         with self._transaction() as db:
             db.execute("INSERT INTO secrets VALUES (?, ?) ON CONFLICT DO NOTHING", (name, candidate))
             return db.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()[0]
+
+    def owner(self, thread: str) -> str | None:
+        with self._read() as db:
+            row = db.execute("SELECT owner FROM owners WHERE thread = ?", (thread,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def own(self, thread: str, owner: str) -> str:
+        with self._transaction() as db:
+            db.execute("INSERT INTO owners VALUES (?, ?) ON CONFLICT DO NOTHING", (thread, owner))
+            return str(db.execute("SELECT owner FROM owners WHERE thread = ?", (thread,)).fetchone()[0])
 
     def shown_message(self, message_id: str) -> ShownMessage | None:
         with self._read() as db:
