@@ -248,7 +248,8 @@ def test_a_failing_receiver_is_tried_again_each_time_signed_afresh(receiver):
     assert len({r["delivery"] for r in receiver.requests}) == 1
     error = raised.value
     assert error.code == "not_notified" and error.causes == ["status 500"] * 3
-    assert f"{receiver.url} not notified after 3 attempts: status 500" in error.message
+    origin = receiver.url.removesuffix("/hooks/stalwart")
+    assert f"webhook {origin} not notified after 3 attempts: status 500" in error.message and "/hooks" not in error.message
     for shown in (error.message, repr(hook)):
         assert SECRET not in shown and "hidden" not in shown and "?" not in shown
 
@@ -266,15 +267,15 @@ def test_a_slow_receiver_times_out(receiver):
 
 
 def test_a_dead_url_fails_quickly_without_showing_secrets(closed_port):
-    hook = Webhook(f"http://user:pw@127.0.0.1:{closed_port}/hook?token=hidden", SECRET)
+    hook = Webhook(f"http://user:pw@127.0.0.1:{closed_port}/hook/capability-path?token=hidden", SECRET)
     started = time.monotonic()
     with pytest.raises(WebhookError) as raised:
         hook("u-17", make_pause())
     assert time.monotonic() - started < 2
     message = raised.value.message
-    assert message == f"webhook http://127.0.0.1:{closed_port}/hook not notified after 2 attempts: connection refused; connection refused"
+    assert message == f"webhook http://127.0.0.1:{closed_port} not notified after 2 attempts: connection refused; connection refused"
     for shown in (message, repr(hook)):
-        assert SECRET not in shown and "hidden" not in shown and "pw" not in shown
+        assert SECRET not in shown and "hidden" not in shown and "pw" not in shown and "capability-path" not in shown
 
 
 def test_a_transport_error_then_success_is_delivered():

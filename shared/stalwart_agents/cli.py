@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -33,6 +34,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     _auth_options(serve)
     args = parser.parse_args(argv)
+    # The pool's own retries would print before our one line saying what is wrong and how to fix it.
+    logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
     try:
         return _serve(args)
     except (ConfigError, StorageError, ValueError) as exc:

@@ -1,7 +1,8 @@
 """Posting a pause to a team's webhook, signed (``signature.py``) so the receiver knows it came from us.
 
-Errors name the target as ``scheme://host[:port]/path`` only: a query string or userinfo
-may carry a credential, and these messages end up in replies and logs.
+Errors name the target as ``scheme://host[:port]`` only: a path, a query string or
+userinfo may carry a credential (a capability URL is one), and these messages end up
+in replies, ``not_notified`` and logs.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ RETRY_PAUSE = 0.2
 
 
 class WebhookError(StalwartError):
-    """Every attempt to deliver failed; ``target`` is the URL without query or userinfo."""
+    """Every attempt to deliver failed; ``target`` is the URL's scheme, host and port, nothing more."""
 
     code = "not_notified"
 
@@ -36,7 +37,7 @@ class WebhookError(StalwartError):
 
 
 def _target(url: str) -> str:
-    """``scheme://host[:port]/path``: what of a URL may be shown; ValueError where there is no http(s) host."""
+    """``scheme://host[:port]``: what of a URL may be shown; ValueError where there is no http(s) host."""
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -47,7 +48,7 @@ def _target(url: str) -> str:
     if not parts.hostname:
         raise ValueError("webhook url has no host")
     host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
-    return f"{parts.scheme}://{host}{'' if port is None else f':{port}'}{parts.path}"
+    return f"{parts.scheme}://{host}{'' if port is None else f':{port}'}"
 
 
 def _cause(exc: httpx.TransportError) -> str:
