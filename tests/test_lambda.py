@@ -1,29 +1,67 @@
-"""The deployed shape, run here: each function template.yaml names, invoked with API Gateway v2 events against
-DynamoDB (moto's server over HTTP), answers as the local server does; the fan-out posts what the stream brings."""
+"""The deployed shape, run here: each function template.yaml names, cold-started with the environment the template
+gives it and invoked with API Gateway v2 events against DynamoDB (moto's server over HTTP), answers as the local server
+does; who calls comes from the claims API Gateway's JWT authorizer verified, never from a header; every DynamoDB request
+a function makes is one its policy allows; the fan-out posts what the stream brings."""
 
 import asyncio
 import base64
 import copy
+import fnmatch
 import importlib.util
 import json
+import re
+import subprocess
+import sys
 import uuid
+from urllib.parse import urlencode
 
 import boto3
 import httpx
 import pytest
 import yaml
+from fastapi import FastAPI
+from mangum import Mangum
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 
-from stalwart_agents import Desk, Webhook
+from stalwart_agents import Desk, Webhook, lambdas, serve
+from stalwart_agents.auth import ApiGatewayClaims, NoAuth
+from stalwart_agents.errors import Unauthorized
 from stalwart_agents.fanout import deliver
 from stalwart_agents.serve import make_app
 
 from .conftest import ROOT, SHOP
 from .server import at_once, receiving, serving
-from .test_template import TEMPLATE, CloudFormationLoader, _matches, fan_out, functions, route_of
+from .test_template import (
+    JWT,
+    NO_AUTHORIZER,
+    TEMPLATE,
+    CloudFormationLoader,
+    _matches,
+    as_list,
+    environment,
+    fan_out,
+    functions,
+    http_routes,
+    route_of,
+    statements,
+)
 
 EVENT = json.loads((ROOT / "tests" / "events" / "http_api.json").read_text())
+JWT_EVENT = json.loads((ROOT / "tests" / "events" / "http_api_jwt.json").read_text())
+"""The same event as API Gateway passes it behind a JWT authorizer: the verified claims in the request context."""
+HOST = "id.execute-api.us-east-1.amazonaws.com"
 OPERATOR = "operator-token-for-lambda-tests"
 CHARGE = {"text": "look up order 4411 and charge 40 to order 4411"}
+ALICE = JWT_EVENT["requestContext"]["authorizer"]["jwt"]["claims"]
+BOB = ALICE | {"sub": "5d0c2b7e-bob", "email": "bob@shop.example", "name": "Bob Example", "groups": "[support]"}
+STACK = {"Authentication": "jwt", "OperatorToken": OPERATOR} | JWT
+OPEN_STACK = {"Authentication": NO_AUTHORIZER, "OperatorToken": OPERATOR}
+TABLE_ARN = {"Fn::GetAtt": ["Table", "Arn"]}
+LOCAL_ONLY = {"DescribeTable", "CreateTable", "UpdateTimeToLive"}
+"""What the store's setup sends only where DynamoDB runs locally; on AWS it checks the table with a GetItem in K#."""
 
 
 @pytest.fixture(scope="module")
@@ -40,46 +78,61 @@ def storage_url(moto_endpoint, monkeypatch):
     return url
 
 
-def http_routes(template):
-    """(method, path template, route) of every function behind the HTTP API."""
-    for function in functions(template).values():
-        for event in function["Properties"].get("Events", {}).values():
-            if event["Type"] == "HttpApi":
-                yield event["Properties"]["Method"].upper(), event["Properties"]["Path"], route_of(function)
-
-
-def load_function(route, environ, monkeypatch):
-    """Import functions/<route>/app.py as Lambda would on a cold start: a fresh module, the environment set first."""
-    for name, value in environ.items():
-        monkeypatch.setenv(name, value)
-    spec = importlib.util.spec_from_file_location(f"function_{route}_{uuid.uuid4().hex}", ROOT / "functions" / route / "app.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.handler
-
-
 class Deployed:
-    """The functions of template.yaml, each a cold-started handler, routed as API Gateway routes."""
+    """The functions of template.yaml as a stack with ``parameters`` deploys them: each a cold-started handler with
+    the environment the template gives it, routed as API Gateway routes, every DynamoDB request it makes recorded."""
 
-    def __init__(self, template, storage_url, monkeypatch):
-        base = {"STALWART_CONFIG": str(SHOP), "STALWART_STORAGE": storage_url}
-        self.routes = {(method, path): route for method, path, route in http_routes(template)}
-        self.monkeypatch = monkeypatch
-        self.handlers = {}
-        for route in set(self.routes.values()):
-            extra = {"QLS_OPERATOR_TOKEN": OPERATOR} if route == "rollback" else {}
-            self.handlers[route] = load_function(route, {**base, **extra}, monkeypatch)
-            monkeypatch.delenv("QLS_OPERATOR_TOKEN", raising=False)
-        self.fresh = lambda route: load_function(route, base, monkeypatch)
+    def __init__(self, template, parameters, storage_url, monkeypatch):
+        self.template, self.monkeypatch = template, monkeypatch
+        self.routes = {(method, path): name for method, path, name in http_routes(template)}
+        names = set(self.routes.values())
+        self.environ = {name: self._environ(name, parameters, storage_url) for name in names}
+        self.requests = {name: [] for name in names}
+        self.handlers = {name: self.fresh(name) for name in names}
 
-    def call(self, method, path, body=None, headers=None, handler=None):
+    def _environ(self, name, parameters, storage_url):
+        variables = environment(self.template, name, parameters) | {"STALWART_CONFIG": str(SHOP), "STALWART_STORAGE": storage_url}
+        assert all(isinstance(value, str) for value in variables.values()), variables
+        return variables
+
+    def fresh(self, name):
+        """A cold start of the function: functions/<route>/app.py imported anew, its environment (and only its) set first."""
+        known = {variable for variables in self.environ.values() for variable in variables}
+        with self.monkeypatch.context() as patch:
+            for variable in known:
+                patch.delenv(variable, raising=False)
+            for variable, value in self.environ[name].items():
+                patch.setenv(variable, value)
+            patch.setattr(boto3, "client", self._recording(name, boto3.client))
+            route = route_of(functions(self.template)[name])
+            spec = importlib.util.spec_from_file_location(f"function_{route}_{uuid.uuid4().hex}", ROOT / "functions" / route / "app.py")
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        return module.handler
+
+    def _recording(self, name, client):
+        def recording(*args, **kwargs):
+            made = client(*args, **kwargs)
+            made.meta.events.register("provide-client-params.dynamodb", lambda params, model, **_: self.requests[name].append((model.name, params)))
+            return made
+
+        return recording
+
+    def call(self, method, path, body=None, *, claims=None, headers=None, query=None, handler=None):
+        """What the function behind ``method path`` answers: (status, headers, text). POSTs say they carry JSON,
+        as a browser's do (``headers`` may change or, with None, drop that)."""
         route, parameters = self._route(method, path)
-        event = copy.deepcopy(EVENT)
+        event = copy.deepcopy(JWT_EVENT if claims is not None else EVENT)
+        if claims is not None:
+            event["requestContext"]["authorizer"]["jwt"]["claims"] = claims
+        raw = json.dumps(body).encode() if body is not None else b""
+        sent = {"host": HOST} | ({"content-type": "application/json"} if method == "POST" else {}) | (headers or {})
+        if raw:
+            sent["content-length"] = str(len(raw))  # API Gateway passes the client's, as it does every header
         event.update(
-            routeKey=f"{method} {route[1]}", rawPath=path, rawQueryString="", cookies=[], queryStringParameters=None,
-            headers={"host": "id.execute-api.us-east-1.amazonaws.com", **(headers or {})}, pathParameters=parameters,
-            body=base64.b64encode(json.dumps(body).encode()).decode() if body is not None else None,
-            isBase64Encoded=body is not None,
+            routeKey=f"{method} {route[1]}", rawPath=path, rawQueryString=urlencode(query or {}), cookies=[],
+            queryStringParameters=query or None, headers={k: v for k, v in sent.items() if v is not None}, pathParameters=parameters,
+            body=base64.b64encode(raw).decode() if raw else None, isBase64Encoded=bool(raw),
         )
         event["requestContext"]["http"].update(method=method, path=path)
         answer = (handler or self.handlers[self.routes[route]])(event, None)
@@ -87,16 +140,75 @@ class Deployed:
         return answer["statusCode"], answer["headers"], text
 
     def _route(self, method, path):
-        for (verb, template_path), _ in self.routes.items():
+        for verb, template_path in self.routes:
             parts, given = template_path.strip("/").split("/"), path.strip("/").split("/")
             if verb == method and len(parts) == len(given) and all(p == g or p.startswith("{") for p, g in zip(parts, given)):
                 return (verb, template_path), {p[1:-1]: g for p, g in zip(parts, given) if p.startswith("{")} or None
         raise AssertionError(f"no function serves {method} {path}")
 
+    def refused_by_iam(self):
+        """Each recorded request that the function's policies would refuse on AWS: (function, action, partition key)."""
+        return [
+            (name, action, key)
+            for name, requests in self.requests.items()
+            for operation, params in requests
+            if operation not in LOCAL_ONLY
+            for action, resource, key in iam_requests(operation, params)
+            if not allowed(statements(self.template, name), action, resource, key)
+        ]
+
+
+def iam_requests(operation, params):
+    """(action, resource, partition key) IAM checks for one DynamoDB request; a transaction is checked item by item."""
+    if operation == "TransactWriteItems":
+        kinds = {"Put": "PutItem", "Update": "UpdateItem", "ConditionCheck": "ConditionCheckItem", "Delete": "DeleteItem"}
+        for item in params["TransactItems"]:
+            ((kind, request),) = item.items()
+            yield f"dynamodb:{kinds[kind]}", TABLE_ARN, (request.get("Item") or request["Key"])["pk"]["S"]
+    elif operation == "Query":
+        index = params.get("IndexName")
+        resource = {"Fn::Sub": f"${{Table.Arn}}/index/{index}"} if index else TABLE_ARN
+        yield "dynamodb:Query", resource, None if index else _queried_partition(params)
+    else:
+        item = params.get("Key") or params.get("Item") or {}
+        yield f"dynamodb:{operation}", TABLE_ARN, item.get("pk", {}).get("S")
+
+
+def _queried_partition(params):
+    """The partition a Query reads: the value its KeyConditionExpression gives pk."""
+    names = {"pk": "pk"} | params.get("ExpressionAttributeNames", {})
+    for name, value in re.findall(r"(#?\w+) = (:\w+)", params["KeyConditionExpression"]):
+        if names.get(name) == "pk":
+            return params["ExpressionAttributeValues"][value]["S"]
+    raise AssertionError(f"a Query on the table names no partition: {params['KeyConditionExpression']}")
+
+
+def allowed(policy, action, resource, key):
+    """Whether one of the statements allows the action on the resource, for an item in partition ``key``."""
+    for statement in policy:
+        if action not in as_list(statement["Action"]) or resource not in as_list(statement["Resource"]):
+            continue
+        condition = statement.get("Condition")
+        if condition is None:
+            return True
+        assert list(condition) == ["ForAllValues:StringLike"], f"a condition this test does not read: {condition}"
+        if key is not None and any(fnmatch.fnmatchcase(key, pattern) for pattern in condition["ForAllValues:StringLike"]["dynamodb:LeadingKeys"]):
+            return True
+    return False
+
 
 @pytest.fixture
 def deployed(template, storage_url, monkeypatch, ledger):
-    return Deployed(template, storage_url, monkeypatch)
+    stack = Deployed(template, STACK, storage_url, monkeypatch)
+    yield stack
+    assert stack.refused_by_iam() == []
+
+
+@pytest.fixture
+def open_deployed(template, storage_url, monkeypatch, ledger):
+    stack = Deployed(template, OPEN_STACK, storage_url, monkeypatch)
+    yield stack
+    assert stack.refused_by_iam() == []
 
 
 def shape(value):
@@ -108,59 +220,277 @@ def shape(value):
     return value
 
 
-def test_every_http_route_answers_from_its_own_function(deployed):
+def error(answer):
+    status, _, text = answer
+    return status, json.loads(text)["error"]
+
+
+def waiting(deployed, thread, claims=ALICE):
+    status, _, text = deployed.call("GET", f"/threads/{thread}/interrupts", claims=claims)
+    assert status == 200, text
+    return json.loads(text)["waiting"]
+
+
+def paused(deployed, thread, claims=ALICE):
+    """The pause a charge opens in the thread, started by ``claims``' person."""
+    status, _, text = deployed.call("POST", f"/threads/{thread}/messages", CHARGE, claims=claims)
+    assert status == 200, text
+    return json.loads(text)["waiting"][0]
+
+
+def approval(pause):
+    return {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
+
+
+def test_every_http_route_answers_from_its_own_function(deployed, ledger):
     assert deployed.call("GET", "/healthz")[0] == 200
     assert json.loads(deployed.call("GET", "/config.json")[2]) == {"agent": "shop", "base": ""}
     status, headers, page = deployed.call("GET", "/")
     assert status == 200 and "<stalwart-chat" in page and "content-security-policy" in headers
-    status, _, body = deployed.call("POST", "/threads/u-17/messages", CHARGE)
-    assert status == 200
-    pause = json.loads(body)["waiting"][0]
-    assert json.loads(deployed.call("GET", "/threads/u-17/interrupts")[2])["waiting"] == [pause]
-    status, headers, events = deployed.call("GET", "/threads/u-17/stream")
+    assert deployed.call("GET", "/agent-ui.js")[0] == 200
+    pause = paused(deployed, "u-17")
+    status, headers, listed = deployed.call("GET", "/threads/u-17/interrupts", claims=ALICE)
+    assert json.loads(listed)["waiting"] == [pause]
+    status, _, events = deployed.call("GET", "/threads/u-17/stream", query={"ticket": headers["stalwart-stream-ticket"]})
     assert status == 200 and events.startswith("retry: 3000") and "event: pause" in events
-    status, _, done = deployed.call("POST", "/threads/u-17/resume", {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]})
+    status, _, done = deployed.call("POST", "/threads/u-17/resume", approval(pause), claims=ALICE)
     assert status == 200 and json.loads(done)["steps"][-1]["result"]["charge_id"] == "ch-4411"
-    rolled = deployed.call("POST", "/threads/u-17/rollback", headers={"authorization": f"Bearer {OPERATOR}"})
+    rolled = deployed.call("POST", "/threads/u-17/rollback", claims=ALICE, headers={"stalwart-operator-token": OPERATOR})
     assert rolled[0] == 200 and json.loads(rolled[2])["rollback"]["undone"][0]["tool"] == "charge_card"
+    assert [entry["kind"] for entry in ledger()] == ["charge", "refund"]
     message = json.loads(done)["reply"]["id"]
-    assert deployed.call("POST", "/threads/u-17/feedback", {"message": message, "thumb": "up"})[0] == 403
+    assert error(deployed.call("POST", "/threads/u-17/feedback", {"message": message, "thumb": "up"}, claims=ALICE)) == (403, "forbidden")
 
 
-def test_a_body_without_a_content_type_is_read(deployed):
-    status, _, body = deployed.call("POST", "/threads/u-1/messages", {"text": "look up order 4412"})
-    assert status == 200 and json.loads(body)["steps"][0]["result"]["total"] == "125.50"
+# ------------------------------------------------------------------ who calls
+
+
+def test_without_verified_claims_a_route_answers_401_and_nothing_runs(deployed, ledger):
+    """API Gateway's authorizer refuses these before any function runs; a function reached without it refuses too."""
+    pause = paused(deployed, "u-17")
+    calls = [
+        ("POST", "/threads/u-17/messages", CHARGE),
+        ("GET", "/threads/u-17/interrupts", None),
+        ("POST", "/threads/u-17/resume", approval(pause)),
+        ("POST", "/threads/u-17/feedback", {"message": "m-1", "thumb": "up"}),
+    ]
+    for method, path, body in calls:
+        assert error(deployed.call(method, path, body)) == (401, "unauthorized"), path
+    operator = {"stalwart-operator-token": OPERATOR, "authorization": f"Bearer {OPERATOR}"}
+    assert error(deployed.call("POST", "/threads/u-17/rollback", headers=operator)) == (401, "unauthorized")
+    assert ledger() == []
+    assert waiting(deployed, "u-17") == [pause]
+
+
+def forged_token(claims):
+    """A JWT a client made itself: alg none, no signature."""
+
+    def part(value):
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+
+    return f"{part({'alg': 'none', 'typ': 'JWT'})}.{part(claims)}."
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"x-user": "alice"},
+        {"x-forwarded-user": ALICE["sub"], "x-amzn-oidc-identity": ALICE["sub"]},
+        {"authorization": f"Bearer {forged_token(ALICE)}"},
+        {"x-apigateway-event": json.dumps({"requestContext": JWT_EVENT["requestContext"]})},
+    ],
+    ids=["x-user", "proxy-identity", "forged-jwt", "event-header"],
+)
+def test_a_header_the_client_sets_never_stands_in_for_claims(deployed, ledger, headers):
+    pause = paused(deployed, "u-17")
+    assert error(deployed.call("GET", "/threads/u-17/interrupts", headers=headers)) == (401, "unauthorized")
+    assert error(deployed.call("POST", "/threads/u-17/resume", approval(pause), headers=headers)) == (401, "unauthorized")
+    assert error(deployed.call("POST", "/threads/u-9/messages", CHARGE, headers=headers)) == (401, "unauthorized")
+    assert ledger() == [] and waiting(deployed, "u-17") == [pause]
+
+
+def test_claims_without_a_subject_are_no_one(deployed):
+    nobody = {k: v for k, v in ALICE.items() if k != "sub"}
+    assert error(deployed.call("POST", "/threads/u-9/messages", CHARGE, claims=nobody)) == (401, "unauthorized")
+
+
+@pytest.mark.parametrize("other", [BOB, ALICE | {"iss": "https://other-provider.example/"}], ids=["another-subject", "same-subject-another-issuer"])
+def test_another_persons_thread_answers_as_one_that_does_not_exist(deployed, ledger, other):
+    pause = paused(deployed, "u-17")
+    absent = deployed.call("GET", "/threads/never-started/interrupts", claims=other)
+    assert error(absent) == (404, "not_found")
+    calls = [
+        ("GET", "/threads/u-17/interrupts", None),
+        ("POST", "/threads/u-17/messages", CHARGE),
+        ("POST", "/threads/u-17/resume", approval(pause)),
+        ("POST", "/threads/u-17/feedback", {"message": "m-1", "thumb": "up"}),
+    ]
+    for method, path, body in calls:
+        status, _, text = deployed.call(method, path, body, claims=other)
+        assert (status, json.loads(text)) == (absent[0], json.loads(absent[2])), path
+    assert ledger() == []
+    assert waiting(deployed, "u-17") == [pause]
+    assert deployed.call("POST", "/threads/u-17/resume", approval(pause), claims=ALICE)[0] == 200
+    assert len(ledger("charge")) == 1
+
+
+def test_the_stream_opens_with_its_threads_ticket_only(deployed):
+    paused(deployed, "u-17")
+    _, headers, _ = deployed.call("GET", "/threads/u-17/interrupts", claims=ALICE)
+    ticket = headers["stalwart-stream-ticket"]
+    status, _, events = deployed.call("GET", "/threads/u-17/stream", query={"ticket": ticket})
+    assert status == 200 and "event: pause" in events
+    paused(deployed, "u-18")
+    bobs = deployed.call("POST", "/threads/u-99/messages", {"text": "look up order 4412"}, claims=BOB)[1]["stalwart-stream-ticket"]
+    for query in (None, {"ticket": bobs}, {"ticket": ticket[:-1] + ("0" if ticket[-1] != "0" else "1")}, {"ticket": ""}):
+        assert error(deployed.call("GET", "/threads/u-17/stream", query=query)) == (401, "unauthorized"), query
+    assert error(deployed.call("GET", "/threads/u-18/stream", query={"ticket": ticket})) == (401, "unauthorized")
+
+
+def test_the_operator_token_travels_beside_the_persons_token(deployed, ledger):
+    pause = paused(deployed, "u-17")
+    assert deployed.call("POST", "/threads/u-17/resume", approval(pause), claims=ALICE)[0] == 200
+    for headers in ({}, {"stalwart-operator-token": "not-the-operator-token"}):
+        assert error(deployed.call("POST", "/threads/u-17/rollback", claims=ALICE, headers=headers)) == (403, "forbidden")
+    assert ledger("refund") == []
+    assert deployed.call("POST", "/threads/u-17/rollback", claims=ALICE, headers={"stalwart-operator-token": OPERATOR})[0] == 200
+    assert len(ledger("refund")) == 1
+
+
+def test_without_an_authorizer_everyone_is_one_anonymous_person(open_deployed, ledger):
+    pause = paused(open_deployed, "u-17", claims=None)
+    assert waiting(open_deployed, "u-17", claims=BOB) == [pause]  # claims, had they come, change nothing
+    assert open_deployed.call("POST", "/threads/u-17/resume", approval(pause))[0] == 200
+    rolled = open_deployed.call("POST", "/threads/u-17/rollback", headers={"authorization": f"Bearer {OPERATOR}"})
+    assert rolled[0] == 200 and [e["kind"] for e in ledger()] == ["charge", "refund"]
+
+
+# ------------------------------------------------------------------ the browser boundary
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", None, "application/x-www-form-urlencoded"])
+def test_a_body_that_does_not_say_it_is_json_is_refused(deployed, ledger, content_type):
+    pause = paused(deployed, "u-17")
+    answer = deployed.call("POST", "/threads/u-17/resume", approval(pause), claims=ALICE, headers={"content-type": content_type})
+    assert error(answer) == (415, "unsupported_media_type")
+    assert ledger() == [] and waiting(deployed, "u-17") == [pause]
+
+
+def test_a_page_from_another_site_is_refused_unless_its_origin_is_listed(template, storage_url, monkeypatch, ledger):
+    listed = Deployed(template, STACK | {"AllowedOrigins": "https://shop.example"}, storage_url, monkeypatch)
+    for stack, origin, status in [
+        (listed, "https://shop.example", 200),
+        (listed, "https://evil.example", 403),
+        (listed, f"https://{HOST}", 200),
+        (Deployed(template, STACK, storage_url, monkeypatch), "https://shop.example", 403),
+    ]:
+        answer = stack.call("POST", "/threads/u-1/messages", {"text": "look up order 4412"}, claims=ALICE, headers={"origin": origin})
+        assert answer[0] == status, (origin, answer)
+    assert ledger() == []
+
+
+# ------------------------------------------------------------------ the local server, races, the handler itself
 
 
 def test_the_functions_answer_as_the_local_server_does(deployed, tmp_path):
-    _, _, from_lambda = deployed.call("POST", "/threads/u-17/messages", CHARGE)
+    _, _, from_lambda = deployed.call("POST", "/threads/u-17/messages", CHARGE, claims=ALICE)
     with serving(make_app(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}")) as base:
         local = httpx.post(f"{base}/threads/u-17/messages", json=CHARGE).json()
         missing = httpx.post(f"{base}/threads/u-17/resume", json={"interrupt_id": "p_x", "decision": "approve", "token": "t"})
     lambda_body = json.loads(from_lambda)
     assert shape({**lambda_body, "reply": None}) == shape({**local, "reply": None})
-    lambda_missing = deployed.call("POST", "/threads/u-17/resume", {"interrupt_id": "p_x", "decision": "approve", "token": "t"})
+    lambda_missing = deployed.call("POST", "/threads/u-17/resume", {"interrupt_id": "p_x", "decision": "approve", "token": "t"}, claims=ALICE)
     assert (lambda_missing[0], json.loads(lambda_missing[2])) == (missing.status_code, missing.json())
+
+
+def racing(deployed, path, body, handler):
+    """Alice's POST to one cold-started function, from a thread of its own."""
+
+    def call():
+        asyncio.set_event_loop(asyncio.new_event_loop())
+        return deployed.call("POST", path, body, claims=ALICE, handler=handler)
+
+    return call
 
 
 def test_two_resume_functions_racing_one_pause_run_it_once(deployed, ledger):
     for n in range(4):
         thread = f"race-{n}"
-        pause = json.loads(deployed.call("POST", f"/threads/{thread}/messages", {"text": "charge 40 to order 4411"})[2])["waiting"][0]
-        body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
-        handlers = deployed.fresh("resume"), deployed.fresh("resume")
-
-        def answer(handler):
-            def call():
-                asyncio.set_event_loop(asyncio.new_event_loop())
-                return deployed.call("POST", f"/threads/{thread}/resume", body, handler=handler)
-
-            return call
-
-        answers = at_once(*(answer(h) for h in handlers))
+        pause = paused(deployed, thread)
+        path, body = f"/threads/{thread}/resume", approval(pause)
+        answers = at_once(*(racing(deployed, path, body, deployed.fresh("ResumeFunction")) for _ in range(2)))
         assert sorted(a[0] for a in answers) == [200, 409]
         assert [json.loads(a[2])["error"] for a in answers if a[0] == 409] == ["interrupt_stale"]
     assert len(ledger("charge")) == 4
+
+
+def built_with(monkeypatch, environ):
+    """What ``lambdas.handler`` hands make_app, for a function with this environment."""
+    given = {}
+
+    def make(config, **options):
+        given.update(options)
+        return FastAPI()
+
+    monkeypatch.setattr(serve, "make_app", make)
+    lambdas.handler("messages", {"STALWART_CONFIG": str(SHOP), "STALWART_STORAGE": "memory://"} | environ)
+    return given
+
+
+def test_the_handler_gives_the_service_the_functions_settings(monkeypatch):
+    default = built_with(monkeypatch, {})
+    assert isinstance(default["auth"], ApiGatewayClaims)
+    assert default["allowed_hosts"] == ("*",) and default["allowed_origins"] == ()
+    assert default["stream_mode"] == "once" and default["routes"] == ("messages",)
+    assert isinstance(built_with(monkeypatch, {"STALWART_AUTH": "none"})["auth"], NoAuth)
+    narrowed = built_with(monkeypatch, {"STALWART_ALLOWED_ORIGINS": " https://a.example ,https://b.example,", "STALWART_ALLOWED_HOSTS": "api.shop.example"})
+    assert narrowed["allowed_origins"] == ("https://a.example", "https://b.example")
+    assert narrowed["allowed_hosts"] == ("api.shop.example",)
+    with pytest.raises(RuntimeError, match="'jwt'.*api-gateway or none"):
+        built_with(monkeypatch, {"STALWART_AUTH": "jwt"})
+
+
+def test_mangum_hands_the_verified_claims_to_the_service():
+    """The event API Gateway passes reaches a request's scope, where ApiGatewayClaims reads it; list claims arrive as "[a b]"."""
+
+    async def who(request: Request) -> JSONResponse:
+        try:
+            principal = ApiGatewayClaims().principal(request)
+        except Unauthorized as refused:
+            return JSONResponse({"error": refused.code}, status_code=401)
+        return JSONResponse({"iss": principal.issuer, "sub": principal.subject, "claims": dict(principal.claims)})
+
+    handler = Mangum(Starlette(routes=[Route("/who", who)]), lifespan="off")
+
+    def ask(event, headers=None):
+        event = copy.deepcopy(event) | {"rawPath": "/who", "rawQueryString": "", "body": None, "isBase64Encoded": False}
+        event["headers"] = {"host": HOST} | (headers or {})
+        event["requestContext"]["http"].update(method="GET", path="/who")
+        answer = handler(event, None)
+        return answer["statusCode"], json.loads(answer["body"])
+
+    assert ask(JWT_EVENT) == (200, {
+        "iss": ALICE["iss"], "sub": ALICE["sub"],
+        "claims": {"groups": ["finance", "admin"], "email": "alice@shop.example", "name": "Alice Example"},
+    })
+    assert ask(EVENT, {"x-user": "alice", "authorization": f"Bearer {forged_token(ALICE)}"}) == (401, {"error": "unauthorized"})
+
+
+def test_a_function_never_loads_a_jwt_library():
+    """API Gateway verifies the tokens, so the layer ships no PyJWT (shared/requirements.txt)."""
+    event = copy.deepcopy(JWT_EVENT) | {"rawPath": "/threads/u-1/messages", "rawQueryString": "", "isBase64Encoded": False}
+    event |= {"body": json.dumps({"text": "look up order 4412"}), "headers": {"host": HOST, "content-type": "application/json"}}
+    event["requestContext"]["http"].update(method="POST", path="/threads/u-1/messages")
+    script = (
+        "import json, sys\n"
+        "from stalwart_agents.lambdas import handler\n"
+        f"answer = handler('messages', {{'STALWART_CONFIG': {str(SHOP)!r}, 'STALWART_STORAGE': 'memory://'}})(json.loads(sys.argv[1]), None)\n"
+        "assert answer['statusCode'] == 200, answer\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('jwt', 'cryptography')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, json.dumps(event)], check=False, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "[]"
 
 
 # ------------------------------------------------------------------ the fan-out, fed what the stream really holds

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
 
+from stalwart_agents.lambdas import AUTHS
 from stalwart_agents.serve import make_app
 from stalwart_agents.storage.dynamodb_schema import TABLE, TTL_ATTRIBUTE
 
@@ -39,6 +41,12 @@ ROUTES = {
 }
 BUNDLE = {"interface": [("GET", "/agent-ui.js")]}
 """The interface's function also serves the built web components it loads."""
+PUBLIC = {("GET", "/"), ("GET", "/agent-ui.js"), ("GET", "/healthz"), ("GET", "/config.json"), ("GET", "/threads/{id}/stream")}
+"""Routes API Gateway lets through without a token: the interface, and the stream a browser's EventSource
+opens without headers (the service checks the stream ticket in its query instead)."""
+NO_AUTHORIZER = "none-anyone-on-the-internet-may-act"
+ISSUER = "https://id.example/realms/shop"
+JWT = {"JwtIssuer": ISSUER, "JwtAudience": "stalwart,stalwart-mobile"}
 READ_ONLY = {"interface", "config", "healthz", "interrupts", "stream"}
 TRANSACT = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"}
 SECRETS = {"QLS_OPERATOR_TOKEN": "rollback", "STALWART_RESUME_SECRET": "resume"}
@@ -132,6 +140,70 @@ def where_named(template, parameter):
     return places | ({"Globals"} if parameter in refs(template["Globals"]) else set())
 
 
+NO_VALUE = object()
+
+
+def resolve(node, template, parameters):
+    """A node as CloudFormation resolves it for these parameters (the template's defaults filling the rest).
+
+    Ref to a parameter, Fn::If, Fn::Equals, Fn::Not and Fn::Split are resolved and AWS::NoValue removed; a Ref
+    to a resource, Fn::Sub and Fn::GetAtt are left as they are, for CloudFormation to resolve at deploy time.
+    """
+    values = {name: p.get("Default") for name, p in template["Parameters"].items()} | parameters
+
+    def walk(node):
+        if isinstance(node, list):
+            return [v for v in (walk(item) for item in node) if v is not NO_VALUE]
+        if not isinstance(node, dict):
+            return node
+        if len(node) == 1:
+            ((key, value),) = node.items()
+            if key == "Ref" and value == "AWS::NoValue":
+                return NO_VALUE
+            if key == "Ref" and value in values:
+                return values[value]
+            if key == "Fn::If":
+                condition, yes, no = value
+                return walk(yes if walk(template["Conditions"][condition]) else no)
+            if key == "Fn::Equals":
+                return walk(value[0]) == walk(value[1])
+            if key == "Fn::Not":
+                return not walk(value[0])
+            if key == "Fn::Split":
+                return walk(value[1]).split(value[0])
+        return {k: v for k, v in ((k, walk(v)) for k, v in node.items()) if v is not NO_VALUE}
+
+    return walk(node)
+
+
+def broken_rules(template, parameters):
+    """The AssertDescription of each rule assertion these parameters break (deploying them fails with it)."""
+    broken = []
+    for rule in template["Rules"].values():
+        if resolve(rule.get("RuleCondition", True), template, parameters):
+            broken += [a["AssertDescription"] for a in rule["Assertions"] if not resolve(a["Assert"], template, parameters)]
+    return broken
+
+
+def environment(template, name, parameters):
+    """A function's environment as deployed with these parameters: the Globals' variables, then its own."""
+    own = variables(functions(template)[name])
+    return resolve(template["Globals"]["Function"]["Environment"]["Variables"] | own, template, parameters)
+
+
+def http_routes(template):
+    """(method, path, function name) of every route behind the HTTP API."""
+    for name, function in functions(template).items():
+        for event in function["Properties"]["Events"].values():
+            if event["Type"] == "HttpApi":
+                yield event["Properties"]["Method"].upper(), event["Properties"]["Path"], name
+
+
+def api_body(template, parameters):
+    """The HTTP API's OpenAPI body as deployed with these parameters."""
+    return resolve(template["Resources"]["HttpApi"]["Properties"]["DefinitionBody"], template, parameters)
+
+
 def fan_out(template):
     (name,) = [n for n, f in functions(template).items() if any(e["Type"] == "DynamoDB" for e in f["Properties"]["Events"].values())]
     return name
@@ -173,6 +245,101 @@ def test_each_handler_is_a_few_lines_that_name_their_own_route(template):
     assert template["Globals"]["Function"]["Handler"] == "app.handler"
 
 
+# ------------------------------------------------------------------ who may call
+
+
+def test_the_authorizer_guards_every_route_but_the_public_ones(template):
+    body = api_body(template, {"Authentication": "jwt"} | JWT)
+    routes = {(method, path) for method, path, _ in http_routes(template)}
+    assert PUBLIC < routes
+    for method, path in routes:
+        operation = body["paths"].get(path, {}).get(method.lower(), {})
+        assert ("security" in operation) == ((method, path) not in PUBLIC), (method, path)
+        if "security" in operation:
+            assert operation["security"] == [{"StalwartJwt": []}], (method, path)
+    # every operation the body names is a route a function serves: SAM adds its integration there
+    assert {(m.upper(), path) for path, ops in body["paths"].items() for m in ops} <= routes
+
+
+def test_the_authorizer_checks_the_providers_tokens(template):
+    scheme = api_body(template, {"Authentication": "jwt"} | JWT)["components"]["securitySchemes"]["StalwartJwt"]
+    assert scheme["type"] == "oauth2"
+    assert scheme["x-amazon-apigateway-authorizer"] == {
+        "type": "jwt",
+        "identitySource": "$request.header.Authorization",
+        "jwtConfiguration": {"issuer": ISSUER, "audience": ["stalwart", "stalwart-mobile"]},
+    }
+    # an import warning (a security entry API Gateway could not apply) fails the deploy, never opens a route
+    assert template["Resources"]["HttpApi"]["Properties"]["FailOnWarnings"] is True
+    assert "Auth" not in template["Resources"]["HttpApi"]["Properties"]
+
+
+def test_jwt_is_the_default_and_needs_an_issuer_and_an_audience(template):
+    parameter = template["Parameters"]["Authentication"]
+    assert parameter["Default"] == "jwt" and parameter["AllowedValues"] == ["jwt", NO_AUTHORIZER]
+    issuer_missing, audience_missing = broken_rules(template, {})  # a bare `sam deploy` fails, saying why
+    assert "JwtIssuer" in issuer_missing and "JwtAudience" in audience_missing
+    assert all(f"Authentication={NO_AUTHORIZER}" in told for told in (issuer_missing, audience_missing))
+    assert broken_rules(template, {"JwtIssuer": ISSUER}) == [audience_missing]
+    assert broken_rules(template, JWT) == []
+    assert broken_rules(template, {"Authentication": NO_AUTHORIZER}) == []
+
+
+def test_only_the_explicit_parameter_deploys_without_an_authorizer(template):
+    for mode in template["Parameters"]["Authentication"]["AllowedValues"]:
+        body = api_body(template, {"Authentication": mode} | JWT)
+        secured = [op for ops in body["paths"].values() for op in ops.values() if "security" in op]
+        assert (mode == NO_AUTHORIZER) == (secured == [] and "components" not in body), mode
+
+
+def test_the_functions_are_told_who_checks_the_callers(template):
+    for mode, told in {"jwt": "api-gateway", NO_AUTHORIZER: "none"}.items():
+        for _, _, name in http_routes(template):
+            assert environment(template, name, {"Authentication": mode} | JWT)["STALWART_AUTH"] == told, (mode, name)
+        assert told in AUTHS
+    for parameter in ("Authentication", "JwtIssuer", "JwtAudience", "AllowedOrigins"):
+        assert where_named(template, parameter) <= {"Globals", "HttpApi"}, parameter
+
+
+def test_cors_is_for_exactly_the_allowed_origins(template):
+    origins = "https://shop.example,https://intranet.example:8443"
+    body = api_body(template, {"AllowedOrigins": origins} | JWT)
+    assert body["x-amazon-apigateway-cors"]["allowOrigins"] == origins.split(",")
+    assert "x-amazon-apigateway-cors" not in api_body(template, JWT)
+    assert "CorsConfiguration" not in template["Resources"]["HttpApi"]["Properties"]
+    name = next(name for _, _, name in http_routes(template))
+    assert environment(template, name, {"AllowedOrigins": origins})["STALWART_ALLOWED_ORIGINS"] == origins
+    assert "STALWART_ALLOWED_ORIGINS" not in environment(template, name, {})
+    pattern = re.compile(template["Parameters"]["AllowedOrigins"]["AllowedPattern"])
+    assert all(pattern.fullmatch(value) for value in ("", origins, "http://localhost:5173"))
+    refused = ("*", "https://*.shop.example", "https://shop.example/", "https://a.example, https://b.example", "null", "file://x")
+    assert not any(pattern.fullmatch(value) for value in refused)
+    for origin in origins.split(","):  # what the deploy takes, the functions take too
+        make_app(SHOP, storage="memory://", allowed_origins=[origin]).state.desk.close()
+
+
+def test_api_gateway_answers_preflights_as_the_service_would(template):
+    """With CORS on, API Gateway answers preflights itself and replaces the function's CORS headers."""
+    cors = api_body(template, {"AllowedOrigins": "https://shop.example"} | JWT)["x-amazon-apigateway-cors"]
+    app = make_app(SHOP, storage="memory://", allowed_origins=["https://shop.example"])
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        preflight = client.options(
+            "/threads/u-1/messages",
+            headers={"Origin": "https://shop.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"},
+        )
+        answer = client.get("/healthz", headers={"Origin": "https://shop.example"})
+    app.state.desk.close()
+
+    def listed(header):
+        return {h.strip().lower() for h in header.split(",")}
+
+    assert {m.lower() for m in cors["allowMethods"]} == listed(preflight.headers["access-control-allow-methods"])
+    assert set(cors["allowHeaders"]) == listed(preflight.headers["access-control-allow-headers"]) - {"accept", "accept-language", "content-language"}
+    assert cors["maxAge"] == int(preflight.headers["access-control-max-age"])
+    assert set(cors["exposeHeaders"]) == listed(answer.headers["access-control-expose-headers"])
+    assert "allowCredentials" not in cors
+
+
 # ------------------------------------------------------------------ layers and runtime
 
 
@@ -202,7 +369,8 @@ def test_the_layer_requirements_are_the_packages_runtime_dependencies():
     pinned = [line for line in lines if line and not line.startswith("#")]
     assert all(re.search(r"(~=|==)\d", line) for line in pinned), pinned
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    runtime = {name(r) for r in project["project"]["dependencies"]} - {"uvicorn"}
+    # no uvicorn (mangum runs the app) and no PyJWT (API Gateway verifies tokens; test_lambda checks it is never imported)
+    runtime = {name(r) for r in project["project"]["dependencies"]} - {"uvicorn", "pyjwt"}
     assert {name(r) for r in pinned} == runtime | {"mangum", "boto3"}
 
 
@@ -227,7 +395,7 @@ def test_the_table_is_the_backends_table(template):
 # ------------------------------------------------------------------ secrets and parameters
 
 
-def test_the_secret_parameters_are_noecho_and_everything_is_optional(template):
+def test_the_secret_parameters_are_noecho_and_empty_unless_given(template):
     parameters = template["Parameters"]
     assert set(parameters) >= {"WebhookUrl", "WebhookSecret", "OperatorToken", "ResumeSecret", "AgentName"}
     for secret in ("WebhookSecret", "OperatorToken", "ResumeSecret"):
@@ -415,6 +583,44 @@ def test_sam_cfn_lint_passes(sam):
 @pytest.mark.timeout(1200)
 def test_sam_validate_lint_passes(sam):
     assert "is a valid SAM Template" in sam("sam", "validate", "--lint")
+
+
+TRANSLATE = """
+import json, sys
+from samcli.yamlhelper import yaml_parse
+from samtranslator.translator.transform import transform
+
+template = yaml_parse(open("template.yaml").read())
+for resource in template["Resources"].values():
+    for key in ("CodeUri", "ContentUri"):
+        if key in resource.get("Properties", {}):
+            resource["Properties"][key] = "s3://bucket/key"  # what `sam package` puts there
+
+class NoManagedPolicies:
+    def load(self):
+        return {}
+
+with open(sys.argv[1], "w") as out:
+    json.dump(transform(template, {}, NoManagedPolicies()), out)
+"""
+
+
+@pytest.mark.timeout(1200)
+def test_sam_puts_each_integration_beside_its_routes_security(sam, template, tmp_path):
+    """SAM's own transform (the one CloudFormation runs) adds each function's integration to the operation
+    the body names, so the authorizer and the integration are one route, not two."""
+    sam("python", "-c", TRANSLATE, str(tmp_path / "transformed.json"))
+    transformed = json.loads((tmp_path / "transformed.json").read_text())
+    api = transformed["Resources"]["HttpApi"]
+    assert api["Type"] == "AWS::ApiGatewayV2::Api" and api["Properties"]["FailOnWarnings"] is True
+    for mode in ("jwt", NO_AUTHORIZER):
+        body = resolve(api["Properties"]["Body"], template, {"Authentication": mode} | JWT)
+        for method, path, name in http_routes(template):
+            operation = body["paths"][path][method.lower()]
+            assert f"${{{name}.Arn}}" in operation["x-amazon-apigateway-integration"]["uri"]["Fn::Sub"], (method, path)
+            assert ("security" in operation) == (mode == "jwt" and (method, path) not in PUBLIC), (mode, method, path)
+        assert ("components" in body) == (mode == "jwt")
+    assert not [r for r in transformed["Resources"].values() if r["Type"] == "AWS::ApiGatewayV2::Authorizer"]
 
 
 @pytest.mark.timeout(1200)

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from .jwks import Keys
 
 CLAIMS = ("groups", "roles", "email", "name")
-"""The claims a principal keeps besides issuer and subject: what approval policies read."""
+"""The claims a principal keeps besides issuer and subject: what approval policies read (Cognito's
+``cognito:groups`` is kept as ``groups``)."""
 MAX_TOKEN = 16 * 1024
 LEEWAY = 30
 
@@ -183,7 +184,10 @@ def _principal(claims: Mapping[str, Any]) -> Principal:
     subject, issuer = claims.get("sub"), claims.get("iss", "")
     if not isinstance(subject, str) or not subject or not isinstance(issuer, str):
         raise Unauthorized("the bearer token names no subject")
-    return Principal(issuer=issuer, subject=subject, claims={k: claims[k] for k in CLAIMS if k in claims})
+    kept = {k: claims[k] for k in CLAIMS if k in claims}
+    if "groups" not in kept and "cognito:groups" in claims:
+        kept["groups"] = claims["cognito:groups"]
+    return Principal(issuer=issuer, subject=subject, claims=kept)
 
 
 def _gateway_value(value: Any) -> Any:
