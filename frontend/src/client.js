@@ -1,14 +1,17 @@
 /**
- * The backend's routes under `base`, and nothing else.
+ * The backend's routes under `base`, and nothing else, every request made by `fetcher`.
  *
  * The session the server hands out in `Stalwart-Session` is remembered for the
- * tab and sent back on every request.  Bodies are read as text and parsed as
- * JSON whatever their content type says.
+ * tab and sent back on every request.  The stream ticket it hands out in
+ * `Stalwart-Stream-Ticket` is kept per thread, in memory only: it opens that
+ * thread's stream for ten minutes, and a fresh one comes with every call.
+ * Bodies are read as text and parsed as JSON whatever their content type says.
  */
 import { recall, remember } from './storage.js';
 
 export const SESSION_HEADER = 'Stalwart-Session';
 export const SESSION_KEY = 'stalwart-session';
+export const TICKET_HEADER = 'Stalwart-Stream-Ticket';
 
 /** An answer other than 2xx: `code` is the backend's `error`, `body` the whole JSON. */
 export class ApiError extends Error {
@@ -29,6 +32,8 @@ export class Client {
   constructor(base, fetcher) {
     this.base = String(base ?? '').replace(/\/+$/, '');
     this.fetcher = fetcher;
+    /** @private @type {Map<string, string>} the latest stream ticket of each thread */
+    this.tickets = new Map();
   }
 
   /** @param {string} thread @param {string} [route] */
@@ -36,14 +41,19 @@ export class Client {
     return `${this.base}/threads/${encodeURIComponent(thread)}${route}`;
   }
 
+  /** The latest stream ticket the server handed out for the thread; "" for none. @param {string} thread */
+  ticket(thread) {
+    return this.tickets.get(thread) ?? '';
+  }
+
   /** A turn. @param {string} thread @param {string} text */
   send(thread, text) {
-    return this.request('POST', this.url(thread, '/messages'), { text });
+    return this.request('POST', thread, '/messages', { text });
   }
 
   /** What waits in the thread. @param {string} thread */
   interrupts(thread) {
-    return this.request('GET', this.url(thread, '/interrupts'));
+    return this.request('GET', thread, '/interrupts');
   }
 
   /**
@@ -52,22 +62,22 @@ export class Client {
    * @param {{ interrupt_id: string, decision: string, token: string, value?: string }} body
    */
   resume(thread, body) {
-    return this.request('POST', this.url(thread, '/resume'), body);
+    return this.request('POST', thread, '/resume', body);
   }
 
   /** @param {string} thread @param {string} message @param {'up' | 'down'} thumb */
   feedback(thread, message, thumb) {
-    return this.request('POST', this.url(thread, '/feedback'), { message, thumb });
+    return this.request('POST', thread, '/feedback', { message, thumb });
   }
 
-  /** @param {string} method @param {string} url @param {unknown} [body] */
-  async request(method, url, body) {
+  /** @private @param {string} method @param {string} thread @param {string} route @param {unknown} [body] */
+  async request(method, thread, route, body) {
     /** @type {Record<string, string>} */
     const headers = { Accept: 'application/json' };
     const session = recall('sessionStorage', SESSION_KEY);
     if (session) headers[SESSION_HEADER] = session;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await this.fetcher.call(globalThis, url, {
+    const response = await this.fetcher.call(globalThis, this.url(thread, route), {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -75,6 +85,8 @@ export class Client {
     });
     const given = response.headers?.get(SESSION_HEADER);
     if (given) remember('sessionStorage', SESSION_KEY, given);
+    const ticket = response.headers?.get(TICKET_HEADER);
+    if (ticket) this.tickets.set(thread, ticket);
     const data = parse(await response.text());
     if (!response.ok) throw new ApiError(response.status, data);
     return data;

@@ -1,5 +1,6 @@
 /**
- * @stalwart-agents/agent-ui: importing it defines the five elements.
+ * @stalwart-agents/agent-ui: importing it defines the five elements, and signs in
+ * each chat marked `data-signin="fragment"` (see signin.js).
  *
  *   <stalwart-chat thread="u-17" base="/agent"></stalwart-chat>
  */
@@ -8,9 +9,11 @@ import { StalwartConfirm } from './components/stalwart-confirm/stalwart-confirm.
 import { StalwartDecision } from './components/stalwart-decision/stalwart-decision.js';
 import { StalwartRollback } from './components/stalwart-rollback/stalwart-rollback.js';
 import { StalwartTrace } from './components/stalwart-trace/stalwart-trace.js';
+import { signInMarked } from './signin.js';
 
 export { StalwartChat, StalwartConfirm, StalwartDecision, StalwartRollback, StalwartTrace };
 export { format, setStrings, shipped, strings } from './strings.js';
+export { signInFromFragment } from './signin.js';
 
 // Guarded, so a page that loads the bundle twice (or defines a tag itself) keeps working.
 if (!customElements.get('stalwart-chat')) customElements.define('stalwart-chat', StalwartChat);
@@ -18,3 +21,10 @@ if (!customElements.get('stalwart-confirm')) customElements.define('stalwart-con
 if (!customElements.get('stalwart-decision')) customElements.define('stalwart-decision', StalwartDecision);
 if (!customElements.get('stalwart-rollback')) customElements.define('stalwart-rollback', StalwartRollback);
 if (!customElements.get('stalwart-trace')) customElements.define('stalwart-trace', StalwartTrace);
+
+// After the definitions, so a chat's first connection already carries the token.
+if (document.readyState === 'loading') {
+  document.addEventListener('DOMContentLoaded', () => signInMarked(document), { once: true });
+} else {
+  signInMarked(document);
+}

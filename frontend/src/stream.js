@@ -1,11 +1,13 @@
 /**
  * A thread's step stream, kept open.
  *
- * The browser's EventSource reconnects by itself with Last-Event-ID while it
- * can; when it gives up (readyState CLOSED after an error) this reconnects
- * with backoff, 1 s doubling to 30 s.  The last id seen is kept per thread in
- * sessionStorage and sent as `?last_event_id=` by every EventSource this
- * opens, so a reloaded page carries on where it was.
+ * An EventSource cannot send headers, so the stream is opened with the thread's
+ * current ticket in `?ticket=`.  The browser's EventSource reconnects by itself
+ * with Last-Event-ID while it can; when it gives up (readyState CLOSED after an
+ * error, such as a 401 for a ticket that expired) this gets a fresh ticket and
+ * opens again, with backoff, 1 s doubling to 30 s.  The last id seen is kept
+ * per thread in sessionStorage and sent as `?last_event_id=` by every
+ * EventSource this opens, so a reloaded page carries on where it was.
  */
 import { recall, remember } from './storage.js';
 
@@ -21,6 +23,8 @@ export const cursorKey = (thread) => `stalwart-last-event-id:${thread}`;
  * @typedef {object} StreamOptions
  * @property {string} url the stream route, without a query
  * @property {string} thread
+ * @property {() => string} ticket the thread's current stream ticket; "" for none
+ * @property {() => Promise<unknown>} renew gets a fresh ticket, before opening again after a failure
  * @property {(url: string) => EventSource} open
  * @property {(type: string, body: any, id: string) => void} onEvent
  * @property {() => void} onOpen each (re)connection
@@ -46,8 +50,13 @@ export class Stream {
 
   start() {
     const { url, open } = this.options;
+    const ticket = this.options.ticket();
     const last = this.last;
-    const source = open(last ? `${url}?last_event_id=${encodeURIComponent(last)}` : url);
+    const query = new URLSearchParams();
+    if (ticket) query.set('ticket', ticket);
+    if (last) query.set('last_event_id', last);
+    const search = query.toString();
+    const source = open(search ? `${url}?${search}` : url);
     this.source = source;
     source.addEventListener('open', () => this.opened());
     source.addEventListener('error', () => this.failed(source));
@@ -78,12 +87,25 @@ export class Stream {
     if (source.readyState === CLOSED) {
       source.close();
       this.options.onReconnecting(true);
-      this.timer = setTimeout(() => this.stopped || this.start(), this.delay);
-      this.delay = Math.min(this.delay * 2, LAST_DELAY);
+      this.retry();
     } else if (this.failures > 1) {
       // The browser is retrying, and its last retry failed too: not a stream that merely ended.
       this.options.onReconnecting(true);
     }
+  }
+
+  /** After the backoff, a fresh ticket and a new EventSource; without a ticket, another wait. @private */
+  retry() {
+    this.timer = setTimeout(async () => {
+      try {
+        await this.options.renew();
+      } catch {
+        if (!this.stopped) this.retry();
+        return;
+      }
+      if (!this.stopped) this.start();
+    }, this.delay);
+    this.delay = Math.min(this.delay * 2, LAST_DELAY);
   }
 
   /** @private @param {string} type @param {MessageEvent} event */

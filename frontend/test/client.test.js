@@ -17,11 +17,11 @@ test('the session the server hands out is sent back on every request', async () 
   const fetcher = fakeFetch({ 'POST /threads/t/messages': { reply: { id: 'm1', text: 'hi' } }, 'POST /threads/t/feedback': { message: 'm1', thumb: 'up' } }, { session: 's-1' });
   const client = new Client('', fetcher);
   await client.send('t', 'hello');
-  assert.equal(fetcher.calls[0].headers['Stalwart-Session'], undefined);
+  assert.equal(fetcher.calls[0].headers.get('Stalwart-Session'), null);
   assert.deepEqual(fetcher.calls[0].body, { text: 'hello' });
   assert.equal(sessionStorage.getItem(SESSION_KEY), 's-1');
   await client.feedback('t', 'm1', 'up');
-  assert.equal(fetcher.calls[1].headers['Stalwart-Session'], 's-1');
+  assert.equal(fetcher.calls[1].headers.get('Stalwart-Session'), 's-1');
   assert.deepEqual(fetcher.calls[1].body, { message: 'm1', thumb: 'up' });
 });
 
@@ -46,4 +46,50 @@ test('the injected fetch is called unbound, as window.fetch must be', async () =
   };
   await new Client('', fetcher).interrupts('t');
   assert.equal(self, globalThis);
+});
+
+test('every POST carries Content-Type: application/json, and a GET no body and no content type', async () => {
+  const fetcher = fakeFetch({
+    'POST /threads/t/messages': { reply: { id: 'm1', text: 'hi' } },
+    'POST /threads/t/resume': { reply: null },
+    'POST /threads/t/feedback': { message: 'm1', thumb: 'up' },
+    'GET /threads/t/interrupts': { waiting: [] },
+  });
+  const client = new Client('', fetcher);
+  await client.send('t', 'hello');
+  await client.resume('t', { interrupt_id: 'p1', decision: 'approve', token: 'tok' });
+  await client.feedback('t', 'm1', 'up');
+  await client.interrupts('t');
+  const posts = fetcher.calls.filter((c) => c.method === 'POST');
+  assert.deepEqual(posts.map((c) => c.path), ['/threads/t/messages', '/threads/t/resume', '/threads/t/feedback']);
+  assert.ok(posts.every((c) => c.headers.get('Content-Type') === 'application/json'));
+  const get = fetcher.calls.find((c) => c.method === 'GET');
+  assert.equal(get.headers.get('Content-Type'), null);
+  assert.equal(get.body, undefined);
+});
+
+test('the stream ticket the server hands out is kept per thread, the latest one', async () => {
+  let minted = 0;
+  const fetcher = fakeFetch(
+    { 'GET /threads/a/interrupts': { waiting: [] }, 'POST /threads/a/messages': { reply: null }, 'GET /threads/b/interrupts': { waiting: [] } },
+    { ticket: (call) => `tk-${call.path.split('/')[2]}-${++minted}` },
+  );
+  const client = new Client('', fetcher);
+  assert.equal(client.ticket('a'), '');
+  await client.interrupts('a');
+  assert.equal(client.ticket('a'), 'tk-a-1');
+  await client.send('a', 'hello');
+  await client.interrupts('b');
+  assert.equal(client.ticket('a'), 'tk-a-2');
+  assert.equal(client.ticket('b'), 'tk-b-3');
+});
+
+test('a 401 is an ApiError with the server\'s message, and hands out no ticket', async () => {
+  const fetcher = fakeFetch(
+    { 'GET /threads/t/interrupts': { status: 401, body: { error: 'unauthorized', message: 'the token has expired' } } },
+    { ticket: 'tk' },
+  );
+  const client = new Client('', fetcher);
+  await assert.rejects(client.interrupts('t'), { status: 401, code: 'unauthorized', message: 'the token has expired' });
+  assert.equal(client.ticket('t'), '');
 });

@@ -8,7 +8,7 @@ const names = [
   'document', 'customElements', 'HTMLElement', 'Node', 'NodeFilter', 'Element', 'ShadowRoot', 'Document',
   'DocumentFragment', 'Event', 'CustomEvent', 'KeyboardEvent', 'MouseEvent', 'SubmitEvent', 'InputEvent',
   'MutationObserver', 'CSSStyleSheet', 'sessionStorage', 'localStorage', 'requestAnimationFrame', 'HTMLFormElement',
-  'HTMLInputElement', 'HTMLTextAreaElement', 'HTMLButtonElement', 'CSS',
+  'HTMLInputElement', 'HTMLTextAreaElement', 'HTMLButtonElement', 'CSS', 'location', 'history',
 ];
 for (const name of names) {
   Object.defineProperty(globalThis, name, { value: window[name], configurable: true, writable: true });

@@ -1,7 +1,7 @@
 // The built elements in a DOM (happy-dom): what they render and what they send.
 import { window } from './dom.js';
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, test } from 'node:test';
+import { afterEach, beforeEach, mock, test } from 'node:test';
 import { FakeEventSource, fakeFetch, settle } from './fakes.js';
 
 const { setStrings, shipped } = await import('../dist/agent-ui.js');
@@ -208,6 +208,73 @@ test('without a thread attribute, the chat makes one id and keeps it in localSto
   assert.match(thread, /^[0-9a-f-]{36}$/);
   assert.equal(fetcher.calls[0].path, `/agent/threads/${thread}/interrupts`);
   assert.ok(el);
+});
+
+test('a new conversation: what waits answers 404, which is no error, and the stream opens only after the first turn', async () => {
+  const { el, fetcher } = await chat(
+    {
+      'GET /threads/u-17/interrupts': { status: 404, body: { error: 'not_found', message: 'no such thread' } },
+      'POST /threads/u-17/messages': reply('hello'),
+    },
+    undefined,
+    { ticket: 'tk-1' },
+  );
+  assert.equal(words($(el, '[part=status]')), '');
+  assert.ok(!$(el, '[part=status]').classList.contains('bad'));
+  assert.equal(FakeEventSource.opened.length, 0);
+  await type(el, 'hi');
+  assert.deepEqual(fetcher.calls.map((c) => `${c.method} ${c.path}`), ['GET /threads/u-17/interrupts', 'POST /threads/u-17/messages']);
+  assert.deepEqual(FakeEventSource.opened.map((source) => source.url), ['/threads/u-17/stream?ticket=tk-1']);
+  assert.equal(words($(el, '[part=status]')), '');
+});
+
+test('a 401 shows the error string with the server\'s message', async () => {
+  const { el } = await chat({
+    'GET /threads/u-17/interrupts': { status: 401, body: { error: 'unauthorized', message: 'no bearer token' } },
+  });
+  assert.equal(words($(el, '[part=status]')), 'Something went wrong: no bearer token');
+  assert.equal(FakeEventSource.opened.length, 0);
+});
+
+test('a fetcher that adds Authorization carries it on every request: what waits, a turn, a decision, a thumb', async () => {
+  const backend = fakeFetch({
+    'GET /threads/u-17/interrupts': { thread: 'u-17', waiting: [], not_notified: [] },
+    'POST /threads/u-17/messages': reply('I can charge 40.', { waiting: [CHARGE] }),
+    'POST /threads/u-17/resume': reply('Charged 40.'),
+    'POST /threads/u-17/feedback': { message: 'm-11', thumb: 'up' },
+  });
+  const fetcher = (url, init) => backend(url, { ...init, headers: { ...init.headers, Authorization: 'Bearer jwt-1' } });
+  const el = await mount('stalwart-chat', { fetcher, eventSource: (url) => new FakeEventSource(url) }, { thread: 'u-17', thumbs: '' });
+  await type(el, 'charge 40');
+  $($(el, 'stalwart-confirm'), 'button[data-answer=approve]').click();
+  await settle(el);
+  $$(el, '[part=thumbs] [data-thumb=up]').at(-1).click();
+  await settle(el);
+  const routes = new Set(backend.calls.map((c) => c.path.split('/').at(-1)));
+  assert.deepEqual([...routes].sort(), ['feedback', 'interrupts', 'messages', 'resume']);
+  assert.ok(backend.calls.every((c) => c.headers.get('Authorization') === 'Bearer jwt-1'));
+  assert.ok(backend.calls.filter((c) => c.method === 'POST').every((c) => c.headers.get('Content-Type') === 'application/json'));
+});
+
+test('the stream opens with the ticket handed out; when it fails, a fresh ticket is read before it opens again', async () => {
+  let minted = 0;
+  const { el, fetcher } = await chat({}, undefined, { ticket: () => `tk-${++minted}` });
+  assert.deepEqual(FakeEventSource.opened.map((source) => source.url), ['/threads/u-17/stream?ticket=tk-1']);
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    FakeEventSource.opened[0].fail(FakeEventSource.CLOSED);
+    await settle(el);
+    assert.equal(words($(el, '[part=status]')), 'Reconnecting…');
+    mock.timers.tick(1000);
+    await settle(el);
+  } finally {
+    mock.timers.reset();
+  }
+  assert.deepEqual(fetcher.calls.map((c) => `${c.method} ${c.path}`), ['GET /threads/u-17/interrupts', 'GET /threads/u-17/interrupts']);
+  assert.deepEqual(FakeEventSource.opened.map((source) => source.url), ['/threads/u-17/stream?ticket=tk-1', '/threads/u-17/stream?ticket=tk-2']);
+  FakeEventSource.opened[1].open();
+  await settle(el);
+  assert.equal(words($(el, '[part=status]')), '');
 });
 
 test('a turn: Enter sends it, the log shows it and the reply, and a pause waits as a confirmation', async () => {

@@ -1,12 +1,16 @@
 // Stand-ins for the backend: a fetch that answers from a script of routes,
 // and an EventSource the test drives by hand.
 
-/** A fetch answering `routes["METHOD /path"]` (a body, or a function of the request giving one). */
-export function fakeFetch(routes, { session } = {}) {
+/**
+ * A fetch answering `routes["METHOD /path"]` (a body, or a function of the request giving one).
+ * `session` is handed out in Stalwart-Session; `ticket` (a string, or a function of the request
+ * giving one) in Stalwart-Stream-Ticket, on 2xx answers, as an authenticated server does.
+ */
+export function fakeFetch(routes, { session, ticket } = {}) {
   const calls = [];
   async function fetcher(url, init = {}) {
     const path = new URL(url, 'http://localhost:8700').pathname;
-    const call = { url, path, method: init.method ?? 'GET', headers: init.headers ?? {}, body: init.body ? JSON.parse(init.body) : undefined };
+    const call = { url, path, method: init.method ?? 'GET', headers: new Headers(init.headers), body: init.body ? JSON.parse(init.body) : undefined };
     calls.push(call);
     let answer = routes[`${call.method} ${path}`];
     if (typeof answer === 'function') answer = await answer(call);
@@ -15,6 +19,8 @@ export function fakeFetch(routes, { session } = {}) {
     // Like API Gateway: JSON without a JSON content type.
     const headers = new Headers({ 'Content-Type': 'text/plain' });
     if (session) headers.set('Stalwart-Session', session);
+    const given = typeof ticket === 'function' ? ticket(call) : ticket;
+    if (given && status < 300) headers.set('Stalwart-Stream-Ticket', given);
     return new Response(JSON.stringify(body), { status, headers });
   }
   fetcher.calls = calls;

@@ -4,11 +4,16 @@ import { mock, test } from 'node:test';
 import { LAST_DELAY, Stream, cursorKey } from '../src/stream.js';
 import { FakeEventSource } from './fakes.js';
 
-function stream(thread, log = []) {
+/** Let a renewal's promise settle (setImmediate is not among the mocked timers). */
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+function stream(thread, log = [], { ticket = () => '', renew = async () => {} } = {}) {
   FakeEventSource.opened = [];
   const s = new Stream({
     url: `/threads/${thread}/stream`,
     thread,
+    ticket,
+    renew,
     open: (url) => new FakeEventSource(url),
     onEvent: (type, body, id) => log.push([type, body, id]),
     onOpen: () => log.push(['open']),
@@ -41,7 +46,7 @@ test('after a reload, the stream resumes with ?last_event_id=', () => {
   s.stop();
 });
 
-test('when the browser gives up, it reconnects with backoff from 1 s doubling to 30 s, from the last id', () => {
+test('when the browser gives up, it reconnects with backoff from 1 s doubling to 30 s, from the last id', async () => {
   sessionStorage.clear();
   mock.timers.enable({ apis: ['setTimeout'] });
   try {
@@ -57,6 +62,7 @@ test('when the browser gives up, it reconnects with backoff from 1 s doubling to
       let waited = 0;
       while (FakeEventSource.opened.at(-1) === source) {
         mock.timers.tick(500);
+        await flush();
         waited += 500;
       }
       delays.push(waited);
@@ -84,4 +90,60 @@ test('a stream that merely ended is not "reconnecting"; a browser retry that fai
   assert.deepEqual(log.at(-1), ['reconnecting', true]);
   assert.equal(FakeEventSource.opened.length, 1, 'the browser retries by itself');
   s.stop();
+});
+
+test('the stream opens with the thread\'s current ticket, before the last id', () => {
+  sessionStorage.setItem(cursorKey('e'), '3');
+  const s = stream('e', [], { ticket: () => 'tk.1' });
+  assert.equal(FakeEventSource.opened[0].url, '/threads/e/stream?ticket=tk.1&last_event_id=3');
+  s.stop();
+});
+
+test('after the browser gives up (a ticket that expired, say), a fresh ticket is got before opening again', async () => {
+  sessionStorage.clear();
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    let ticket = 'tk-1';
+    const renewals = [];
+    let refuse = true;
+    const s = stream('f', [], {
+      ticket: () => ticket,
+      renew: async () => {
+        renewals.push(FakeEventSource.opened.length);
+        if (refuse) throw new Error('offline');
+        ticket = `tk-${renewals.length + 1}`;
+      },
+    });
+    FakeEventSource.opened[0].fail(FakeEventSource.CLOSED);
+    assert.deepEqual(renewals, [], 'not before the backoff');
+    mock.timers.tick(1000);
+    await flush();
+    assert.deepEqual(renewals, [1]);
+    assert.equal(FakeEventSource.opened.length, 1, 'no ticket, no new EventSource');
+    refuse = false;
+    mock.timers.tick(2000);
+    await flush();
+    assert.deepEqual(renewals, [1, 1]);
+    assert.equal(FakeEventSource.opened.length, 2);
+    assert.equal(FakeEventSource.opened[1].url, '/threads/f/stream?ticket=tk-3');
+    s.stop();
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test('a stream stopped while its ticket is renewed stays closed', async () => {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    let release;
+    const s = stream('g', [], { renew: () => new Promise((resolve) => (release = resolve)) });
+    FakeEventSource.opened[0].fail(FakeEventSource.CLOSED);
+    mock.timers.tick(1000);
+    s.stop();
+    release();
+    await flush();
+    assert.equal(FakeEventSource.opened.length, 1);
+  } finally {
+    mock.timers.reset();
+  }
 });

@@ -110,6 +110,14 @@ export declare const strings: Readonly<Strings>;
 export declare function setStrings(replacements: Partial<Strings>): void;
 /** Fill each `{name}` of `text` from `values`; a name without a value stays as written. */
 export declare function format(text: string, values?: Record<string, unknown>): string;
+/**
+ * Sign a chat in with the access token in the page's fragment (`#access_token=...`, as an OpenID
+ * Connect provider's redirect hands it over), or the one kept earlier in this tab: the token is kept in
+ * `sessionStorage["stalwart-access-token"]`, the fragment leaves the address bar, and `chat.fetcher`
+ * then sends `Authorization: Bearer <token>` on every request.  The token in use; "" for none, when the
+ * chat is left as it was.  The bundle does this itself for each `<stalwart-chat data-signin="fragment">`.
+ */
+export declare function signInFromFragment(chat: { fetcher: typeof fetch }): string;
 
 declare class StalwartElement extends LitElement {
   /** "light" or "dark" fixes the colours; with neither, the person's setting chooses. */
@@ -126,7 +134,7 @@ export declare class StalwartChat extends StalwartElement {
   thumbs: boolean;
   /** Opens the step stream; `url => new EventSource(url)` by default. */
   eventSource: (url: string) => EventSource;
-  /** Makes every request; `fetch` by default. */
+  /** Makes every request; `fetch` by default.  Set it to add an `Authorization: Bearer` header. */
   fetcher: typeof fetch;
 }
 

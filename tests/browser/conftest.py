@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -35,17 +37,21 @@ def browser():
 
 
 class Served:
-    """`stalwart serve` on the shop example in its own process; ``restart`` keeps its port and its store."""
+    """`stalwart serve` on the shop example in its own process; ``restart`` keeps its port and its store.
 
-    def __init__(self, storage: str, ledger: Path, operator_token: str) -> None:
+    ``options`` and ``env`` are added to its command line and environment (authentication, say)."""
+
+    def __init__(self, storage: str, ledger: Path, operator_token: str,
+                 options: Sequence[str] = (), env: Mapping[str, str] | None = None) -> None:
         self.port, self.storage, self.ledger, self.token = free_port(), storage, ledger, operator_token
+        self.options, self.env = list(options), dict(env or {})
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
         command = [sys.executable, "-m", "stalwart_agents", "serve", str(ROOT / "examples" / "shop" / "agent.yaml"),
-                   "--port", str(self.port), "--storage", self.storage, "--operator-token", self.token]
-        env = {**__import__("os").environ, "STALWART_SHOP_LEDGER": str(self.ledger)}
+                   "--port", str(self.port), "--storage", self.storage, "--operator-token", self.token, *self.options]
+        env = {**os.environ, "STALWART_SHOP_LEDGER": str(self.ledger), **self.env}
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_until_healthy(self.base)
 

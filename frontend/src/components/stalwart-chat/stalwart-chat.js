@@ -65,7 +65,7 @@ export class StalwartChat extends StalwartElement {
        */
       eventSource: { attribute: false },
       /**
-       * Makes every request: `fetch` or anything that behaves like it.
+       * Makes every request: `fetch` or anything that behaves like it, such as one that adds `Authorization: Bearer`.
        * @type {typeof fetch}
        */
       fetcher: { attribute: false },
@@ -191,7 +191,7 @@ export class StalwartChat extends StalwartElement {
     return Array.isArray(reply?.sources) ? reply.sources : [];
   }
 
-  /** Open the thread: its kept view, what waits, and the step stream. @private */
+  /** Open the thread: its kept view and what waits; the step stream once the thread exists. @private */
   connect() {
     this.disconnect();
     if (!this.isConnected) return;
@@ -208,9 +208,22 @@ export class StalwartChat extends StalwartElement {
     this.reconnecting = false;
     this.sending = false;
     this.deciding = 0;
+    this.refresh();
+  }
+
+  /**
+   * The thread exists (a turn or a decision was taken, or what waits was read): keep its step stream open.
+   * Not before, since the stream of a thread nobody has started answers 404.
+   * @private @param {Link} link
+   */
+  follow(link) {
+    if (link !== this.link || link.stream) return;
+    const { client, thread } = link;
     link.stream = new Stream({
       url: client.url(thread, '/stream'),
       thread,
+      ticket: () => client.ticket(thread),
+      renew: () => client.interrupts(thread),
       open: (url) => this.eventSource(url),
       onEvent: (type, body) => link === this.link && this.streamed(type, body),
       onOpen: () => link === this.link && this.refresh(),
@@ -218,7 +231,6 @@ export class StalwartChat extends StalwartElement {
         if (link === this.link) this.reconnecting = on;
       },
     });
-    this.refresh();
     try {
       link.stream.start();
     } catch (err) {
@@ -258,8 +270,10 @@ export class StalwartChat extends StalwartElement {
         try {
           const body = await link.client.interrupts(link.thread);
           if (link === this.link && epoch === link.epoch) this.waiting = same(this.waiting, body?.waiting);
+          this.follow(link);
         } catch (err) {
-          if (link === this.link) this.fail(err);
+          // A thread nobody has started answers 404 (as another person's does): nothing waits in it yet.
+          if (link === this.link && !(err instanceof ApiError && err.code === 'not_found')) this.fail(err);
         }
       } while (link.again && link === this.link && !this.deciding);
     } finally {
@@ -300,6 +314,7 @@ export class StalwartChat extends StalwartElement {
       this.text = '';
       this.record([{ kind: 'turn', text }]);
       this.apply(answer);
+      this.follow(link);
     } catch (err) {
       if (link === this.link) this.fail(err);
     } finally {
@@ -328,6 +343,7 @@ export class StalwartChat extends StalwartElement {
       const answer = await link.client.resume(link.thread, body);
       if (link !== this.link) return;
       outcome = this.apply(answer);
+      this.follow(link);
     } catch (err) {
       if (link !== this.link) return;
       this.fail(err);
@@ -406,7 +422,7 @@ export class StalwartChat extends StalwartElement {
  * @typedef {object} Link the open thread
  * @property {string} thread
  * @property {Client} client
- * @property {Stream | null} stream
+ * @property {Stream | null} stream null until the thread exists
  * @property {number} epoch bumped by each decision, so a read begun before it does not count
  * @property {boolean} reading
  * @property {boolean} again
