@@ -62,11 +62,11 @@ def strict_json(body: bytes) -> Any:
 
 
 def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise BadRequest(f"the body gives the key {twice[:50]!r} more than once")
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise BadRequest(f"the body gives the key {key[:50]!r} more than once")
+        found[key] = value
     return found
 
 
