@@ -143,7 +143,7 @@ def _bearer(request: Request) -> str:
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
-        raise Unauthorized("this route needs Authorization: Bearer <token>")
+        raise Unauthorized("this route needs Authorization: Bearer <token>", invalid_token=False)
     if len(token) > MAX_TOKEN:
         raise Unauthorized(f"the bearer token is longer than {MAX_TOKEN} characters")
     return token

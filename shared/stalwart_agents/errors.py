@@ -6,6 +6,7 @@
     ├── PayloadTooLarge ........ a request body over the service's limit
     ├── UnsupportedMediaType ... a body that says it is not JSON, on a route that changes anything
     ├── Unauthorized ........... no bearer token, or one that does not verify
+    ├── IssuerUnavailable ...... the identity provider's keys cannot be read just now (try again, do not sign in again)
     ├── Forbidden .............. a thumb from another session or thread, a rollback without the operator token, a cross-site request
     ├── NotFound ............... no such thread (another person's looks the same), run or pause
     ├── InterruptStale ......... the pause is no longer open, or the token is not the one shown
@@ -61,9 +62,20 @@ class UnsupportedMediaType(StalwartError):
 
 
 class Unauthorized(StalwartError):
-    """The request names no verified person; the message says why, never echoing the token."""
+    """The request names no verified person; the message says why, never echoing the token.
+
+    ``invalid_token`` is false when no token was sent at all (RFC 6750 then names no error).
+    """
 
     code = "unauthorized"
+
+    def __init__(self, message: str, *, invalid_token: bool = True) -> None:
+        super().__init__(message)
+        self.invalid_token = invalid_token
+
+
+class IssuerUnavailable(StalwartError):
+    code = "issuer_unavailable"
 
 
 class Forbidden(StalwartError):

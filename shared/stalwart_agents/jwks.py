@@ -18,7 +18,7 @@ import logging
 
 import httpx
 
-from .errors import Unauthorized
+from .errors import IssuerUnavailable, Unauthorized
 
 TTL = 3600.0
 REFETCH = 30.0
@@ -63,7 +63,7 @@ class Keys:
                 self._fetch(now)
             if kid not in self._keys:
                 if self._fetched is None:
-                    raise Unauthorized("the issuer's keys could not be read; try again")
+                    raise IssuerUnavailable("the issuer's keys could not be read; try again shortly")
                 raise Unauthorized("the bearer token is signed with a key the issuer does not publish")
             return self._keys[kid]
 
@@ -73,6 +73,8 @@ class Keys:
         self._tried = now
         try:
             document = httpx.get(self.url, timeout=TIMEOUT).raise_for_status().json()
+            if not isinstance(document, dict):
+                raise ValueError("the JWKS is not a JSON object")
             found = jwt.PyJWKSet.from_dict(document)
         except (httpx.HTTPError, ValueError, jwt.PyJWTError) as exc:
             log.warning("could not read the JWKS at %s: %s", _shown(self.url), type(exc).__name__)

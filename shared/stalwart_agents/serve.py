@@ -60,6 +60,7 @@ STATUS = {
     "payload_too_large": 413,
     "unsupported_media_type": 415,
     "storage_unavailable": 503,
+    "issuer_unavailable": 503,
 }
 
 CSP = (
@@ -291,7 +292,9 @@ def _error(code: str, message: str, status: int, headers: dict[str, str] | None 
 def _stalwart_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StalwartError)
     extra = {"waiting": [w.to_dict() for w in exc.waiting]} if isinstance(exc, RunWaiting) else {}
-    challenge = {"WWW-Authenticate": 'Bearer error="invalid_token"'} if isinstance(exc, Unauthorized) else None
+    challenge = None
+    if isinstance(exc, Unauthorized):
+        challenge = {"WWW-Authenticate": 'Bearer error="invalid_token"' if exc.invalid_token else "Bearer"}
     return _error(exc.code, exc.message, STATUS.get(exc.code, 500), challenge, **extra)
 
 
