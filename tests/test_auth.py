@@ -28,7 +28,7 @@ from stalwart_agents.ticket import HEADER as TICKET
 from stalwart_agents.ticket import LIFETIME, Tickets
 
 from .conftest import SHOP
-from .server import serving
+from .server import serving, stalwart_serve
 from .test_http import read_stream, sse
 
 AUDIENCE = "stalwart-shop"
@@ -497,3 +497,12 @@ def test_api_gateway_claims_are_the_principal_with_list_claims_and_cognito_group
     who = ApiGatewayClaims().principal(Request({"type": "http", "headers": [], "aws.event": event}))
     assert (who.issuer, who.subject, who.verified) == (claims["iss"], "u-1", True)
     assert who.claims == {"email": "a@x", "groups": ["finance", "admin"]}
+
+
+def test_stalwart_serve_with_auth_jwt_finds_the_keys_by_discovery_and_takes_only_signed_in_callers(idp, tmp_path):
+    args = ("--auth", "jwt", "--jwt-issuer", idp.issuer, "--jwt-audience", AUDIENCE, "--storage", f"sqlite:///{tmp_path / 'runs.db'}")
+    with stalwart_serve(SHOP, *args) as (base, _):
+        signed_in = httpx.post(f"{base}/threads/t/messages", json=LOOKUP, headers=bearer(idp.token()))
+        anonymous = httpx.post(f"{base}/threads/t/messages", json=LOOKUP)
+    assert signed_in.status_code == 200 and idp.discoveries == 1
+    assert (anonymous.status_code, anonymous.json()["error"]) == (401, "unauthorized")

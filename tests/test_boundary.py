@@ -15,7 +15,7 @@ from stalwart_agents import Desk
 from stalwart_agents.serve import make_app
 
 from .conftest import SHOP
-from .server import serving
+from .server import serving, stalwart_serve
 
 TRANSFER = {"text": "look up order 4411 and charge 40 to order 4411"}
 JSON = {"Content-Type": "application/json"}
@@ -195,6 +195,16 @@ def test_serve_on_every_address_without_auth_refuses_to_start_and_says_how(tmp_p
     done = serve("--host", "0.0.0.0", "--storage", f"sqlite:///{tmp_path / 'runs.db'}")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "--auth jwt" in done.stderr and "--proxy-authenticates" in done.stderr
+
+
+def test_serve_behind_an_authenticating_proxy_starts_on_every_address_and_says_so_in_its_log(tmp_path):
+    storage = f"sqlite:///{tmp_path / 'runs.db'}"
+    with stalwart_serve(SHOP, "--host", "0.0.0.0", "--proxy-authenticates", "--storage", storage) as (base, process):
+        assert httpx.get(f"{base}/healthz").status_code == 200
+        process.terminate()
+        process.wait(timeout=10)
+        log = process.stdout.read()
+    assert "no authentication here: a proxy in front of this address must authenticate every request" in log
 
 
 @pytest.mark.parametrize(

@@ -234,6 +234,29 @@ def test_feedback_is_taken_from_the_session_that_was_shown_the_reply(desk, clien
     assert (stored.thumb, stored.text) == ("up", shown.json()["reply"]["text"])
 
 
+def test_a_thumb_is_taken_only_under_the_thread_that_showed_the_reply(desk, client):
+    shown = client.post("/threads/u-17/messages", json={"text": "look up order 4412"})
+    session, message = shown.headers["stalwart-session"], shown.json()["reply"]["id"]
+    client.post("/threads/u-18/messages", json={"text": "look up order 4411"}, headers={"Stalwart-Session": session})
+    elsewhere = client.post("/threads/u-18/feedback", json={"message": message, "thumb": "down"}, headers={"Stalwart-Session": session})
+    assert (elsewhere.status_code, elsewhere.json()["error"]) == (403, "forbidden")
+    assert desk.storage.feedback(message) is None
+
+
+def test_the_webhook_of_a_pause_an_answer_opened_says_who_answered(desk):
+    with receiving("whsec-after") as receiver, serving(make_app(desk, on_interrupt=Webhook(receiver.url, "whsec-after"))) as base:
+        ask = httpx.post(f"{base}/threads/u-17/messages", json={"text": "charge order 4411"}).json()["waiting"][0]
+        body = {"interrupt_id": ask["id"], "decision": "answer", "value": "40", "token": ask["token"]}
+        confirm = httpx.post(f"{base}/threads/u-17/resume", json=body).json()["waiting"][0]
+    first, second = receiver.got
+    assert first["interrupt"]["id"] == ask["id"] and "after_answer" not in first["interrupt"]
+    assert second["interrupt"]["id"] == confirm["id"]
+    assert second["interrupt"]["after_answer"] == {
+        "decision": "answer", "channel": "http", "by": "anonymous",
+        "principal": {"iss": "stalwart:none", "sub": "anonymous", "verified": False},
+    }
+
+
 def test_rollback_needs_the_operator_token(desk, client, ledger):
     resume(client, paused(client))
     with serving(make_app(desk)) as without:
