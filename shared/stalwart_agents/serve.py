@@ -138,6 +138,17 @@ def make_app(
         desk.enter(thread, who.key, start=start)
         return who
 
+    def enter_stream(request: Request, thread: str) -> None:
+        """The stream takes a ticket minted for this thread and person, or a token like every other route."""
+        ticket = request.query_params.get("ticket")
+        if ticket is None:
+            enter(request, thread)
+            return
+        owner = tickets.owner(ticket, thread, time.time())
+        if owner is None:
+            raise Unauthorized("this stream ticket is not valid for this thread, or has expired; read what waits again for a new one")
+        desk.enter(thread, owner)
+
     def ticketed(body: dict[str, Any], thread: str, who: Principal) -> JSONResponse:
         """An answer on a thread, with a ticket to open its stream (an EventSource cannot send a token)."""
         return JSONResponse(body, headers={TICKET_HEADER: tickets.mint(thread, who.key, time.time())})
@@ -186,7 +197,7 @@ def make_app(
 
     @app.get("/threads/{thread}/stream", name="stream", responses={200: {"content": {"text/event-stream": {}}}, **errors(400, 401, 404, 503)})
     async def steps(thread: Thread, request: Request) -> Response:
-        await run_in_threadpool(_enter_stream, request, thread)
+        await run_in_threadpool(enter_stream, request, thread)
         read = _reader(desk, thread)
         after = stream.cursor(request)
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
@@ -196,17 +207,6 @@ def make_app(
         from sse_starlette import EventSourceResponse
 
         return EventSourceResponse(stream.live(read, after), ping=15, headers=headers)
-
-    def _enter_stream(request: Request, thread: str) -> None:
-        """The stream takes a ticket minted for this thread and person, or a token like every other route."""
-        ticket = request.query_params.get("ticket")
-        if ticket is None:
-            enter(request, thread)
-            return
-        owner = tickets.owner(ticket, thread, time.time())
-        if owner is None:
-            raise Unauthorized("this stream ticket is not valid for this thread, or has expired; read what waits again for a new one")
-        desk.enter(thread, owner)
 
     @app.post("/threads/{thread}/rollback", name="rollback", response_model=ReplyOut, responses=errors(400, 401, 403, 404, 409, 415, 503))
     async def rollback(thread: Thread, request: Request) -> JSONResponse:
@@ -233,7 +233,6 @@ def make_app(
 
     _keep(app, routes)
     app.state.desk = desk
-    app.state.auth = auth
     return app
 
 
@@ -242,7 +241,7 @@ def _origins(origins: Collection[str]) -> list[str]:
     listed = []
     for origin in origins:
         scheme, _, rest = origin.partition("://")
-        if scheme not in ("http", "https") or not rest or any(c in rest for c in "/?#@*") :
+        if scheme not in ("http", "https") or not rest or any(c in rest for c in "/?#@*"):
             raise ValueError(f"an allowed origin is scheme://host[:port], like https://shop.example; not {origin!r}")
         listed.append(f"{scheme}://{rest.lower()}")
     return listed
