@@ -22,17 +22,22 @@
         │   └── JournalConflict .. a journal entry was not in the state expected
         └── ThreadBusy ......... a run was begun on a thread that already has one
 
-The HTTP layer maps ``code`` to a status in one place; callers never catch a
-driver's own exceptions, because each backend translates them at its boundary.
+Each class carries its HTTP ``status`` beside its ``code``, and a subclass inherits
+its parent's, so the one handler in the HTTP layer reads ``type(exc).status`` and a
+new error is never a 500 by accident.  Callers never catch a driver's own
+exceptions, because each backend translates them at its boundary.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 
 class StalwartError(Exception):
-    code = "error"
+    """Anything stalwart-agents raises on purpose; a bare one is the service's own fault (500)."""
+
+    code: ClassVar[str] = "error"
+    status: ClassVar[int] = 500
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -51,14 +56,17 @@ class ConfigError(StalwartError):
 
 class BadRequest(StalwartError):
     code = "bad_request"
+    status = 400
 
 
 class PayloadTooLarge(StalwartError):
     code = "payload_too_large"
+    status = 413
 
 
 class UnsupportedMediaType(StalwartError):
     code = "unsupported_media_type"
+    status = 415
 
 
 class Unauthorized(StalwartError):
@@ -68,6 +76,7 @@ class Unauthorized(StalwartError):
     """
 
     code = "unauthorized"
+    status = 401
 
     def __init__(self, message: str, *, invalid_token: bool = True) -> None:
         super().__init__(message)
@@ -76,24 +85,29 @@ class Unauthorized(StalwartError):
 
 class IssuerUnavailable(StalwartError):
     code = "issuer_unavailable"
+    status = 503
 
 
 class Forbidden(StalwartError):
     code = "forbidden"
+    status = 403
 
 
 class NotFound(StalwartError):
     code = "not_found"
+    status = 404
 
 
 class InterruptStale(StalwartError):
     code = "interrupt_stale"
+    status = 409
 
 
 class RunWaiting(StalwartError):
     """Raised instead of starting a new run, so nothing that waits is dropped."""
 
     code = "run_waiting"
+    status = 409
 
     def __init__(self, message: str, waiting: list[Any]) -> None:
         super().__init__(message)
@@ -102,6 +116,7 @@ class RunWaiting(StalwartError):
 
 class RunBusy(StalwartError):
     code = "run_busy"
+    status = 409
 
 
 class StorageError(StalwartError):
@@ -110,10 +125,14 @@ class StorageError(StalwartError):
 
 class StorageUnavailable(StorageError):
     code = "storage_unavailable"
+    status = 503
 
 
 class StorageConflict(StorageError):
     """A conditional write lost: ``current`` is the stored record (None where none exists)."""
+
+    code = "storage_conflict"
+    status = 409
 
     def __init__(self, message: str, current: Any = None) -> None:
         super().__init__(message)
@@ -142,6 +161,7 @@ class JournalConflict(StorageConflict):
 
 class ThreadBusy(StorageError):
     code = "thread_busy"
+    status = 409
 
     def __init__(self, message: str, active_run: str | None = None) -> None:
         super().__init__(message)

@@ -31,6 +31,7 @@ class ModelError(StalwartError):
     """The model could not be reached, timed out, or answered something that is not a tool call or text."""
 
     code = "model_unavailable"
+    status = 502
 
 
 @dataclass(frozen=True)

@@ -48,21 +48,6 @@ from .ticket import Tickets
 ROUTES = ("interface", "messages", "interrupts", "resume", "stream", "rollback", "feedback", "healthz", "config")
 log = logging.getLogger("stalwart_agents")
 
-STATUS = {
-    "bad_request": 400,
-    "bad_signature": 401,
-    "unauthorized": 401,
-    "forbidden": 403,
-    "not_found": 404,
-    "interrupt_stale": 409,
-    "run_waiting": 409,
-    "run_busy": 409,
-    "payload_too_large": 413,
-    "unsupported_media_type": 415,
-    "storage_unavailable": 503,
-    "issuer_unavailable": 503,
-}
-
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
     "font-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'; object-src 'none'"
@@ -294,7 +279,7 @@ def _stalwart_error(request: Request, exc: Exception) -> JSONResponse:
     challenge = None
     if isinstance(exc, Unauthorized):
         challenge = {"WWW-Authenticate": 'Bearer error="invalid_token"' if exc.invalid_token else "Bearer"}
-    return _error(exc.code, exc.message, STATUS.get(exc.code, 500), challenge, **extra)
+    return _error(exc.code, exc.message, exc.status, challenge, **extra)
 
 
 def _http_error(request: Request, exc: Exception) -> JSONResponse:

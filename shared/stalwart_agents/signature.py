@@ -30,6 +30,7 @@ class BadSignature(StalwartError):
     """A delivery that cannot be shown to come from the holder of the secret, and why."""
 
     code = "bad_signature"
+    status = 401
 
 
 def _mac(secret: str, timestamp: int, body: bytes) -> str:

@@ -30,6 +30,7 @@ class WebhookError(StalwartError):
     """Every attempt to deliver failed; ``target`` is the URL's scheme, host and port, nothing more."""
 
     code = "not_notified"
+    status = 502
 
     def __init__(self, message: str, *, target: str, delivery: str, causes: list[str]) -> None:
         super().__init__(message)
