@@ -1,6 +1,15 @@
-"""stalwart-agents: agents that call tools and stop for a person when a call needs one."""
+"""stalwart-agents: agents that call tools and stop for a person when a call needs one.
 
-from .desk import Desk
+Only the errors and the signature check are imported with the package: a webhook
+receiver that wants ``verify_signature`` pays for nothing else.  Every other name
+is imported the first time it is asked for, and is visible to type checkers.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from .errors import (
     BadRequest,
     ConfigError,
@@ -12,11 +21,33 @@ from .errors import (
     StalwartError,
     StorageUnavailable,
 )
-from .pause import ANSWERS, Pause
-from .reply import Refusal, Reply, Step
-from .steps import NondeterministicStep, Run, StepFunction, step
-from .tools import OutcomeUnknown, Tool, tool
 from .signature import BadSignature, verify_signature
+
+if TYPE_CHECKING:
+    from .desk import Desk
+    from .pause import ANSWERS, Pause
+    from .reply import Refusal, Reply, Step
+    from .steps import NondeterministicStep, Run, StepFunction, step
+    from .tools import OutcomeUnknown, Tool, tool
+    from .webhook import Webhook, WebhookError
+
+_LAZY = {
+    "ANSWERS": "pause",
+    "Desk": "desk",
+    "NondeterministicStep": "steps",
+    "OutcomeUnknown": "tools",
+    "Pause": "pause",
+    "Refusal": "reply",
+    "Reply": "reply",
+    "Run": "steps",
+    "Step": "reply",
+    "StepFunction": "steps",
+    "Tool": "tools",
+    "Webhook": "webhook",
+    "WebhookError": "webhook",
+    "step": "steps",
+    "tool": "tools",
+}
 
 __all__ = [
     "ANSWERS",
@@ -49,9 +80,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """``Webhook`` brings an HTTP client; it is imported when first asked for, not with the package."""
-    if name in ("Webhook", "WebhookError"):
-        from . import webhook
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'stalwart_agents' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
 
-        return getattr(webhook, name)
-    raise AttributeError(f"module 'stalwart_agents' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
