@@ -38,7 +38,7 @@ from .boundary import LOOPBACK_HOSTS, Boundary
 from .desk import Desk
 from .errors import Forbidden, RunWaiting, StalwartError, Unauthorized
 from .pause import Pause
-from .schemas import ConfigOut, FeedbackOut, HealthOut, ReplyOut, Resume, Thread, Thumb, Turn, WaitingOut, body_of, errors
+from .schemas import ConfigOut, FeedbackOut, HealthOut, ReplyOut, Resume, Thread, Thumb, Turn, WaitingOut, answers, body_of, errors
 from .session import HEADER as SESSION_HEADER
 from .session import SessionMiddleware, Sessions, digest
 from .signature import verify_signature
@@ -148,7 +148,7 @@ def make_app(
         """@stalwart-agents/agent-ui, built into the package: the interface needs no Node at run time."""
         return Response(_bundle(), media_type="text/javascript", headers={**SECURE, "Cache-Control": "public, max-age=300"})
 
-    @app.post("/threads/{thread}/messages", name="messages", response_model=ReplyOut, openapi_extra=body_of(Turn), responses=errors(400, 401, 404, 409, 413, 415, 503))
+    @app.post("/threads/{thread}/messages", name="messages", response_model=None, openapi_extra=body_of(Turn), responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503))
     async def messages(thread: Thread, request: Request) -> JSONResponse:
         who = await run_in_threadpool(auth.principal, request)
         turn = parsed(Turn, await raw(request))
@@ -160,14 +160,14 @@ def make_app(
         reply = await run_in_threadpool(send)
         return ticketed(reply.to_dict(), thread, who)
 
-    @app.get("/threads/{thread}/interrupts", name="interrupts", response_model=WaitingOut, responses=errors(400, 401, 404, 503))
+    @app.get("/threads/{thread}/interrupts", name="interrupts", response_model=None, responses=answers(WaitingOut, 400, 401, 404, 503))
     async def interrupts(thread: Thread, request: Request) -> JSONResponse:
         who = await run_in_threadpool(enter, request, thread)
         waiting = await run_in_threadpool(desk.waiting, thread)
         missed = [{"interrupt": p.id, "error": p.delivery.get("error")} for p in waiting if p.delivery and not p.delivery["delivered"]]
         return ticketed({"thread": thread, "waiting": [pause.to_dict() for pause in waiting], "not_notified": missed}, thread, who)
 
-    @app.post("/threads/{thread}/resume", name="resume", response_model=ReplyOut, openapi_extra=body_of(Resume), responses=errors(400, 401, 404, 409, 413, 415, 503))
+    @app.post("/threads/{thread}/resume", name="resume", response_model=None, openapi_extra=body_of(Resume), responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503))
     async def resume(thread: Thread, request: Request) -> JSONResponse:
         who = await run_in_threadpool(enter, request, thread)
         body = await raw(request)
@@ -193,7 +193,7 @@ def make_app(
 
         return EventSourceResponse(stream.live(read, after), ping=15, headers=headers)
 
-    @app.post("/threads/{thread}/rollback", name="rollback", response_model=ReplyOut, responses=errors(400, 401, 403, 404, 409, 415, 503))
+    @app.post("/threads/{thread}/rollback", name="rollback", response_model=None, responses=answers(ReplyOut, 400, 401, 403, 404, 409, 415, 503))
     async def rollback(thread: Thread, request: Request) -> JSONResponse:
         await run_in_threadpool(auth.principal, request)
         _operator(request, operator_token)
@@ -217,8 +217,26 @@ def make_app(
         return {"agent": agent_name, "base": request.scope.get("root_path", "")}
 
     _keep(app, routes)
+    _no_422(app)
     app.state.desk = desk
     return app
+
+
+def _no_422(app: FastAPI) -> None:
+    """FastAPI documents a 422 on every route with parameters; this service answers 400 ``bad_request`` instead."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = build()
+            for operation in (op for path in schema.get("paths", {}).values() for op in path.values()):
+                operation.get("responses", {}).pop("422", None)
+            for name in ("HTTPValidationError", "ValidationError"):
+                schema.get("components", {}).get("schemas", {}).pop(name, None)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _origins(origins: Collection[str]) -> list[str]:
