@@ -1,6 +1,6 @@
 """Each route of the service as its own Lambda: the service's own handlers, behind Mangum.
 
-Settings are read from the environment once, at cold start, into a frozen
+A function's environment is read once, at cold start, into a frozen
 value; nothing below reads the environment again.  Each function sees only the
 secrets its route needs: the operator token reaches the rollback function
 alone, the resume secret the resume function alone (template.yaml).
@@ -29,7 +29,7 @@ AUTHS: dict[str, Callable[[], Auth]] = {"api-gateway": ApiGatewayClaims, "none":
 
 
 @dataclass(frozen=True)
-class Settings:
+class FunctionEnvironment:
     config: str
     storage: str
     agent: str | None = None
@@ -40,7 +40,7 @@ class Settings:
     allowed_hosts: tuple[str, ...] = ("*",)
 
     @classmethod
-    def from_environ(cls, environ: Mapping[str, str]) -> Settings:
+    def from_environ(cls, environ: Mapping[str, str]) -> FunctionEnvironment:
         missing = [name for name in ("STALWART_CONFIG", "STALWART_STORAGE") if not environ.get(name)]
         if missing:
             raise RuntimeError(f"set {' and '.join(missing)} in the function's environment (template.yaml does)")
@@ -77,7 +77,7 @@ def handler(route: str, environ: Mapping[str, str] = os.environ) -> Callable[[di
 
     from .serve import make_app
 
-    settings = Settings.from_environ(environ)
+    settings = FunctionEnvironment.from_environ(environ)
     app = make_app(
         settings.config, storage=settings.storage, agent=settings.agent, operator_token=settings.operator_token,
         secret=settings.resume_secret, stream_mode="once", routes=(route,), auth=AUTHS[settings.auth](),
