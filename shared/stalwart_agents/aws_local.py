@@ -86,7 +86,9 @@ def start_moto() -> tuple[Any, str]:
     _back_up_each_table_once()
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
-    server._server.app = _one_request_at_a_time(server._server.app)
+    wsgi = server._server
+    assert wsgi is not None
+    wsgi.app = _one_request_at_a_time(wsgi.app)
     host, port = server.get_host_and_port()
     return server, f"http://{host}:{port}"
 
@@ -123,11 +125,11 @@ def _back_up_each_table_once() -> None:
                 backups[id(value)] = copy.deepcopy(value)
             return backups[id(value)]
 
-        models.copy = types.SimpleNamespace(deepcopy=deepcopy)
+        setattr(models, "copy", types.SimpleNamespace(deepcopy=deepcopy))
         try:
             transact_write_items(backend, transact_items)
         finally:
-            models.copy = copy
+            setattr(models, "copy", copy)
 
-    backed_up_once.backs_up_once = True  # type: ignore[attr-defined]
-    models.DynamoDBBackend.transact_write_items = backed_up_once
+    setattr(backed_up_once, "backs_up_once", True)
+    setattr(models.DynamoDBBackend, "transact_write_items", backed_up_once)

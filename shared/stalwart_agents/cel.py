@@ -36,12 +36,13 @@ def compile(expression: str) -> Any:
 @lru_cache(maxsize=4096)
 def holds(expression: str, values: str) -> bool:
     """Whether ``expression`` is true for the JSON ``values``; one that cannot be evaluated holds (fails closed)."""
-    import celpy
     from celpy import celtypes
+    from celpy.adapter import json_to_cel
+    from celpy.evaluation import CELEvalError
 
     activation = json.loads(values)
     try:
-        result = compile(expression).evaluate({key: celpy.json_to_cel(value) for key, value in activation.items()})
-    except (celpy.CELEvalError, ValueError, TypeError):
+        result = compile(expression).evaluate({key: json_to_cel(value) for key, value in activation.items()})
+    except (CELEvalError, ValueError, TypeError):
         return True
     return bool(result) if isinstance(result, celtypes.BoolType) else True

@@ -7,8 +7,13 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .errors import ConfigError, StorageError
+
+if TYPE_CHECKING:
+    from .auth import Auth
+    from .aws_local import LocalAws
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 WILDCARD = ("0.0.0.0", "::", "")
@@ -98,7 +103,7 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _auth(args: argparse.Namespace) -> object:
+def _auth(args: argparse.Namespace) -> Auth:
     from .auth import Jwt, NoAuth, SharedSecret
 
     if args.auth == "none":
@@ -137,7 +142,7 @@ def _shown_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def _local_aws():
+def _local_aws() -> LocalAws:
     from .aws_local import LocalAws
 
     return LocalAws()

@@ -33,13 +33,13 @@ __all__ = [
     "parse_config",
 ]
 
-DEFAULT_TRUSTED = ("typed", "reply", "context", "computed", "result", "agent")
 NAME = re.compile(r"[a-z][a-z0-9_-]{0,63}")
 MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 PORTUGUESE = "the Portuguese grammar has not shipped yet; the selector reads English (language: en)"
 
 Origin = Literal["typed", "reply", "context", "computed", "result", "model", "agent"]
 ORIGINS: tuple[str, ...] = get_args(Origin)
+DEFAULT_TRUSTED: tuple[Origin, ...] = ("typed", "reply", "context", "computed", "result", "agent")
 Loc = tuple[str | int, ...]
 
 
@@ -277,7 +277,7 @@ class Config(_Model):
             if agent.name == name:
                 return agent
         names = ", ".join(agent.name for agent in self.agents)
-        raise ConfigError(f"no agent named {name!r}; the agents are {names}", file=self._path and str(self._path), key="agents")
+        raise ConfigError(f"no agent named {name!r}; the agents are {names}", file=str(self._path) if self._path else None, key="agents")
 
 
 def _given(context: Any) -> dict[str, Any]:
@@ -433,7 +433,7 @@ PLAIN = {
 def _sentence(error: Any, loc: Loc) -> str:
     kind, ctx = error["type"], error.get("ctx", {})
     if kind == "config":
-        return error["msg"]
+        return str(error["msg"])
     if kind == "missing":
         return PLAIN[kind]
     if kind == "extra_forbidden":

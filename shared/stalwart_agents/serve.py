@@ -18,7 +18,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any, Literal
@@ -287,7 +287,7 @@ def _handle_errors(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _unexpected)
 
 
-def _error(code: str, message: str, status: int, headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
+def _error(code: str, message: str, status: int, headers: Mapping[str, str] | None = None, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": code, "message": message, **extra}, status_code=status, headers=headers)
 
 

@@ -50,7 +50,7 @@ class SessionMiddleware:
             await self.app(scope, receive, send)
             return
         given = Headers(scope=scope).get(HEADER)
-        session = given if self.sessions.valid(given) else self.sessions.issue()
+        session = given if given is not None and self.sessions.valid(given) else self.sessions.issue()
         scope.setdefault("state", {})["session"] = session
 
         async def send_with_session(message: Message) -> None:
