@@ -5,6 +5,7 @@ import pytest
 from stalwart_agents import ANSWERS, BadRequest, Desk, InterruptStale, NotFound, RunWaiting
 
 from .conftest import SHOP
+from .storage.writes import save_run
 
 CHARGE = "look up order 4411 and charge 40 to order 4411"
 
@@ -120,7 +121,7 @@ def test_an_argument_changed_after_it_was_shown_is_checked_and_asked_again(desk,
     run = store.active_run("u-17")
     plan = [dict(run.state["plan"][0], arguments=[{"name": "amount", "value": 400, "origin": "typed"},
                                                   {"name": "order_id", "value": "4411", "origin": "typed"}])]
-    store.save_run(run.replace(state={**run.state, "plan": plan}), expected_version=run.version)
+    save_run(store, run.replace(state={**run.state, "plan": plan}), expected_version=run.version)
 
     reply = desk.confirm("u-17", "approve", waiting=shown.id, token=shown.token)
 

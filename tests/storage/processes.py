@@ -9,12 +9,14 @@ from typing import Any
 from stalwart_agents.errors import StorageError
 from stalwart_agents.storage import PauseRecord, RunRecord, Storage, open_storage
 
+from .writes import begin_run, claim, open_pause
+
 SPAWN = multiprocessing.get_context("spawn")
 
 
 def waiting_run(store: Storage, n: int) -> RunRecord:
-    run = store.begin_run(RunRecord(id=f"run-{n}", thread=f"thread-{n}", agent="helper", status="waiting"))
-    store.open_pause(PauseRecord(f"pause-{n}", run.id, run.thread, "approve", 1, "secret", {"n": n}))
+    run = begin_run(store, RunRecord(id=f"run-{n}", thread=f"thread-{n}", agent="helper", status="waiting"))
+    open_pause(store, PauseRecord(f"pause-{n}", run.id, run.thread, "approve", 1, "secret", {"n": n}))
     return run
 
 
@@ -39,7 +41,7 @@ def claim_each_round(name: str, barrier: Any, results: Any, url: str, rounds: in
             run = store.get_run(f"run-{n}")
             barrier.wait(timeout=30)
             try:
-                store.claim(f"pause-{n}", {"by": name}, run.replace(status="running"), expected_version=0)
+                claim(store, f"pause-{n}", {"by": name}, run.replace(status="running"), expected_version=0)
                 results.put((n, name, "won"))
             except StorageError as exc:
                 results.put((n, name, type(exc).__name__))

@@ -17,7 +17,19 @@ from stalwart_agents.errors import (
     ThreadBusy,
     VersionConflict,
 )
-from stalwart_agents.storage import FINISHED, Changes, Event, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage
+from stalwart_agents.storage import (
+    FINISHED,
+    Changes,
+    Event,
+    Feedback,
+    JournalEntry,
+    PauseRecord,
+    RunRecord,
+    ShownMessage,
+    Storage,
+)
+
+from .writes import append_event, begin_run, claim, journal_start, journal_update, open_pause, save_run, show_message
 
 AWKWARD: dict[str, Any] = {
     "text": 'naïve café — 日本語 🚀 עברית \u0000 "quoted" \\ back\nslash',
@@ -44,8 +56,8 @@ def an_entry(key: str = "call-1", run: str = "run-1", **changes: Any) -> Journal
 
 
 def a_waiting_run_with_a_pause(store: Storage, n: int = 1) -> RunRecord:
-    run = store.begin_run(a_run(f"run-{n}", f"thread-{n}", status="waiting"))
-    store.open_pause(a_pause(f"pause-{n}", run=run.id, thread=run.thread))
+    run = begin_run(store, a_run(f"run-{n}", f"thread-{n}", status="waiting"))
+    open_pause(store, a_pause(f"pause-{n}", run=run.id, thread=run.thread))
     return run
 
 
@@ -68,7 +80,7 @@ def refused_claim(store: Storage, pause_id: str, run: RunRecord, *, expected_ver
     """Make a claim that must be refused; check it changed nothing, and return the error."""
     before = (store.get_pause(pause_id), store.get_run(run.id))
     with pytest.raises(StorageError) as refused:
-        store.claim(pause_id, {"answer": "late"}, run.replace(status="done"), expected_version=expected_version)
+        claim(store, pause_id, {"answer": "late"}, run.replace(status="done"), expected_version=expected_version)
     assert (store.get_pause(pause_id), store.get_run(run.id)) == before
     return refused.value
 
@@ -94,7 +106,7 @@ def test_setup_again_keeps_what_is_stored(store: Storage) -> None:
 
 def test_begin_run_stores_the_run_as_its_threads_active_and_last_run(store: Storage) -> None:
     run = a_run(state={"step": 0})
-    assert store.begin_run(run) == run
+    assert begin_run(store, run) == run
     assert store.get_run(run.id) == run
     assert store.active_run(run.thread) == run
     assert store.last_run(run.thread) == run
@@ -107,87 +119,87 @@ def test_unknown_runs_and_threads_give_none(store: Storage) -> None:
 
 
 def test_begin_run_refuses_a_thread_with_an_active_run(store: Storage) -> None:
-    store.begin_run(a_run("run-1"))
+    begin_run(store, a_run("run-1"))
     with pytest.raises(ThreadBusy) as refused:
-        store.begin_run(a_run("run-2"))
+        begin_run(store, a_run("run-2"))
     assert refused.value.active_run == "run-1"
     assert store.get_run("run-2") is None
     assert store.last_run("thread-a").id == "run-1"
 
 
 def test_a_run_begun_finished_is_its_threads_last_run_but_not_its_active_one(store: Storage) -> None:
-    run = store.begin_run(a_run(status="done"))
+    run = begin_run(store, a_run(status="done"))
     assert store.active_run(run.thread) is None and store.last_run(run.thread) == run
-    assert store.begin_run(a_run("run-2", status="running")).id == "run-2"
+    assert begin_run(store, a_run("run-2", status="running")).id == "run-2"
 
 
 def test_begin_run_refuses_a_run_id_already_taken(store: Storage) -> None:
-    first = store.begin_run(a_run("run-1", "thread-a"))
+    first = begin_run(store, a_run("run-1", "thread-a"))
     with pytest.raises(VersionConflict) as refused:
-        store.begin_run(a_run("run-1", "thread-b"))
+        begin_run(store, a_run("run-1", "thread-b"))
     assert refused.value.current == first
     assert store.active_run("thread-b") is None
 
 
 def test_racing_begins_on_one_thread_have_exactly_one_winner(store: Storage) -> None:
-    outcomes = race(8, lambda number: store.begin_run(a_run(f"run-{number}")))
+    outcomes = race(8, lambda number: begin_run(store, a_run(f"run-{number}")))
     [winner] = winners_of(outcomes)
     assert all(isinstance(outcome, ThreadBusy) for number, outcome in enumerate(outcomes) if number != winner)
     assert store.active_run("thread-a").id == f"run-{winner}"
 
 
 def test_save_run_is_compare_and_set(store: Storage) -> None:
-    run = store.begin_run(a_run(state={"step": 0}))
-    saved = store.save_run(run.replace(state={"step": 1}), expected_version=0)
+    run = begin_run(store, a_run(state={"step": 0}))
+    saved = save_run(store, run.replace(state={"step": 1}), expected_version=0)
     assert saved == run.replace(state={"step": 1}, version=1)
     with pytest.raises(VersionConflict) as refused:
-        store.save_run(run.replace(state={"step": 99}), expected_version=0)
+        save_run(store, run.replace(state={"step": 99}), expected_version=0)
     assert refused.value.current == saved
     assert store.get_run(run.id) == saved
 
 
 def test_save_run_stores_the_next_version_whatever_version_the_record_carries(store: Storage) -> None:
-    run = store.begin_run(a_run())
-    assert store.save_run(run.replace(version=41), expected_version=0).version == 1
+    run = begin_run(store, a_run())
+    assert save_run(store, run.replace(version=41), expected_version=0).version == 1
     assert store.get_run(run.id).version == 1
 
 
 def test_saving_an_unknown_run_is_a_conflict_with_nothing_current(store: Storage) -> None:
     with pytest.raises(VersionConflict) as refused:
-        store.save_run(a_run(), expected_version=0)
+        save_run(store, a_run(), expected_version=0)
     assert refused.value.current is None
     assert store.get_run("run-1") is None
 
 
 def test_save_run_keeps_the_run_on_its_thread(store: Storage) -> None:
-    run = store.begin_run(a_run(thread="thread-a"))
-    assert store.save_run(run.replace(thread="thread-b"), expected_version=0).thread == "thread-a"
+    run = begin_run(store, a_run(thread="thread-a"))
+    assert save_run(store, run.replace(thread="thread-b"), expected_version=0).thread == "thread-a"
     assert store.active_run("thread-a").id == run.id
     assert store.active_run("thread-b") is None
 
 
 @pytest.mark.parametrize("status", sorted(FINISHED))
 def test_a_finished_run_frees_its_thread(store: Storage, status: str) -> None:
-    run = store.begin_run(a_run("run-1"))
-    store.save_run(run.replace(status=status), expected_version=0)
+    run = begin_run(store, a_run("run-1"))
+    save_run(store, run.replace(status=status), expected_version=0)
     assert store.active_run(run.thread) is None
     assert store.last_run(run.thread).status == status
-    store.begin_run(a_run("run-2"))
+    begin_run(store, a_run("run-2"))
     assert store.active_run(run.thread).id == "run-2"
     assert store.last_run(run.thread).id == "run-2"
 
 
 def test_an_unfinished_run_keeps_its_thread(store: Storage) -> None:
-    run = store.begin_run(a_run())
-    store.save_run(run.replace(status="waiting"), expected_version=0)
+    run = begin_run(store, a_run())
+    save_run(store, run.replace(status="waiting"), expected_version=0)
     assert store.active_run(run.thread).status == "waiting"
     with pytest.raises(ThreadBusy):
-        store.begin_run(a_run("run-2"))
+        begin_run(store, a_run("run-2"))
 
 
 def test_racing_saves_of_one_run_have_exactly_one_winner(store: Storage) -> None:
-    run = store.begin_run(a_run())
-    outcomes = race(8, lambda number: store.save_run(run.replace(state={"by": number}), expected_version=0))
+    run = begin_run(store, a_run())
+    outcomes = race(8, lambda number: save_run(store, run.replace(state={"by": number}), expected_version=0))
     [winner] = winners_of(outcomes)
     assert all(isinstance(outcome, VersionConflict) for number, outcome in enumerate(outcomes) if number != winner)
     assert store.get_run(run.id).state == {"by": winner}
@@ -197,9 +209,9 @@ def test_racing_saves_of_one_run_have_exactly_one_winner(store: Storage) -> None
 
 
 def test_open_pause_is_idempotent_by_id(store: Storage) -> None:
-    first = store.open_pause(a_pause(payload={"question": "first"}))
+    first = open_pause(store, a_pause(payload={"question": "first"}))
     assert first == a_pause(payload={"question": "first"})
-    assert store.open_pause(a_pause(payload={"question": "second"}, step=7)) == first
+    assert open_pause(store, a_pause(payload={"question": "second"}, step=7)) == first
     assert store.get_pause(first.id) == first
 
 
@@ -209,8 +221,8 @@ def test_get_pause_of_an_unknown_id_is_none(store: Storage) -> None:
 
 def test_run_pauses_are_ordered_by_step_then_creation(store: Storage) -> None:
     for pause_id, step, created_at in [("c", 2, 1.0), ("a", 1, 9.0), ("d", 2, 1.0), ("b", 1, 5.0), ("e", 0, 99.0)]:
-        store.open_pause(a_pause(pause_id, step=step, created_at=created_at))
-    store.open_pause(a_pause("other", run="run-2", step=1))
+        open_pause(store, a_pause(pause_id, step=step, created_at=created_at))
+    open_pause(store, a_pause("other", run="run-2", step=1))
     assert [pause.id for pause in store.run_pauses("run-1")] == ["e", "b", "a", "c", "d"]
     assert store.run_pauses("nope") == []
 
@@ -220,7 +232,7 @@ def test_run_pauses_are_ordered_by_step_then_creation(store: Storage) -> None:
 
 def test_a_claim_answers_an_open_pause_and_saves_the_run_together(store: Storage) -> None:
     run = a_waiting_run_with_a_pause(store)
-    saved = store.claim("pause-1", {"answer": "yes"}, run.replace(status="running", state={"s": 1}), expected_version=0)
+    saved = claim(store, "pause-1", {"answer": "yes"}, run.replace(status="running", state={"s": 1}), expected_version=0)
     assert saved == run.replace(status="running", state={"s": 1}, version=1)
     assert store.get_run(run.id) == saved
     pause = store.get_pause("pause-1")
@@ -229,14 +241,14 @@ def test_a_claim_answers_an_open_pause_and_saves_the_run_together(store: Storage
 
 def test_a_claim_that_finishes_the_run_frees_its_thread(store: Storage) -> None:
     run = a_waiting_run_with_a_pause(store)
-    store.claim("pause-1", {"answer": "no"}, run.replace(status="cancelled"), expected_version=0)
+    claim(store, "pause-1", {"answer": "no"}, run.replace(status="cancelled"), expected_version=0)
     assert store.active_run(run.thread) is None
     assert store.last_run(run.thread).status == "cancelled"
 
 
 def test_a_second_claim_on_the_same_pause_is_refused_and_changes_nothing(store: Storage) -> None:
     run = a_waiting_run_with_a_pause(store)
-    saved = store.claim("pause-1", {"answer": "yes"}, run.replace(status="running"), expected_version=0)
+    saved = claim(store, "pause-1", {"answer": "yes"}, run.replace(status="running"), expected_version=0)
     refused = refused_claim(store, "pause-1", saved, expected_version=1)
     assert isinstance(refused, PauseClosed)
     assert refused.current == store.get_pause("pause-1")
@@ -245,7 +257,7 @@ def test_a_second_claim_on_the_same_pause_is_refused_and_changes_nothing(store: 
 
 def test_claim_with_a_stale_run_version_changes_neither_pause_nor_run(store: Storage) -> None:
     run = a_waiting_run_with_a_pause(store)
-    moved = store.save_run(run.replace(state={"moved": True}), expected_version=0)
+    moved = save_run(store, run.replace(state={"moved": True}), expected_version=0)
     refused = refused_claim(store, "pause-1", run, expected_version=0)
     assert isinstance(refused, VersionConflict)
     assert refused.current == moved
@@ -261,14 +273,14 @@ def test_a_claim_on_an_unknown_pause_is_refused_with_nothing_current(store: Stor
 
 def test_a_closed_pause_is_reported_before_a_stale_run(store: Storage) -> None:
     run = a_waiting_run_with_a_pause(store)
-    store.claim("pause-1", {"answer": "yes"}, run, expected_version=0)
+    claim(store, "pause-1", {"answer": "yes"}, run, expected_version=0)
     assert isinstance(refused_claim(store, "pause-1", run, expected_version=0), PauseClosed)
 
 
 def test_a_claim_whose_answer_is_not_json_changes_nothing(store: Storage) -> None:
     run = a_waiting_run_with_a_pause(store)
     with pytest.raises(TypeError):
-        store.claim("pause-1", {"answer": object()}, run, expected_version=0)
+        claim(store, "pause-1", {"answer": object()}, run, expected_version=0)
     assert store.get_pause("pause-1").status == "open"
     assert store.get_run(run.id) == run
 
@@ -279,7 +291,7 @@ def test_racing_claims_from_many_threads_have_exactly_one_winner(store: Storage)
         pause_id = f"pause-{round_number}"
 
         def attempt(number: int, run: RunRecord = run, pause_id: str = pause_id) -> RunRecord:
-            return store.claim(pause_id, {"by": number}, run.replace(status="running"), expected_version=0)
+            return claim(store, pause_id, {"by": number}, run.replace(status="running"), expected_version=0)
 
         outcomes = race(8, attempt)
         [winner] = winners_of(outcomes)
@@ -294,52 +306,52 @@ def test_racing_claims_from_many_threads_have_exactly_one_winner(store: Storage)
 
 def test_journal_start_stores_the_entry(store: Storage) -> None:
     entry = an_entry(arguments=AWKWARD)
-    assert store.journal_start(entry) == entry
+    assert journal_start(store, entry) == entry
     assert store.journal("run-1") == [entry]
 
 
 def test_journal_start_refuses_a_taken_key_and_returns_the_stored_entry(store: Storage) -> None:
-    first = store.journal_start(an_entry(arguments={"n": 1}))
+    first = journal_start(store, an_entry(arguments={"n": 1}))
     with pytest.raises(JournalExists) as refused:
-        store.journal_start(an_entry(arguments={"n": 2}))
+        journal_start(store, an_entry(arguments={"n": 2}))
     assert refused.value.current == first
     assert store.journal("run-1") == [first]
 
 
 def test_journal_keys_belong_to_their_run(store: Storage) -> None:
-    store.journal_start(an_entry("call-1", run="run-1"))
-    store.journal_start(an_entry("call-1", run="run-2"))
+    journal_start(store, an_entry("call-1", run="run-1"))
+    journal_start(store, an_entry("call-1", run="run-2"))
     assert [entry.run for entry in store.journal("run-2")] == ["run-2"]
 
 
 def test_journal_update_requires_the_expected_status(store: Storage) -> None:
-    started = store.journal_start(an_entry())
+    started = journal_start(store, an_entry())
     done = started.replace(status="done", result={"sent": True, "id": "ü"}, finished_at=4.5)
-    assert store.journal_update(done, expected_status="started") == done
+    assert journal_update(store, done, expected_status="started") == done
     with pytest.raises(JournalConflict) as refused:
-        store.journal_update(started.replace(status="failed", error="boom"), expected_status="started")
+        journal_update(store, started.replace(status="failed", error="boom"), expected_status="started")
     assert refused.value.current == done
     assert store.journal("run-1") == [done]
 
 
 def test_journal_update_of_an_unknown_entry_is_a_conflict_with_nothing_current(store: Storage) -> None:
     with pytest.raises(JournalConflict) as refused:
-        store.journal_update(an_entry(status="done"), expected_status="started")
+        journal_update(store, an_entry(status="done"), expected_status="started")
     assert refused.value.current is None
     assert store.journal("run-1") == []
 
 
 def test_journal_lists_entries_in_started_order(store: Storage) -> None:
     for key in ["zeta", "alpha", "mid"]:
-        store.journal_start(an_entry(key))
-    store.journal_update(an_entry("zeta", status="unknown"), expected_status="started")
-    store.journal_start(an_entry("beta"))
+        journal_start(store, an_entry(key))
+    journal_update(store, an_entry("zeta", status="unknown"), expected_status="started")
+    journal_start(store, an_entry("beta"))
     assert [entry.key for entry in store.journal("run-1")] == ["zeta", "alpha", "mid", "beta"]
     assert store.journal("nope") == []
 
 
 def test_racing_journal_starts_on_one_key_have_exactly_one_winner(store: Storage) -> None:
-    outcomes = race(8, lambda number: store.journal_start(an_entry(attempt=number + 1)))
+    outcomes = race(8, lambda number: journal_start(store, an_entry(attempt=number + 1)))
     [winner] = winners_of(outcomes)
     assert all(isinstance(outcome, JournalExists) for number, outcome in enumerate(outcomes) if number != winner)
     assert store.journal("run-1") == [outcomes[winner]]
@@ -349,7 +361,7 @@ def test_racing_journal_starts_on_one_key_have_exactly_one_winner(store: Storage
 
 
 def test_events_have_rising_ids_and_replay_after_a_cursor(store: Storage) -> None:
-    ids = [store.append_event("thread-a", {"n": n}) for n in range(5)]
+    ids = [append_event(store, "thread-a", {"n": n}) for n in range(5)]
     assert ids == sorted(set(ids))
     assert store.events("thread-a") == [(event_id, {"n": n}) for n, event_id in enumerate(ids)]
     assert store.events("thread-a", after=ids[2]) == [(ids[3], {"n": 3}), (ids[4], {"n": 4})]
@@ -357,7 +369,7 @@ def test_events_have_rising_ids_and_replay_after_a_cursor(store: Storage) -> Non
 
 
 def test_events_limit_caps_a_page(store: Storage) -> None:
-    ids = [store.append_event("thread-a", {"n": n}) for n in range(5)]
+    ids = [append_event(store, "thread-a", {"n": n}) for n in range(5)]
     assert [event_id for event_id, _ in store.events("thread-a", limit=2)] == ids[:2]
     assert [event_id for event_id, _ in store.events("thread-a", after=ids[1], limit=2)] == ids[2:4]
     assert store.events("thread-a", limit=0) == []
@@ -368,7 +380,7 @@ def test_events_of_an_unknown_thread_are_empty(store: Storage) -> None:
 
 
 def test_racing_appends_get_distinct_ids(store: Storage) -> None:
-    ids = race(8, lambda number: store.append_event("thread-a", {"n": number}))
+    ids = race(8, lambda number: append_event(store, "thread-a", {"n": number}))
     assert len(set(ids)) == 8
     assert sorted(body["n"] for _, body in store.events("thread-a")) == list(range(8))
     assert [event_id for event_id, _ in store.events("thread-a")] == sorted(ids)
@@ -379,27 +391,27 @@ def test_racing_appends_get_distinct_ids(store: Storage) -> None:
 
 def test_threads_are_isolated(store: Storage) -> None:
     run = a_waiting_run_with_a_pause(store, 1)
-    store.journal_start(an_entry(run=run.id))
-    event_a = store.append_event(run.thread, {"thread": "one"})
-    event_b = store.append_event("thread-2", {"thread": "two"})
+    journal_start(store, an_entry(run=run.id))
+    event_a = append_event(store, run.thread, {"thread": "one"})
+    event_b = append_event(store, "thread-2", {"thread": "two"})
     assert store.active_run("thread-2") is None
     assert store.last_run("thread-2") is None
     assert store.events("thread-2") == [(event_b, {"thread": "two"})]
     assert store.events(run.thread) == [(event_a, {"thread": "one"})]
     assert store.run_pauses("run-2") == []
     assert store.journal("run-2") == []
-    other = store.begin_run(a_run("run-2", "thread-2"))
+    other = begin_run(store, a_run("run-2", "thread-2"))
     assert store.active_run(run.thread) == run
     assert store.active_run("thread-2") == other
 
 
 def test_records_round_trip_unicode_and_nested_json_exactly(store: Storage) -> None:
     run = a_run("rün-✓", "thread-ü", agent="агент", state=AWKWARD, lease_owner="wörker", lease_until=9.5)
-    store.begin_run(run)
-    pause = store.open_pause(a_pause("pàuse", run=run.id, thread=run.thread, payload=AWKWARD, kind="ask 🙋"))
-    store.claim(pause.id, AWKWARD, run, expected_version=0)
-    entry = store.journal_start(an_entry("këy", run=run.id, arguments=AWKWARD, result=[AWKWARD], error="✗"))
-    event_id = store.append_event(run.thread, AWKWARD)
+    begin_run(store, run)
+    pause = open_pause(store, a_pause("pàuse", run=run.id, thread=run.thread, payload=AWKWARD, kind="ask 🙋"))
+    claim(store, pause.id, AWKWARD, run, expected_version=0)
+    entry = journal_start(store, an_entry("këy", run=run.id, arguments=AWKWARD, result=[AWKWARD], error="✗"))
+    event_id = append_event(store, run.thread, AWKWARD)
     assert store.get_run(run.id) == run.replace(version=1)
     assert store.get_pause(pause.id) == pause.replace(status="answered", answer=AWKWARD)
     assert store.journal(run.id) == [entry]
@@ -408,25 +420,25 @@ def test_records_round_trip_unicode_and_nested_json_exactly(store: Storage) -> N
 
 
 def test_values_come_back_as_json_would_return_them(store: Storage) -> None:
-    stored = store.begin_run(a_run(state={"pair": (1, 2), 3: "three"}))
+    stored = begin_run(store, a_run(state={"pair": (1, 2), 3: "three"}))
     assert stored.state == {"pair": [1, 2], "3": "three"}
     assert store.get_run(stored.id).state == stored.state
 
 
 def test_a_value_json_cannot_hold_is_refused_and_nothing_is_stored(store: Storage) -> None:
     with pytest.raises(TypeError):
-        store.begin_run(a_run(state={"when": object()}))
+        begin_run(store, a_run(state={"when": object()}))
     assert store.get_run("run-1") is None
     assert store.active_run("thread-a") is None
 
 
 def test_an_unknown_status_is_refused(store: Storage) -> None:
     with pytest.raises(ValueError):
-        store.begin_run(a_run(status="paused"))
+        begin_run(store, a_run(status="paused"))
     with pytest.raises(ValueError):
-        store.open_pause(a_pause(status="closed"))
+        open_pause(store, a_pause(status="closed"))
     with pytest.raises(ValueError):
-        store.journal_start(an_entry(status="pending"))
+        journal_start(store, an_entry(status="pending"))
     assert store.get_run("run-1") is None
     assert store.get_pause("pause-1") is None
     assert store.journal("run-1") == []
@@ -434,13 +446,13 @@ def test_an_unknown_status_is_refused(store: Storage) -> None:
 
 def test_records_handed_out_are_copies_that_cannot_change_the_store(store: Storage) -> None:
     run = a_run(state={"items": [1]})
-    stored = store.begin_run(run)
+    stored = begin_run(store, run)
     run.state["items"].append("by the caller")
     stored.state["items"].append("by the caller")
     store.get_run(run.id).state["items"].append("by the caller")
     store.active_run(run.thread).state["items"].append("by the caller")
     event = {"items": [1]}
-    store.append_event(run.thread, event)
+    append_event(store, run.thread, event)
     event["items"].append("by the caller")
     store.events(run.thread)[0][1]["items"].append("by the caller")
     assert store.get_run(run.id).state == {"items": [1]}
@@ -456,45 +468,45 @@ def said(what: str, thread: str = "thread-a") -> list[Event]:
 
 
 def test_events_are_written_with_the_write_that_reports_them(store: Storage) -> None:
-    run = store.begin_run(a_run(), events=said("begun"))
-    store.open_pause(a_pause(), events=said("paused"))
-    run = store.claim("pause-1", {"decision": "ok"}, run.replace(status="running"), expected_version=run.version, events=said("claimed"))
-    store.journal_start(an_entry(), events=said("started"))
-    store.journal_update(an_entry(status="done"), expected_status="started", events=said("done"))
-    store.save_run(run.replace(status="done"), expected_version=run.version, events=said("finished"))
+    run = begin_run(store, a_run(), events=said("begun"))
+    open_pause(store, a_pause(), events=said("paused"))
+    run = claim(store, "pause-1", {"decision": "ok"}, run.replace(status="running"), expected_version=run.version, events=said("claimed"))
+    journal_start(store, an_entry(), events=said("started"))
+    journal_update(store, an_entry(status="done"), expected_status="started", events=said("done"))
+    save_run(store, run.replace(status="done"), expected_version=run.version, events=said("finished"))
     assert logged(store) == ["begun", "paused", "claimed", "started", "done", "finished"]
 
 
 def test_a_write_that_does_not_take_effect_writes_none_of_its_events(store: Storage) -> None:
-    run = store.begin_run(a_run())
-    store.open_pause(a_pause())
-    store.journal_start(an_entry())
+    run = begin_run(store, a_run())
+    open_pause(store, a_pause())
+    journal_start(store, an_entry())
     attempts = [
-        lambda: store.begin_run(a_run("run-2"), events=said("second begin")),
-        lambda: store.save_run(run, expected_version=run.version + 5, events=said("stale save")),
-        lambda: store.claim("pause-1", {}, run, expected_version=run.version + 5, events=said("stale claim")),
-        lambda: store.journal_start(an_entry(), events=said("second start")),
-        lambda: store.journal_update(an_entry(status="done"), expected_status="done", events=said("wrong status")),
+        lambda: begin_run(store, a_run("run-2"), events=said("second begin")),
+        lambda: save_run(store, run, expected_version=run.version + 5, events=said("stale save")),
+        lambda: claim(store, "pause-1", {}, run, expected_version=run.version + 5, events=said("stale claim")),
+        lambda: journal_start(store, an_entry(), events=said("second start")),
+        lambda: journal_update(store, an_entry(status="done"), expected_status="done", events=said("wrong status")),
     ]
     for attempt in attempts:
         with pytest.raises(StorageError):
             attempt()
-    store.open_pause(a_pause(), events=said("pause again"))
+    open_pause(store, a_pause(), events=said("pause again"))
     assert logged(store) == []
 
 
 def test_events_of_one_write_may_go_to_several_threads(store: Storage) -> None:
-    store.begin_run(a_run(), events=said("here") + said("there", "thread-b"))
+    begin_run(store, a_run(), events=said("here") + said("there", "thread-b"))
     assert (logged(store), logged(store, "thread-b")) == (["here"], ["there"])
 
 
 def test_journal_update_with_an_attempt_fences_a_late_writer(store: Storage) -> None:
-    store.journal_start(an_entry())
-    store.journal_update(an_entry(attempt=2), expected_status="started", expected_attempt=1)
+    journal_start(store, an_entry())
+    journal_update(store, an_entry(attempt=2), expected_status="started", expected_attempt=1)
     with pytest.raises(JournalConflict) as refused:
-        store.journal_update(an_entry(status="done"), expected_status="started", expected_attempt=1)
+        journal_update(store, an_entry(status="done"), expected_status="started", expected_attempt=1)
     assert refused.value.current.attempt == 2 and refused.value.current.status == "started"
-    assert store.journal_update(an_entry(status="done", attempt=2), expected_status="started", expected_attempt=2).status == "done"
+    assert journal_update(store, an_entry(status="done", attempt=2), expected_status="started", expected_attempt=2).status == "done"
 
 
 def test_the_first_secret_written_is_the_one_every_caller_gets(store: Storage) -> None:
@@ -513,8 +525,8 @@ def test_a_thread_belongs_to_whoever_owned_it_first_even_in_a_race(store: Storag
 
 def test_a_shown_message_is_remembered_once(store: Storage) -> None:
     shown = ShownMessage("m_1", "digest-a", "thread-a", "Done: pay. ✓", 5.5)
-    store.show_message(shown)
-    store.show_message(ShownMessage("m_1", "digest-b", "thread-b", "other", 6.5))
+    show_message(store, shown)
+    show_message(store, ShownMessage("m_1", "digest-b", "thread-b", "other", 6.5))
     assert store.shown_message("m_1") == shown and store.shown_message("m_2") is None
 
 
@@ -525,9 +537,9 @@ def test_a_later_thumb_replaces_an_earlier_one(store: Storage) -> None:
 
 
 def test_a_commit_takes_effect_whole_or_not_at_all(store: Storage) -> None:
-    run = store.begin_run(a_run(status="waiting"))
-    store.open_pause(a_pause())
-    store.journal_start(an_entry())
+    run = begin_run(store, a_run(status="waiting"))
+    open_pause(store, a_pause())
+    journal_start(store, an_entry())
     doomed = Changes(
         claim=("pause-1", {"decision": "approve"}), run=run.replace(status="running"), version=run.version,
         pauses=[a_pause("pause-2")], starts=[an_entry("call-2"), an_entry("call-1")], events=said("never"),
@@ -540,7 +552,7 @@ def test_a_commit_takes_effect_whole_or_not_at_all(store: Storage) -> None:
 
 
 def test_a_snapshot_reads_a_run_with_its_pauses_and_journal(store: Storage) -> None:
-    run = store.begin_run(a_run())
+    run = begin_run(store, a_run())
     store.commit(Changes(pauses=[a_pause("pause-2", step=2), a_pause("pause-1")], starts=[an_entry("b"), an_entry("a")]))
     snapshot = store.snapshot(run.id)
     assert snapshot.run == run and [p.id for p in snapshot.pauses] == ["pause-1", "pause-2"]

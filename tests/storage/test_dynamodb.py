@@ -23,6 +23,7 @@ from stalwart_agents.storage.dynamodb_schema import TABLE, TTL_ATTRIBUTE  # noqa
 
 from .conftest import REGION  # noqa: E402
 from .test_sqlite import in_two_processes, waiting_run  # noqa: E402
+from .writes import append_event, begin_run, claim, open_pause  # noqa: E402
 
 ROUNDS = 10
 
@@ -105,22 +106,22 @@ def test_a_claim_is_one_request_after_the_snapshot_it_was_read_from(opened: Open
 
 def test_a_stale_event_counter_costs_one_retry_and_ids_still_rise(opened: Opened, table: str, moto_endpoint: str) -> None:
     other = Opened(table, moto_endpoint)
-    first = opened.store.append_event("thread-a", {"n": 0})
+    first = append_event(opened.store, "thread-a", {"n": 0})
     assert other.store.active_run("thread-a") is None
-    moved = [opened.store.append_event("thread-a", {"n": n}) for n in (1, 2, 3)]
+    moved = [append_event(opened.store, "thread-a", {"n": n}) for n in (1, 2, 3)]
     late: list[int] = []
-    assert other.calls_of(lambda: late.append(other.store.append_event("thread-a", {"n": 4}))) == ["TransactWriteItems"] * 2
+    assert other.calls_of(lambda: late.append(append_event(other.store, "thread-a", {"n": 4}))) == ["TransactWriteItems"] * 2
     assert [first, *moved, *late] == [1, 2, 3, 4, 5]
-    assert other.calls_of(lambda: other.store.append_event("thread-a", {"n": 5})) == ["TransactWriteItems"]
+    assert other.calls_of(lambda: append_event(other.store, "thread-a", {"n": 5})) == ["TransactWriteItems"]
     assert [body["n"] for _, body in opened.store.events("thread-a")] == [0, 1, 2, 3, 4, 5]
 
 
 def test_what_a_commit_assumed_wrongly_is_corrected_and_retried(opened: Opened) -> None:
     store = opened.store
-    store.begin_run(a_run(1, status="done"))
-    store.begin_run(a_run(2, thread="thread-b", status="waiting"))
-    store.open_pause(PauseRecord("pause-b", "run-2", "thread-b", "approve", 1, "tok", {}))
-    store.begin_run(a_run(3))
+    begin_run(store, a_run(1, status="done"))
+    begin_run(store, a_run(2, thread="thread-b", status="waiting"))
+    open_pause(store, PauseRecord("pause-b", "run-2", "thread-b", "approve", 1, "tok", {}))
+    begin_run(store, a_run(3))
     odd = Changes(claim=("pause-b", {"ok": True}), run=a_run(1, thread="thread-z", status="done"), version=0)
     committed: list[Any] = []
     calls = opened.calls_of(lambda: committed.append(store.commit(odd)))
@@ -140,7 +141,7 @@ def test_a_transaction_conflict_is_retried(fake_aws: None) -> None:
         conflict = {"CancellationReasons": [{"Code": "TransactionConflict"}, {"Code": "None"}]}
         stub.add_client_error("transact_write_items", "TransactionCanceledException", modeled_fields=conflict)
         stub.add_response("transact_write_items", {})
-        assert store.append_event("thread-a", {"n": 1}) == 1
+        assert append_event(store, "thread-a", {"n": 1}) == 1
         stub.assert_no_pending_responses()
 
 
@@ -161,7 +162,7 @@ def _claim_once(store: Any, n: int, name: str, barrier: Any) -> str:
     run = store.get_run(f"run-{n}")
     barrier.wait(timeout=30)
     try:
-        store.claim(f"pause-{n}", {"by": name}, run.replace(status="running"), expected_version=0, events=said(name, run.thread))
+        claim(store, f"pause-{n}", {"by": name}, run.replace(status="running"), expected_version=0, events=said(name, run.thread))
     except StorageError as exc:
         return type(exc).__name__
     return "won"
@@ -189,7 +190,7 @@ def _free_port() -> int:
 def test_an_unreachable_endpoint_is_unavailable_and_names_the_table(fake_aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
     store = DynamoStorage("runs-table", region=REGION, endpoint=f"http://127.0.0.1:{_free_port()}")
-    for attempt in (store.setup, lambda: store.get_run("run-1"), lambda: store.append_event("thread-a", {})):
+    for attempt in (store.setup, lambda: store.get_run("run-1"), lambda: append_event(store, "thread-a", {})):
         with pytest.raises(StorageUnavailable, match="runs-table") as refused:
             attempt()
         assert "testing" not in str(refused.value) and refused.value.__cause__ is not None
@@ -206,7 +207,7 @@ def test_a_missing_table_on_aws_says_to_deploy_the_template(opened: Opened) -> N
 
 def test_no_item_grows_with_the_run(opened: Opened, table: str) -> None:
     store = opened.store
-    run = store.begin_run(a_run(1, state={"plan": ["x" * 100] * 5}))
+    run = begin_run(store, a_run(1, state={"plan": ["x" * 100] * 5}))
     arguments = {"to": "ana@example.com", "body": "y" * 300}
     for batch in range(20):
         entries = [JournalEntry(run.id, f"call-{batch}-{n}", "send_mail", arguments, "started") for n in range(10)]

@@ -14,14 +14,16 @@ import pytest
 
 pytest.importorskip("psycopg")
 
-import psycopg  # noqa: E402
+import psycopg
 
-from stalwart_agents.errors import ConfigError, StorageUnavailable  # noqa: E402
-from stalwart_agents.storage import check_url, open_storage  # noqa: E402
-from stalwart_agents.storage.postgres import MIGRATIONS, PostgresStorage, masked  # noqa: E402
+from stalwart_agents.errors import ConfigError, StorageUnavailable
+from stalwart_agents.storage import check_url, open_storage
+from stalwart_agents.storage.postgres import PostgresStorage, masked
+from stalwart_agents.storage.sql_schema import MIGRATIONS
 
-from ..postgres import Cluster, throwaway_cluster  # noqa: E402
-from .processes import assert_one_winner_each_round, claim_each_round, in_two_processes, set_up_each_round, waiting_run  # noqa: E402
+from ..postgres import Cluster, throwaway_cluster
+from .processes import assert_one_winner_each_round, claim_each_round, in_two_processes, set_up_each_round, waiting_run
+from .writes import claim
 
 ROUNDS = 10
 PASSWORD = "s3cret-Pa55"
@@ -117,11 +119,11 @@ def test_a_stopped_server_is_unavailable_quickly_and_a_restart_brings_the_store_
             message = str(refused.value)
             assert f"127.0.0.1:{own_cluster.port}/" in message and PASSWORD not in message and "SELECT" not in message
             with pytest.raises(StorageUnavailable):
-                store.claim("pause-1", {"ok": True}, run, expected_version=0)
+                claim(store, "pause-1", {"ok": True}, run, expected_version=0)
         finally:
             own_cluster.start()
         assert store.get_run(run.id) == run
-        assert store.claim("pause-1", {"ok": True}, run.replace(status="running"), expected_version=0).version == 1
+        assert claim(store, "pause-1", {"ok": True}, run.replace(status="running"), expected_version=0).version == 1
     finally:
         store.close()
 

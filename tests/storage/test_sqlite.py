@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 
 from stalwart_agents.errors import StorageUnavailable
-from stalwart_agents.storage import open_storage
-from stalwart_agents.storage import sqlite as sqlite_module
-from stalwart_agents.storage.sqlite import MIGRATIONS, SqliteStorage
+from stalwart_agents.storage import open_storage, sql_schema
+from stalwart_agents.storage.sql_schema import MIGRATIONS
+from stalwart_agents.storage.sqlite import SqliteStorage
 
 from .processes import assert_one_winner_each_round, claim_each_round, in_two_processes, set_up_each_round, waiting_run
+from .writes import append_event
 
 ROUNDS = 20
 
@@ -82,7 +83,7 @@ def test_a_new_migration_applies_once_and_keeps_paused_runs(
     path: Path, store: SqliteStorage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     run = waiting_run(store, 1)
-    monkeypatch.setattr(sqlite_module, "MIGRATIONS", [*MIGRATIONS, "ALTER TABLE runs ADD COLUMN note TEXT;"])
+    monkeypatch.setattr(sql_schema, "MIGRATIONS", [*MIGRATIONS, "ALTER TABLE runs ADD COLUMN note TEXT;"])
     store.setup()
     store.setup()
     assert pragma(path, "user_version") == len(MIGRATIONS) + 1
@@ -92,7 +93,7 @@ def test_a_new_migration_applies_once_and_keeps_paused_runs(
 
 def test_a_failing_migration_changes_nothing(path: Path, store: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
     broken = "CREATE TABLE half_done (x TEXT); ALTER TABLE no_such_table ADD COLUMN y TEXT;"
-    monkeypatch.setattr(sqlite_module, "MIGRATIONS", [*MIGRATIONS, broken])
+    monkeypatch.setattr(sql_schema, "MIGRATIONS", [*MIGRATIONS, broken])
     with pytest.raises(sqlite3.OperationalError):
         store.setup()
     assert "half_done" not in tables(path)
@@ -144,20 +145,20 @@ def test_a_lock_held_past_the_busy_timeout_is_unavailable_without_sql_in_the_mes
     holder.execute("BEGIN IMMEDIATE")
     try:
         with pytest.raises(StorageUnavailable, match="locked") as refused:
-            store.append_event("thread-a", {"n": 1})
+            append_event(store, "thread-a", {"n": 1})
         assert str(path) in str(refused.value)
         assert "INSERT" not in str(refused.value)
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert store.append_event("thread-a", {"n": 2}) > 0
+    assert append_event(store, "thread-a", {"n": 2}) > 0
     store.close()
 
 
 def test_close_closes_the_connection_of_every_thread(path: Path) -> None:
     store = SqliteStorage(path)
     store.setup()
-    workers = [threading.Thread(target=store.append_event, args=("thread-a", {"n": n})) for n in range(3)]
+    workers = [threading.Thread(target=append_event, args=(store, "thread-a", {"n": n})) for n in range(3)]
     for worker in workers:
         worker.start()
     for worker in workers:
@@ -169,7 +170,7 @@ def test_close_closes_the_connection_of_every_thread(path: Path) -> None:
 
 def test_the_connection_of_a_thread_that_ended_is_closed(path: Path) -> None:
     store = SqliteStorage(path)
-    worker = threading.Thread(target=lambda: (store.setup(), store.append_event("thread-a", {"n": 1})))
+    worker = threading.Thread(target=lambda: (store.setup(), append_event(store, "thread-a", {"n": 1})))
     worker.start()
     worker.join()
     gc.collect()

@@ -11,11 +11,25 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from ..errors import ConfigError
-from .base import FINISHED, Changes, Committed, Event, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot, Storage
+from .base import (
+    FINISHED,
+    Changes,
+    Committed,
+    Event,
+    Feedback,
+    JournalEntry,
+    PauseRecord,
+    RunRecord,
+    RunStore,
+    ShownMessage,
+    SideTables,
+    Snapshot,
+    Storage,
+)
 
 __all__ = [
-    "FINISHED", "Changes", "Committed", "Event", "Feedback", "JournalEntry", "PauseRecord", "RunRecord", "ShownMessage", "Snapshot", "Storage",
-    "check_url", "open_storage",
+    "FINISHED", "Changes", "Committed", "Event", "Feedback", "JournalEntry", "PauseRecord", "RunRecord", "RunStore",
+    "ShownMessage", "SideTables", "Snapshot", "Storage", "check_url", "open_storage",
 ]
 
 SCHEMES = ("memory", "sqlite", "dynamodb", "postgres", "postgresql")
@@ -44,7 +58,7 @@ def check_postgres_url(url: str) -> None:
     """A ValueError unless the URL names a host and a database (libpq reads the rest)."""
     parts = urlsplit(url)
     try:
-        parts.port
+        _ = parts.port
     except ValueError:
         raise ValueError(f"a postgres URL is {POSTGRES_URL}; its port is not a number") from None
     if not parts.hostname or parts.path in ("", "/") or "/" in parts.path[1:] or parts.fragment:
@@ -52,7 +66,8 @@ def check_postgres_url(url: str) -> None:
 
 
 def dynamodb_address(url: str) -> tuple[str, str, str | None]:
-    """The table, region and endpoint (None for AWS itself) a dynamodb URL names, or a ValueError saying what is wrong."""
+    """The table, region and endpoint (None for AWS itself) a dynamodb URL names, or a ValueError saying what is wrong.
+    """
     parts = urlsplit(url)
     if not TABLE_NAME.fullmatch(parts.netloc) or parts.path not in ("", "/") or parts.fragment:
         raise ValueError(f"a dynamodb URL is {DYNAMODB_URL}, not {url!r}")

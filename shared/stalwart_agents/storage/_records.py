@@ -1,8 +1,8 @@
-"""What every backend shares: one row layout per record, and the errors a lost race raises.
+"""What every backend shares of a record: one row layout, with its JSON fields as compact text.
 
 A record becomes a row of plain values with its JSON fields as compact text, so
 each backend hands back exactly what JSON would, and callers never hold a
-reference into the store.  The error helpers keep the backends' words the same.
+reference into the store.
 """
 
 from __future__ import annotations
@@ -10,14 +10,30 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping
-from functools import cache
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..errors import JournalConflict, JournalExists, PauseClosed, PauseExists, ThreadBusy, VersionConflict
-from .base import JOURNAL_STATUSES, PAUSE_STATUSES, RUN_STATUSES, Changes, JournalEntry, PauseRecord, RunRecord
+from .base import (
+    JOURNAL_STATUSES,
+    PAUSE_STATUSES,
+    RUN_STATUSES,
+    Changes,
+    Feedback,
+    JournalEntry,
+    PauseRecord,
+    RunRecord,
+    ShownMessage,
+)
 
-Record = TypeVar("Record", RunRecord, PauseRecord, JournalEntry)
+Record = TypeVar("Record")
+Row = dict[str, Any]
 
+KINDS: tuple[type[RunRecord | PauseRecord | JournalEntry | ShownMessage | Feedback], ...] = (
+    RunRecord, PauseRecord, JournalEntry, ShownMessage, Feedback
+)
+FIELDS: dict[type, tuple[dataclasses.Field[Any], ...]] = {kind: dataclasses.fields(kind) for kind in KINDS}
+COLUMNS: dict[type, tuple[str, ...]] = {kind: tuple(spec.name for spec in fields) for kind, fields in FIELDS.items()}
+KEYS: dict[type, tuple[str, ...]] = {RunRecord: ("id",), PauseRecord: ("id",), JournalEntry: ("run", "key")}
 JSON_FIELDS: dict[type, frozenset[str]] = {
     RunRecord: frozenset({"state"}),
     PauseRecord: frozenset({"payload", "answer", "delivery"}),
@@ -30,20 +46,23 @@ STATUSES: dict[type, tuple[str, ...]] = {
 }
 
 
-@cache
 def columns(kind: type) -> tuple[str, ...]:
-    return tuple(spec.name for spec in dataclasses.fields(kind))
+    return COLUMNS[kind]
+
+
+def text(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def dump(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return None if value is None else text(value)
 
 
 def load(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
-def to_row(record: RunRecord | PauseRecord | JournalEntry) -> dict[str, Any]:
+def to_row(record: RunRecord | PauseRecord | JournalEntry) -> Row:
     """The record as column values; raises ValueError for a status its kind does not have."""
     kind = type(record)
     if record.status not in STATUSES[kind]:
@@ -54,21 +73,53 @@ def to_row(record: RunRecord | PauseRecord | JournalEntry) -> dict[str, Any]:
 
 
 def from_row(kind: type[Record], row: Mapping[str, Any]) -> Record:
-    json_fields = JSON_FIELDS[kind]
+    json_fields = JSON_FIELDS.get(kind, frozenset())
     return kind(**{name: load(row[name]) if name in json_fields else row[name] for name in columns(kind)})
 
 
-def encoded(changes: Changes) -> dict[str, Any]:
-    """Every row a commit writes, encoded before anything is touched, so a value JSON cannot hold changes nothing."""
-    return {
-        "begin": None if changes.begin is None else to_row(changes.begin),
-        "claim": None if changes.claim is None else dump(changes.claim[1]),
-        "run": None if changes.run is None else saved_run_row(changes.run, _version(changes)),
-        "pauses": [to_row(p) for p in changes.pauses],
-        "starts": [to_row(e) for e in changes.starts],
-        "updates": [to_row(e) for e, _, _ in changes.updates],
-        "events": [(e.thread, dump(e.body)) for e in changes.events],
-    }
+def record(kind: type[Record], row: Mapping[str, Any] | None) -> Record | None:
+    return None if row is None else from_row(kind, row)
+
+
+def key_of(kind: type, row: Mapping[str, Any]) -> tuple[str, ...]:
+    """The values a record of ``kind`` is stored under (its id, or its run and key)."""
+    return tuple(row[name] for name in KEYS[kind])
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Every row a commit writes, encoded before anything is touched, so a value JSON cannot hold changes nothing.
+
+    ``run`` is the saved run at the version after ``version``, the one it is saved over.
+    """
+
+    begin: Row | None
+    claim: str | None
+    run: Row | None
+    version: int
+    pauses: list[Row]
+    starts: list[Row]
+    updates: list[Row]
+    events: list[tuple[str, str]]
+
+    def committed_run(self, thread: str | None) -> RunRecord | None:
+        """The run as a commit stored it: saved (on ``thread``, where it is kept), else begun, else None."""
+        if self.run is not None:
+            return from_row(RunRecord, self.run | {"thread": thread})
+        return record(RunRecord, self.begin)
+
+
+def encoded(changes: Changes) -> Rows:
+    return Rows(
+        begin=None if changes.begin is None else to_row(changes.begin),
+        claim=None if changes.claim is None else text(changes.claim[1]),
+        run=None if changes.run is None else to_row(changes.run.replace(version=_version(changes) + 1)),
+        version=changes.version or 0,
+        pauses=[to_row(p) for p in changes.pauses],
+        starts=[to_row(e) for e in changes.starts],
+        updates=[to_row(e) for e, _, _ in changes.updates],
+        events=[(e.thread, text(e.body)) for e in changes.events],
+    )
 
 
 def _version(changes: Changes) -> int:
@@ -77,56 +128,7 @@ def _version(changes: Changes) -> int:
     return changes.version
 
 
-def committed_run(rows: dict[str, Any]) -> RunRecord | None:
-    row = rows["run"] or rows["begin"]
-    return None if row is None else from_row(RunRecord, row)
-
-
-def saved_run_row(run: RunRecord, expected_version: int) -> dict[str, Any]:
-    return to_row(run.replace(version=expected_version + 1))
-
-
 def check_limit(limit: int) -> int:
     if limit < 0:
         raise ValueError(f"an events limit is 0 or more, not {limit}")
     return limit
-
-
-def thread_busy(thread: str, active_run: str) -> ThreadBusy:
-    return ThreadBusy(f"thread {thread} already has an active run, {active_run}", active_run=active_run)
-
-
-def run_exists(current: RunRecord) -> VersionConflict:
-    return VersionConflict(f"run {current.id} already exists", current)
-
-
-def version_conflict(run_id: str, expected_version: int, current: RunRecord | None) -> VersionConflict:
-    if current is None:
-        return VersionConflict(f"run {run_id} does not exist", None)
-    return VersionConflict(f"run {run_id} is at version {current.version}, not {expected_version}", current)
-
-
-def pause_exists(current: PauseRecord) -> PauseExists:
-    return PauseExists(f"pause {current.id} already exists", current)
-
-
-def pause_closed(pause_id: str, current: PauseRecord | None) -> PauseClosed:
-    if current is None:
-        return PauseClosed(f"pause {pause_id} does not exist", None)
-    return PauseClosed(f"pause {pause_id} is already {current.status}", current)
-
-
-def as_expected(stored: Mapping[str, Any] | None, status: str, attempt: int | None) -> bool:
-    return stored is not None and stored["status"] == status and attempt in (None, stored["attempt"])
-
-
-def journal_exists(current: JournalEntry) -> JournalExists:
-    return JournalExists(f"run {current.run} already has a journal entry {current.key!r}", current)
-
-
-def journal_conflict(entry: JournalEntry, expected_status: str, current: JournalEntry | None) -> JournalConflict:
-    if current is None:
-        return JournalConflict(f"run {entry.run} has no journal entry {entry.key!r}", None)
-    return JournalConflict(
-        f"journal entry {entry.key!r} of run {entry.run} is {current.status}, not {expected_status}", current
-    )

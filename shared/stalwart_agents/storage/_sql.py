@@ -1,74 +1,310 @@
-"""The commit both SQL backends share: one transaction, every change conditional, each checked by its row count.
+"""One SQL backend for SQLite and Postgres: the statements, the reads and the commit's primitives.
 
-A backend gives its dialect's statements and a few primitives (a transaction,
-beginning and saving a run, reading a record back, appending events); the order
-of the conditions, and what is raised when one fails, live here once.
+Every statement is written once, with ``:name`` placeholders and ``{word}``s for
+what the two databases spell differently (the migrations in ``sql_schema`` too);
+``Dialect.render`` gives it in one database's spelling.  A backend module adds
+its dialect, its connections (a read, a read whose statements see one moment, a
+write transaction), where it keeps its schema version, and the translation of
+its driver's errors.
 """
 
 from __future__ import annotations
 
+import re
 from abc import abstractmethod
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
-from dataclasses import astuple, dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
 
+from ..errors import StorageUnavailable
 from . import _records as records
-from .base import Changes, Committed, JournalEntry, PauseRecord, Writes
+from . import sql_schema
+from ._conditions import EntryAt, PauseOpen, RunAt, RunNew, Transactional
+from ._records import Row
+from .base import Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot
+
+PLACEHOLDER = re.compile(r":(\w+)")
+TABLES = {RunRecord: "runs", PauseRecord: "pauses", JournalEntry: "journal"}
 
 
 @dataclass(frozen=True)
-class Statements:
-    answer_pause: str
-    insert_pause: str
-    start_entry: str
-    update_entry: str
-    insert_shown: str
+class Dialect:
+    """How one database spells what the statements and MIGRATIONS leave open.
+
+    ``words`` fill the ``{word}``s; ``placeholder`` writes a ``:name`` placeholder
+    (``{}`` standing for the name), or is None where ``:name`` is the driver's own.
+    """
+
+    words: Mapping[str, str]
+    placeholder: str | None = None
+    _rendered: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def render(self, text: str) -> str:
+        """``text`` with this database's words and placeholders."""
+        if text not in self._rendered:
+            spelled, placeholder = text.format_map(self.words), self.placeholder
+            if placeholder is not None:
+                spelled = PLACEHOLDER.sub(lambda found: placeholder.format(found[1]), spelled)
+            self._rendered[text] = spelled
+        return self._rendered[text]
 
 
-class SqlCommit(Writes):
-    """``commit`` over ``statements`` and the backend's ``_transaction``, ``_begin``, ``_save``, ``_stored``, ``_append``."""
+def _select(kind: type, condition: str) -> str:
+    return f"SELECT {', '.join(records.columns(kind))} FROM {TABLES[kind]} WHERE {condition}"
 
-    statements: Statements
 
-    def commit(self, changes: Changes) -> Committed:
-        sql, rows = self.statements, records.encoded(changes)
+def _insert(kind: type, **computed: str) -> str:
+    names = [*records.columns(kind), *computed]
+    values = [*(f":{name}" for name in records.columns(kind)), *computed.values()]
+    return f"INSERT INTO {TABLES[kind]} ({', '.join(names)}) VALUES ({', '.join(values)}) ON CONFLICT DO NOTHING"
+
+
+def _update(kind: type, condition: str, *, keep: tuple[str, ...]) -> str:
+    assignments = ", ".join(f"{name} = :{name}" for name in records.columns(kind) if name not in keep)
+    return f"UPDATE {TABLES[kind]} SET {assignments} WHERE {condition}"
+
+
+STORED = {kind: _select(kind, " AND ".join(f"{name} = :{name}" for name in records.KEYS[kind])) for kind in TABLES}
+ACTIVE_RUN = _select(RunRecord, "id = (SELECT active_run FROM threads WHERE thread = :thread)")
+LAST_RUN = _select(RunRecord, "id = (SELECT last_run FROM threads WHERE thread = :thread)")
+RUN_PAUSES = _select(PauseRecord, "run = :run ORDER BY step, created_at, {arrival}")
+JOURNAL = _select(JournalEntry, "run = :run ORDER BY started_order")
+EVENTS = "SELECT id, body FROM events WHERE thread = :thread AND id > :after ORDER BY id LIMIT :limit"
+
+# Taking the thread's row locks it, so of two begins on one thread the second sees the first's run.
+LOCK_THREAD = (
+    "INSERT INTO threads (thread) VALUES (:thread) ON CONFLICT (thread) DO UPDATE SET thread = excluded.thread"
+    " RETURNING active_run"
+)
+INSERT_RUN = _insert(RunRecord)
+POINT_THREAD = "UPDATE threads SET active_run = :active_run, last_run = :id WHERE thread = :thread"
+ANSWER_PAUSE = "UPDATE pauses SET status = 'answered', answer = :answer WHERE id = :id AND status = 'open'"
+SAVE_RUN = _update(RunRecord, "id = :id AND version = :expected_version", keep=("id", "thread")) + " RETURNING thread"
+FREE_THREAD = "UPDATE threads SET active_run = NULL WHERE thread = :thread AND active_run = :id"
+INSERT = {PauseRecord: _insert(PauseRecord), JournalEntry: _insert(JournalEntry, started_order="{next_started_order}")}
+UPDATE_ENTRY = _update(
+    JournalEntry,
+    "run = :run AND key = :key AND status = :expected_status AND attempt = COALESCE(:expected_attempt, attempt)",
+    keep=("run", "key"),
+)
+APPEND_EVENT = "INSERT INTO events (thread, body) VALUES (:thread, :body) RETURNING id"
+
+SHOW = (
+    "INSERT INTO shown (id, session, thread, text, shown_at) VALUES (:id, :session, :thread, :text, :shown_at)"
+    " ON CONFLICT DO NOTHING"
+)
+SHOWN = "SELECT id, session, thread, text, shown_at FROM shown WHERE id = :id"
+RATE = (
+    "INSERT INTO feedback (message, text, thumb, rated_at) VALUES (:message, :text, :thumb, :rated_at)"
+    " ON CONFLICT (message) DO UPDATE SET text = excluded.text, thumb = excluded.thumb, rated_at = excluded.rated_at"
+)
+FEEDBACK = "SELECT message, text, thumb, rated_at FROM feedback WHERE message = :message"
+NOTE_DELIVERY = "UPDATE pauses SET delivery = :delivery WHERE id = :id AND run = :run"
+
+
+@dataclass(frozen=True)
+class FirstWins:
+    """A table of one value per key, where the first value written is kept."""
+
+    table: str
+    key: str
+    value: str
+
+    @property
+    def insert(self) -> str:
+        return f"INSERT INTO {self.table} ({self.key}, {self.value}) VALUES (:key, :value) ON CONFLICT DO NOTHING"
+
+    @property
+    def select(self) -> str:
+        return f"SELECT {self.value} AS value FROM {self.table} WHERE {self.key} = :key"
+
+
+SECRETS = FirstWins("secrets", "name", "value")
+OWNERS = FirstWins("owners", "thread", "owner")
+
+
+class Cursor(Protocol):
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Connection(Protocol):
+    def execute(self, query: str, params: Mapping[str, Any], /) -> Cursor: ...
+
+
+Db = TypeVar("Db", bound=Connection)
+
+
+class SqlStorage(Transactional[Db], Generic[Db]):
+    """A run store in a SQL database; a subclass gives the dialect, the connections and the schema version."""
+
+    dialect: Dialect
+    name: str  # "the SQLite store PATH", for messages
+
+    def setup(self) -> None:
         with self._transaction() as db:
-            if changes.begin is not None:
-                self._begin(db, rows["begin"])
-            if changes.claim is not None and db.execute(sql.answer_pause, (rows["claim"], changes.claim[0])).rowcount == 0:
-                raise records.pause_closed(changes.claim[0], self._stored(db, PauseRecord, changes.claim[0]))
-            if rows["run"] is not None:
-                rows["run"]["thread"] = self._save(db, rows["run"], changes.version or 0)
-            for row in rows["pauses"]:
-                if db.execute(sql.insert_pause, row).rowcount == 0:
-                    raise records.pause_exists(self._stored(db, PauseRecord, row["id"]))
-            for row in rows["starts"]:
-                if db.execute(sql.start_entry, row).rowcount == 0:
-                    raise records.journal_exists(self._stored(db, JournalEntry, row["run"], row["key"]))
-            for row, (entry, status, attempt) in zip(rows["updates"], changes.updates):
-                if db.execute(sql.update_entry, row | {"expected_status": status, "expected_attempt": attempt}).rowcount == 0:
-                    raise records.journal_conflict(entry, status, self._stored(db, JournalEntry, entry.run, entry.key))
-            event_ids = self._append(db, rows["events"])
-            for message in changes.shown:
-                db.execute(sql.insert_shown, astuple(message))
-        return Committed(records.committed_run(rows), event_ids)
+            version = self._schema_version(db)
+            migrations = sql_schema.MIGRATIONS
+            if version > len(migrations):
+                raise StorageUnavailable(
+                    f"{self.name} has schema version {version}, newer than the {len(migrations)} "
+                    "this stalwart-agents knows; upgrade stalwart-agents"
+                )
+            for script in migrations[version:]:
+                self._migrate(db, script.format_map(self.dialect.words))
+            if version < len(migrations):
+                self._set_schema_version(db, len(migrations))
+
+    def snapshot(self, run_id: str) -> Snapshot | None:
+        with self._reading_together() as db:
+            run = self._stored(db, RunRecord, {"id": run_id})
+            pauses = self._all(db, PauseRecord, RUN_PAUSES, {"run": run_id})
+            journal = self._all(db, JournalEntry, JOURNAL, {"run": run_id})
+        return None if run is None else Snapshot(run, pauses, journal)
+
+    def get_run(self, run_id: str) -> RunRecord | None:
+        with self._reading() as db:
+            return self._stored(db, RunRecord, {"id": run_id})
+
+    def active_run(self, thread: str) -> RunRecord | None:
+        with self._reading() as db:
+            return self._first(db, RunRecord, ACTIVE_RUN, {"thread": thread})
+
+    def last_run(self, thread: str) -> RunRecord | None:
+        with self._reading() as db:
+            return self._first(db, RunRecord, LAST_RUN, {"thread": thread})
+
+    def get_pause(self, pause_id: str) -> PauseRecord | None:
+        with self._reading() as db:
+            return self._stored(db, PauseRecord, {"id": pause_id})
+
+    def run_pauses(self, run_id: str) -> list[PauseRecord]:
+        with self._reading() as db:
+            return self._all(db, PauseRecord, RUN_PAUSES, {"run": run_id})
+
+    def journal(self, run_id: str) -> list[JournalEntry]:
+        with self._reading() as db:
+            return self._all(db, JournalEntry, JOURNAL, {"run": run_id})
+
+    def events(self, thread: str, after: int = 0, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
+        page = {"thread": thread, "after": after, "limit": records.check_limit(limit)}
+        with self._reading() as db:
+            rows = self._execute(db, EVENTS, page).fetchall()
+        return [(int(row["id"]), records.load(row["body"])) for row in rows]
+
+    def secret(self, name: str, candidate: str) -> str:
+        return self._first_wins(SECRETS, name, candidate)
+
+    def owner(self, thread: str) -> str | None:
+        with self._reading() as db:
+            row = self._execute(db, OWNERS.select, {"key": thread}).fetchone()
+        return None if row is None else str(row["value"])
+
+    def own(self, thread: str, owner: str) -> str:
+        return self._first_wins(OWNERS, thread, owner)
+
+    def shown_message(self, message_id: str) -> ShownMessage | None:
+        with self._reading() as db:
+            row = self._execute(db, SHOWN, {"id": message_id}).fetchone()
+        return None if row is None else ShownMessage(**row)
+
+    def rate_message(self, feedback: Feedback) -> None:
+        with self._transaction() as db:
+            self._execute(db, RATE, asdict(feedback))
+
+    def feedback(self, message_id: str) -> Feedback | None:
+        with self._reading() as db:
+            row = self._execute(db, FEEDBACK, {"message": message_id}).fetchone()
+        return None if row is None else Feedback(**row)
+
+    def note_delivery(self, run_id: str, pause_id: str, outcome: dict[str, Any]) -> None:
+        with self._transaction() as db:
+            self._execute(db, NOTE_DELIVERY, {"delivery": records.dump(outcome), "id": pause_id, "run": run_id})
+
+    def _lock_thread(self, tx: Db, thread: str) -> str | None:
+        active: str | None = self._execute(tx, LOCK_THREAD, {"thread": thread}).fetchone()["active_run"]
+        return active
+
+    def _insert_run(self, tx: Db, check: RunNew) -> bool:
+        if not self._changed(tx, INSERT_RUN, check.run):
+            return False
+        self._execute(tx, POINT_THREAD, check.run | {"active_run": check.run["id"] if check.active else None})
+        return True
+
+    def _answer_pause(self, tx: Db, check: PauseOpen) -> bool:
+        return self._changed(tx, ANSWER_PAUSE, {"answer": check.answer, "id": check.pause_id})
+
+    def _save_run(self, tx: Db, check: RunAt) -> str | None:
+        saved = self._execute(tx, SAVE_RUN, check.run | {"expected_version": check.version}).fetchone()
+        if saved is None:
+            return None
+        thread = str(saved["thread"])
+        if check.finishes:
+            self._execute(tx, FREE_THREAD, {"thread": thread, "id": check.run["id"]})
+        return thread
+
+    def _insert(self, tx: Db, kind: type[PauseRecord | JournalEntry], row: Row) -> bool:
+        return self._changed(tx, INSERT[kind], row)
+
+    def _update_entry(self, tx: Db, check: EntryAt) -> bool:
+        expected = {"expected_status": check.status, "expected_attempt": check.attempt}
+        return self._changed(tx, UPDATE_ENTRY, check.entry | expected)
+
+    def _stored(self, tx: Db, kind: type[records.Record], key: Mapping[str, Any]) -> records.Record | None:
+        return self._first(tx, kind, STORED[kind], key)
+
+    def _append(self, tx: Db, events: list[tuple[str, str]]) -> list[int]:
+        self._lock_events(tx, sorted({thread for thread, _ in events}))
+        appended = [self._execute(tx, APPEND_EVENT, {"thread": t, "body": body}).fetchone() for t, body in events]
+        return [int(row["id"]) for row in appended]
+
+    def _show(self, tx: Db, messages: list[ShownMessage]) -> None:
+        for message in messages:
+            self._execute(tx, SHOW, asdict(message))
+
+    def _first_wins(self, table: FirstWins, key: str, value: str) -> str:
+        with self._transaction() as db:
+            self._execute(db, table.insert, {"key": key, "value": value})
+            return str(self._execute(db, table.select, {"key": key}).fetchone()["value"])
+
+    def _first(
+        self, db: Db, kind: type[records.Record], query: str, params: Mapping[str, Any]
+    ) -> records.Record | None:
+        found = self._all(db, kind, query, params)
+        return found[0] if found else None
+
+    def _all(self, db: Db, kind: type[records.Record], query: str, params: Mapping[str, Any]) -> list[records.Record]:
+        return [records.from_row(kind, row) for row in self._execute(db, query, params).fetchall()]
+
+    def _changed(self, db: Db, statement: str, params: Mapping[str, Any]) -> bool:
+        return self._execute(db, statement, params).rowcount > 0
+
+    def _execute(self, db: Db, statement: str, params: Mapping[str, Any]) -> Cursor:
+        return db.execute(self.dialect.render(statement), params)
+
+    def _lock_events(self, tx: Db, threads: list[str]) -> None:
+        """Hold each thread's event log until ``tx`` ends, where writers could otherwise interleave (not in SQLite)."""
 
     @abstractmethod
-    def _transaction(self) -> AbstractContextManager[Any]:
-        """A connection inside one write transaction, committed on exit, rolled back on an error."""
+    def _reading(self) -> AbstractContextManager[Db]:
+        """A connection for reads, each statement seeing what is committed when it runs."""
 
     @abstractmethod
-    def _begin(self, db: Any, row: dict[str, Any]) -> None:
-        """Insert a new run and make it its thread's active run, or raise ThreadBusy / VersionConflict."""
+    def _reading_together(self) -> AbstractContextManager[Db]:
+        """A connection whose reads all see the store as it was at one moment."""
 
     @abstractmethod
-    def _save(self, db: Any, row: dict[str, Any], expected_version: int) -> str:
-        """Save a run over ``expected_version`` (or raise VersionConflict); the run's thread."""
+    def _schema_version(self, db: Db) -> int:
+        """How many MIGRATIONS the store has applied; a concurrent setup waits until ``db``'s transaction ends."""
 
     @abstractmethod
-    def _stored(self, db: Any, kind: type, *key: str) -> Any:
-        """The record of ``kind`` stored under ``key``, read in the same transaction."""
+    def _set_schema_version(self, db: Db, version: int) -> None: ...
 
     @abstractmethod
-    def _append(self, db: Any, events: list[tuple[str, str]]) -> list[int]:
-        """Append ``(thread, body)`` events; their ids, rising within each thread."""
+    def _migrate(self, db: Db, script: str) -> None:
+        """Run one migration's statements inside ``db``'s transaction."""

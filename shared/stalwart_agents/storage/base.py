@@ -1,9 +1,9 @@
-"""The run store: what every backend keeps, and the few primitives it must offer.
+"""The run store: the records every backend keeps, and the protocols it offers.
 
 The engine owns the rules (when a run may move, what a pause means); a backend
-only has to make each primitive below atomic and conditional.  Every write that
-can race is a compare-and-set, and a lost race raises an error that carries the
-current record, so callers never read-then-write.
+only has to make each commit atomic and conditional.  Every write that can race
+is a compare-and-set, and a lost race raises an error that carries the current
+record, so callers never read-then-write.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
-
-from ..errors import PauseExists
 
 RUN_STATUSES = ("running", "waiting", "done", "cancelled", "failed")
 FINISHED = frozenset({"done", "cancelled", "failed"})
@@ -117,8 +115,9 @@ Events = Sequence[Event]
 class Changes:
     """Writes that take effect together or not at all, each under its own condition.
 
-    Conditions are checked in this order, and the first that fails is raised
-    (carrying the stored record) with nothing written:
+    Conditions are checked in this order (``_conditions.checks`` is the one place
+    that codes it), and the first that fails is raised, carrying the stored
+    record, with nothing written:
 
     - ``begin``: the run's thread has no active run (ThreadBusy), its id is new (VersionConflict);
     - ``claim``: the pause ``(id, answer)`` is open (PauseClosed);
@@ -162,13 +161,12 @@ class Snapshot:
 
 
 @runtime_checkable
-class Storage(Protocol):
-    """What a backend offers.  The conformance suite in ``tests/storage`` holds each to it.
+class RunStore(Protocol):
+    """Runs, their pauses and journals, and each thread's event log: one ``commit`` for every write.
 
-    Writes are ``commit``s of ``Changes``: every write of one move of a run, its
-    events included, lands together or not at all, so the log never reports a
-    change that did not happen nor misses one that did.  The single-purpose
-    writes below are ``Writes``' shorthands for one-change commits.
+    A commit's ``Changes`` land together or not at all, events included, so the
+    log never reports a change that did not happen nor misses one that did.
+    The conformance suite in ``tests/storage`` holds every backend to this.
     """
 
     url: str
@@ -178,7 +176,8 @@ class Storage(Protocol):
 
     def close(self) -> None: ...
 
-    def commit(self, changes: Changes) -> Committed: ...
+    def commit(self, changes: Changes) -> Committed:
+        """Every change of ``changes``, each under its condition, or none of them (see ``Changes``)."""
 
     def snapshot(self, run_id: str) -> Snapshot | None:
         """A run with its pauses (by step, then creation) and journal (in started order)."""
@@ -200,6 +199,15 @@ class Storage(Protocol):
     def events(self, thread: str, after: int = 0, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
         """A thread's events with ids greater than ``after``, oldest first; ids rise within a thread."""
 
+
+@runtime_checkable
+class SideTables(Protocol):
+    """The small tables beside the runs, each written on its own.
+
+    A message is shown through a commit (``Changes.shown``), so it is kept with
+    the events that report the reply; here it is only looked up.
+    """
+
     def secret(self, name: str, candidate: str) -> str:
         """The stored secret called ``name``; ``candidate`` is stored first when there is none (first writer wins)."""
 
@@ -219,27 +227,14 @@ class Storage(Protocol):
     def note_delivery(self, run_id: str, pause_id: str, outcome: dict[str, Any]) -> None:
         """Write on a pause how its announcement to ``on_interrupt`` went (the latest attempt wins)."""
 
-    def begin_run(self, run: RunRecord, *, events: Events = ()) -> RunRecord: ...
 
-    def save_run(self, run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord: ...
-
-    def claim(self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord: ...
-
-    def open_pause(self, pause: PauseRecord, *, events: Events = ()) -> PauseRecord: ...
-
-    def journal_start(self, entry: JournalEntry, *, events: Events = ()) -> JournalEntry: ...
-
-    def journal_update(
-        self, entry: JournalEntry, *, expected_status: str, expected_attempt: int | None = None, events: Events = ()
-    ) -> JournalEntry: ...
-
-    def append_event(self, thread: str, event: dict[str, Any]) -> int: ...
-
-    def show_message(self, message: ShownMessage) -> None: ...
+@runtime_checkable
+class Storage(RunStore, SideTables, Protocol):
+    """What a backend offers, and what ``open_storage`` returns: the run store and its side tables."""
 
 
 class Writes(ABC):
-    """The single-purpose writes, each one commit; a backend inherits them and implements ``commit``."""
+    """Single-purpose writes left from before ``commit``, each one commit; they go once the engine commits itself."""
 
     @abstractmethod
     def commit(self, changes: Changes) -> Committed:
@@ -249,53 +244,17 @@ class Writes(ABC):
         """Store a new run as its thread's active run; ThreadBusy when the thread has one."""
         return self._run_of(self.commit(Changes(begin=run, events=list(events))))
 
-    def save_run(self, run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord:
-        """Compare-and-set: store ``run`` as version ``expected_version + 1``, or VersionConflict."""
-        return self._run_of(self.commit(Changes(run=run, version=expected_version, events=list(events))))
-
-    def claim(self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int, events: Events = ()) -> RunRecord:
+    def claim(
+        self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int, events: Events = ()
+    ) -> RunRecord:
         """Answer an open pause and save its run, both or neither."""
-        return self._run_of(self.commit(Changes(claim=(pause_id, answer), run=run, version=expected_version, events=list(events))))
-
-    def open_pause(self, pause: PauseRecord, *, events: Events = ()) -> PauseRecord:
-        """Insert a pause unless one with its id exists; return the stored one either way (events only if inserted)."""
-        try:
-            self.commit(Changes(pauses=[pause], events=list(events)))
-        except PauseExists as exc:
-            return exc.current
-        return normalized(pause)
-
-    def journal_start(self, entry: JournalEntry, *, events: Events = ()) -> JournalEntry:
-        """Insert an entry; JournalExists (with the stored entry) when its key is taken."""
-        self.commit(Changes(starts=[entry], events=list(events)))
-        return normalized(entry)
-
-    def journal_update(
-        self, entry: JournalEntry, *, expected_status: str, expected_attempt: int | None = None, events: Events = ()
-    ) -> JournalEntry:
-        """Replace an entry whose stored status (and attempt, where given) is as expected; JournalConflict otherwise.
-
-        The attempt fences a worker that lost its lease: its late write names an
-        attempt that a newer one has replaced.
-        """
-        self.commit(Changes(updates=[(entry, expected_status, expected_attempt)], events=list(events)))
-        return normalized(entry)
+        changes = Changes(claim=(pause_id, answer), run=run, version=expected_version, events=list(events))
+        return self._run_of(self.commit(changes))
 
     def append_event(self, thread: str, event: dict[str, Any]) -> int:
         return self.commit(Changes(events=[Event(thread, event)])).event_ids[0]
-
-    def show_message(self, message: ShownMessage) -> None:
-        """Remember that a reply was shown to a session; the same id again is ignored."""
-        self.commit(Changes(shown=[message]))
 
     @staticmethod
     def _run_of(committed: Committed) -> RunRecord:
         assert committed.run is not None
         return committed.run
-
-
-def normalized(record: Any) -> Any:
-    """A record as the store hands it back: JSON fields as JSON would return them."""
-    from . import _records
-
-    return _records.from_row(type(record), _records.to_row(record))

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
@@ -29,7 +31,8 @@ from botocore.exceptions import ConnectionError as BotoConnectionError
 
 from ..errors import StalwartError, StorageError, StorageUnavailable
 from . import _records as records
-from .base import FINISHED, Changes, Committed, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot, Writes
+from ._conditions import Check, EntryAt, EntryNew, PauseNew, PauseOpen, RunAt, RunNew, ThreadFree, checks
+from .base import Changes, Committed, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot, Writes
 from .dynamodb_schema import TTL_ATTRIBUTE, create_table_arguments
 
 Item = dict[str, dict[str, Any]]
@@ -40,7 +43,7 @@ BACKOFF = 0.01
 LAST_EVENT = 10**12 - 1
 CLIENT_CONFIG = Config(retries={"mode": "standard"}, connect_timeout=5, read_timeout=20)
 
-BUSY, TAKEN, CLAIM, VERSION, PAUSE, START, UPDATE, GUESS = range(8)
+GUESS = sys.maxsize  # the place of a failed guess: after every condition of the commit, so those are raised first
 RETRIED_REASONS = {"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"}
 DENIED = "cannot be used by this process: its AWS credentials are missing, expired or not allowed to use it"
 THROTTLED = "kept throttling requests after retries; try again shortly"
@@ -96,12 +99,14 @@ def _typed(annotation: Any, text: str | None) -> Any:
     return int(text) if str(annotation) == "int" else text
 
 
-def _record(kind: type, item: Mapping[str, Any] | None) -> Any:
+def _record(kind: type[records.Record], item: Mapping[str, Any] | None) -> records.Record | None:
+    return None if not item else _from_item(kind, item)
+
+
+def _from_item(kind: type[records.Record], item: Mapping[str, Any]) -> records.Record:
     """The record an item holds (its other attributes ignored), JSON fields decoded as SQLite's are."""
-    if not item:
-        return None
-    row = {spec.name: _typed(spec.type, _plain(item.get(spec.name))) for spec in dataclasses.fields(kind)}
-    return records.from_row(kind, row) if kind in records.JSON_FIELDS else kind(**row)
+    row = {spec.name: _typed(spec.type, _plain(item.get(spec.name))) for spec in records.FIELDS[kind]}
+    return records.from_row(kind, row)
 
 
 def _number(item: Mapping[str, Any] | None, name: str) -> int | None:
@@ -145,7 +150,7 @@ def _update_expression(sets: list[str], removes: list[str]) -> str:
 
 
 class _Memory:
-    """What this process remembers between requests: each thread's event counter as last seen, and the journal's clock."""
+    """What this process remembers between requests: each thread's event counter as last seen; the journal's clock."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -163,7 +168,7 @@ class _Memory:
                 self._seqs[thread] = max(seq, self._seqs.get(thread, 0))
 
     def started(self) -> int:
-        """A journal entry's place in its run: the clock in nanoseconds, rising within this process even if the clock steps back."""
+        """A journal entry's place in its run: the clock in nanoseconds, rising here even if the clock steps back."""
         with self._lock:
             self._last_started = max(time.time_ns(), self._last_started + 1)
             return self._last_started
@@ -191,12 +196,14 @@ class DynamoStorage(Writes):
         params = {"region": region} | ({"endpoint": endpoint} if endpoint else {})
         self.url = f"dynamodb://{table}?{urlencode(params, safe=':/')}"
         self._owns_client = client is None
-        self._client = client or boto3.client("dynamodb", region_name=region, endpoint_url=endpoint, config=CLIENT_CONFIG)
+        self._client = client or boto3.client(
+            "dynamodb", region_name=region, endpoint_url=endpoint, config=CLIENT_CONFIG
+        )
         self._memory = _Memory()
 
     @property
     def client(self) -> Any:
-        """The boto3 client, for instrumenting (counting requests, asking for consumed capacity); not for writing around the store."""
+        """The boto3 client, to instrument (count requests, see consumed capacity), not to write around the store."""
         return self._client
 
     def setup(self) -> None:
@@ -226,12 +233,14 @@ class DynamoStorage(Writes):
             run_thread=None if changes.run is None else changes.run.thread,
             pause_run=None if changes.run is None else changes.run.id,
         )
+        claim = None if changes.claim is None else PauseOpen(changes.claim[0], rows.claim or "")
         for attempt in range(ATTEMPTS):
-            if changes.claim is not None and guesses.pause_run is None:
-                guesses.pause_run = self._pause_run(changes.claim[0])
+            if claim is not None and guesses.pause_run is None:
+                guesses.pause_run = self._pause_run(claim)
             transaction = _Transaction(self.table, changes, rows, guesses, self._memory)
             try:
-                self._call("transact_write_items", expected=("TransactionCanceledException",), TransactItems=transaction.requests())
+                requests = transaction.requests()
+                self._call("transact_write_items", expected=("TransactionCanceledException",), TransactItems=requests)
             except ClientError as exc:
                 _judge(transaction, exc.response.get("CancellationReasons", []), self.table)
                 time.sleep(random.uniform(0, BACKOFF * attempt))
@@ -239,7 +248,9 @@ class DynamoStorage(Writes):
             for thread, seq in transaction.seqs_after().items():
                 self._memory.saw(thread, seq)
             return transaction.committed()
-        raise StorageUnavailable(f"a commit to the DynamoDB table {self.table} lost {ATTEMPTS} races in a row to other writers; try again")
+        raise StorageUnavailable(
+            f"a commit to the DynamoDB table {self.table} lost {ATTEMPTS} races in a row to other writers; try again"
+        )
 
     def snapshot(self, run_id: str) -> Snapshot | None:
         items = self._run_items(run_id)
@@ -256,10 +267,11 @@ class DynamoStorage(Writes):
         return self._thread_run(thread, "last_run")
 
     def get_pause(self, pause_id: str) -> PauseRecord | None:
-        """Find the pause's keys by the by_id index (keys only, eventually consistent), then read the item consistently."""
+        """Find the pause's keys by the by_id index (keys only, eventually consistent), then read it consistently."""
         terms = _Terms()
         found = self._call(
-            "query", TableName=self.table, IndexName="by_id", KeyConditionExpression=terms.equal("pid", pause_id), **terms.fields()
+            "query", TableName=self.table, IndexName="by_id", KeyConditionExpression=terms.equal("pid", pause_id),
+            **terms.fields(),
         )
         keys = found.get("Items", [])
         return None if not keys else _record(PauseRecord, self._get({"pk": keys[0]["pk"], "sk": keys[0]["sk"]}))
@@ -277,7 +289,8 @@ class DynamoStorage(Writes):
             return []
         terms = _Terms()
         between = f"{terms.name('sk')} BETWEEN {terms.value(f'E#{first:012d}')} AND {terms.value(f'E#{LAST_EVENT}')}"
-        items = self._query(limit, KeyConditionExpression=f"{terms.equal('pk', f'T#{thread}')} AND {between}", **terms.fields())
+        condition = f"{terms.equal('pk', f'T#{thread}')} AND {between}"
+        items = self._query(limit, KeyConditionExpression=condition, **terms.fields())
         return [(int(item["sk"]["S"][2:]), records.load(_plain(item.get("body")))) for item in items]
 
     def secret(self, name: str, candidate: str) -> str:
@@ -320,15 +333,16 @@ class DynamoStorage(Writes):
             self._call(
                 "update_item", expected=("ConditionalCheckFailedException",), TableName=self.table,
                 Key=_key(f"R#{run_id}", f"P#{pause_id}"), UpdateExpression="SET delivery = :d",
-                ConditionExpression="attribute_exists(pk)", ExpressionAttributeValues={":d": {"S": records.dump(outcome)}},
+                ConditionExpression="attribute_exists(pk)",
+                ExpressionAttributeValues={":d": {"S": records.dump(outcome)}},
             )
         except ClientError:
             return
 
-    def _pause_run(self, pause_id: str) -> str:
-        pause = self.get_pause(pause_id)
+    def _pause_run(self, claim: PauseOpen) -> str:
+        pause = self.get_pause(claim.pause_id)
         if pause is None:
-            raise records.pause_closed(pause_id, None)
+            raise claim.refused(None)
         return pause.run
 
     def _thread_run(self, thread: str, attribute: str) -> RunRecord | None:
@@ -348,7 +362,7 @@ class DynamoStorage(Writes):
         """Every item a strongly consistent query finds (up to ``limit``), page after page."""
         items: list[Item] = []
         while True:
-            page_limit = {} if limit is None else {"Limit": limit - len(items)}
+            page_limit: dict[str, Any] = {} if limit is None else {"Limit": limit - len(items)}
             page = self._call("query", TableName=self.table, ConsistentRead=True, **page_limit, **request)
             items += page.get("Items", [])
             start = page.get("LastEvaluatedKey")
@@ -357,24 +371,24 @@ class DynamoStorage(Writes):
             request["ExclusiveStartKey"] = start
 
     def _get(self, key: Item) -> Item | None:
-        return self._call("get_item", TableName=self.table, Key=key, ConsistentRead=True).get("Item")
+        item: Item | None = self._call("get_item", TableName=self.table, Key=key, ConsistentRead=True).get("Item")
+        return item
 
     def _create_table(self) -> None:
         """Create the table and wait for it; another process creating it at the same moment is no error."""
-        try:
+        with suppress(ClientError):
             self._call("create_table", expected=("ResourceInUseException",), **create_table_arguments(self.table))
-        except ClientError:
-            pass
         deadline = time.monotonic() + 60
         while self._call("describe_table", TableName=self.table)["Table"]["TableStatus"] != "ACTIVE":
             if time.monotonic() > deadline:
                 raise StorageUnavailable(f"the DynamoDB table {self.table} did not become active within a minute")
             time.sleep(0.5)
         spec = {"Enabled": True, "AttributeName": TTL_ATTRIBUTE}
-        try:
-            self._call("update_time_to_live", expected=("ValidationException",), TableName=self.table, TimeToLiveSpecification=spec)
-        except ClientError:
-            pass
+        with suppress(ClientError):
+            self._call(
+                "update_time_to_live", expected=("ValidationException",), TableName=self.table,
+                TimeToLiveSpecification=spec,
+            )
 
     def _call(self, operation: str, *, expected: tuple[str, ...] = (), **request: Any) -> Any:
         """Call DynamoDB; an ``expected`` error code comes back as the ClientError, any other is translated."""
@@ -404,20 +418,20 @@ class DynamoStorage(Writes):
 
 
 def _pauses(items: list[Item]) -> list[PauseRecord]:
-    pauses = [_record(PauseRecord, item) for item in items if item["sk"]["S"].startswith("P#")]
+    pauses = [_from_item(PauseRecord, item) for item in items if item["sk"]["S"].startswith("P#")]
     return sorted(pauses, key=lambda pause: (pause.step, pause.created_at, pause.id))
 
 
 def _journal(items: list[Item]) -> list[JournalEntry]:
     entries = [item for item in items if item["sk"]["S"].startswith("J#")]
     entries.sort(key=lambda item: (_number(item, "started") or 0, item["sk"]["S"]))
-    return [_record(JournalEntry, item) for item in entries]
+    return [_from_item(JournalEntry, item) for item in entries]
 
 
 def _judge(transaction: _Transaction, reasons: list[dict[str, Any]], table: str) -> None:
     """Raise the first failed condition in Changes' order; return (to retry) when what failed first was a guess."""
     verdicts: list[Verdict] = []
-    for write, reason in zip(transaction.writes, reasons):
+    for write, reason in zip(transaction.writes, reasons, strict=False):
         code = reason.get("Code", "None")
         if code == "ConditionalCheckFailed":
             verdicts.append(write.verdict(reason.get("Item")))
@@ -461,43 +475,67 @@ class _ThreadChange:
     """Everything one commit does to one thread's item, which a transaction may touch only once."""
 
     thread: str
-    begun: dict[str, Any] | None = None
+    free: tuple[int, ThreadFree] | None = None
+    begun: RunNew | None = None
     finished: str | None = None
     events: int = 0
 
 
 class _Transaction:
-    """The items one attempt at a commit writes, each with its condition and the meaning of its failure."""
+    """The items one attempt at a commit writes, each with its condition and the meaning of its failure.
 
-    def __init__(self, table: str, changes: Changes, rows: dict[str, Any], guesses: _Guesses, memory: _Memory) -> None:
+    A check's writes take its place in ``checks``' order, so the first refused
+    in that order is the one raised; events and shown messages have no condition.
+    """
+
+    def __init__(self, table: str, changes: Changes, rows: records.Rows, guesses: _Guesses, memory: _Memory) -> None:
         self._table, self._changes, self._rows, self._guesses, self._memory = table, changes, rows, guesses, memory
         self._threads: dict[str, _ThreadChange] = {}
         self.writes: list[_Write] = []
         self.event_ids: list[int] = []
-        self._begin()
-        self._claim()
-        self._save()
-        self._pauses()
-        self._starts()
-        self._updates()
+        for position, check in enumerate(checks(changes, rows)):
+            self._add(position, check)
         self._events()
         self._shown()
         self.writes += [self._thread_write(change) for change in self._threads.values()]
 
     def requests(self) -> list[dict[str, Any]]:
         if len(self.writes) > MAX_ITEMS:
-            raise StorageError(f"a DynamoDB commit writes at most {MAX_ITEMS} items; this one would write {len(self.writes)}")
+            raise StorageError(
+                f"a DynamoDB commit writes at most {MAX_ITEMS} items; this one would write {len(self.writes)}"
+            )
         keys = [write.key for write in self.writes]
         if len(set(keys)) < len(keys):
-            raise ValueError("a commit writes one item twice (the same run, pause or journal key); DynamoDB refuses that")
+            raise ValueError("a commit writes one item twice (the same run, pause or journal key): DynamoDB refuses it")
         return [write.request for write in self.writes]
 
     def committed(self) -> Committed:
-        run = self._rows["run"] and self._rows["run"] | {"thread": self._guesses.run_thread}
-        return Committed(records.committed_run({"run": run, "begin": self._rows["begin"]}), self.event_ids)
+        return Committed(self._rows.committed_run(self._guesses.run_thread), self.event_ids)
 
     def seqs_after(self) -> dict[str, int]:
-        return {thread: self._guesses.seqs[thread] + change.events for thread, change in self._threads.items() if change.events}
+        changed = {thread: change.events for thread, change in self._threads.items() if change.events}
+        return {thread: self._guesses.seqs[thread] + events for thread, events in changed.items()}
+
+    def _add(self, position: int, check: Check) -> None:
+        match check:
+            case ThreadFree():
+                self._thread(check.thread).free = (position, check)
+            case RunNew():
+                self._thread(check.run["thread"]).begun = check
+                self._put_new(self._run_item(check.run), position, RunRecord, check.refused)
+            case PauseOpen():
+                self._claim(position, check)
+            case RunAt():
+                self._save(position, check)
+            case PauseNew():
+                item = _key(f"R#{check.pause['run']}", f"P#{check.pause['id']}") | _attributes(check.pause)
+                self._put_new(item | {"pid": {"S": check.pause["id"]}}, position, PauseRecord, check.refused)
+            case EntryNew():
+                row = check.entry | {"started": self._memory.started()}
+                item = _key(f"R#{row['run']}", f"J#{row['key']}") | _attributes(row)
+                self._put_new(item, position, JournalEntry, check.refused)
+            case EntryAt():
+                self._update_entry(position, check)
 
     def _thread(self, thread: str) -> _ThreadChange:
         return self._threads.setdefault(thread, _ThreadChange(thread))
@@ -507,9 +545,17 @@ class _Transaction:
         events = sum(event.thread == thread for event in self._changes.events)
         return self._guesses.seqs[thread] + events if events else self._memory.seq(thread)
 
-    def _put(self, item: Item, position: int, verdict: Callable[[Item | None], Verdict], condition: tuple[_Terms, str]) -> None:
-        terms, expression = condition
-        request = {"TableName": self._table, "Item": item, "ConditionExpression": expression, "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}
+    def _put_new(self, item: Item, position: int, kind: type, refused: Callable[[Any], StalwartError]) -> None:
+        """Put an item that must not exist yet; the one found instead is what ``refused`` is given."""
+        terms = _Terms()
+        request = {
+            "TableName": self._table, "Item": item, "ConditionExpression": terms.absent("pk"),
+            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+        }
+
+        def verdict(old: Item | None) -> Verdict:
+            return position, None if not old else refused(_record(kind, old))
+
         self.writes.append(_Write({"Put": request | terms.fields()}, position, verdict))
 
     def _update(self, key: Item, terms: _Terms, update: str, condition: str | None = None) -> dict[str, Any]:
@@ -518,83 +564,60 @@ class _Transaction:
             request |= {"ConditionExpression": condition, "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}
         return {"Update": request | terms.fields()}
 
-    def _new(self) -> tuple[_Terms, str]:
-        terms = _Terms()
-        return terms, terms.absent("pk")
-
     def _run_item(self, row: dict[str, Any]) -> Item:
         return _run_key(row["id"]) | _attributes(row | {"tseq": self._tseq(row["thread"])})
 
-    def _begin(self) -> None:
-        row = self._rows["begin"]
-        if row is None:
-            return
-        self._thread(row["thread"]).begun = row
-        verdict = lambda old: (TAKEN, records.run_exists(_record(RunRecord, old)) if old else None)
-        self._put(self._run_item(row), TAKEN, verdict, self._new())
-
-    def _claim(self) -> None:
-        if self._changes.claim is None:
-            return
-        pause_id, terms = self._changes.claim[0], _Terms()
-        update = f"SET {terms.equal('status', 'answered')}, {terms.equal('answer', self._rows['claim'])}"
-        key = _key(f"R#{self._guesses.pause_run}", f"P#{pause_id}")
+    def _claim(self, position: int, check: PauseOpen) -> None:
+        terms = _Terms()
+        update = f"SET {terms.equal('status', 'answered')}, {terms.equal('answer', check.answer)}"
+        key = _key(f"R#{self._guesses.pause_run}", f"P#{check.pause_id}")
         request = self._update(key, terms, update, terms.equal("status", "open"))
-        self.writes.append(_Write(request, CLAIM, lambda old: self._claimed(pause_id, old)))
+        self.writes.append(_Write(request, position, lambda old: self._claimed(position, check, old)))
 
-    def _claimed(self, pause_id: str, old: Item | None) -> Verdict:
+    def _claimed(self, position: int, check: PauseOpen, old: Item | None) -> Verdict:
         """No pause under the run guessed: the retry looks it up by id first (and finds it, or that there is none)."""
         if old is None:
             self._guesses.pause_run = None
-            return CLAIM, None
-        return CLAIM, records.pause_closed(pause_id, _record(PauseRecord, old))
+            return position, None
+        return position, check.refused(_record(PauseRecord, old))
 
-    def _save(self) -> None:
-        if self._rows["run"] is None:
-            return
-        version, thread = self._changes.version, self._guesses.run_thread
-        row = self._rows["run"] | {"thread": thread}
-        if row["status"] in FINISHED and thread not in self._guesses.inactive:
+    def _save(self, position: int, check: RunAt) -> None:
+        thread = self._guesses.run_thread
+        assert thread is not None
+        row = check.run | {"thread": thread}
+        if check.finishes and thread not in self._guesses.inactive:
             self._thread(thread).finished = row["id"]
         terms = _Terms()
-        condition = f"{terms.equal('version', version)} AND {terms.equal('thread', thread)}"
-        self._put(self._run_item(row), VERSION, lambda old: self._saved(row["id"], old), (terms, condition))
+        condition = f"{terms.equal('version', check.version)} AND {terms.equal('thread', thread)}"
+        request = {
+            "TableName": self._table, "Item": self._run_item(row), "ConditionExpression": condition,
+            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+        }
+        verdict = partial(self._saved, position, check)
+        self.writes.append(_Write({"Put": request | terms.fields()}, position, verdict))
 
-    def _saved(self, run_id: str, old: Item | None) -> Verdict:
-        """A stale version is a conflict; the right version under another thread means the run keeps its stored thread."""
+    def _saved(self, position: int, check: RunAt, old: Item | None) -> Verdict:
+        """A stale version is a conflict; the right version under another thread: the run keeps its stored thread."""
         current = _run_seen(old, self._memory)
-        expected = self._changes.version or 0
-        if current is None or current.version != expected:
-            return VERSION, records.version_conflict(run_id, expected, current)
+        if current is None or current.version != check.version:
+            return position, check.refused(current)
         self._guesses.run_thread = current.thread
         return GUESS, None
 
-    def _pauses(self) -> None:
-        for row in self._rows["pauses"]:
-            item = _key(f"R#{row['run']}", f"P#{row['id']}") | _attributes(row | {"pid": row["id"]})
-            verdict = lambda old: (PAUSE, records.pause_exists(_record(PauseRecord, old)) if old else None)
-            self._put(item, PAUSE, verdict, self._new())
-
-    def _starts(self) -> None:
-        for row in self._rows["starts"]:
-            item = _key(f"R#{row['run']}", f"J#{row['key']}") | _attributes(row | {"started": self._memory.started()})
-            verdict = lambda old: (START, records.journal_exists(_record(JournalEntry, old)) if old else None)
-            self._put(item, START, verdict, self._new())
-
-    def _updates(self) -> None:
-        for row, (entry, status, attempt) in zip(self._rows["updates"], self._changes.updates):
-            terms = _Terms()
-            changed = {name: value for name, value in row.items() if name not in ("run", "key")}
-            sets = [terms.equal(name, value) for name, value in changed.items() if value is not None]
-            removes = [terms.name(name) for name, value in changed.items() if value is None]
-            condition = terms.equal("status", status) + ("" if attempt is None else f" AND {terms.equal('attempt', attempt)}")
-            key = _key(f"R#{entry.run}", f"J#{entry.key}")
-            request = self._update(key, terms, _update_expression(sets, removes), condition)
-            verdict = lambda old, entry=entry, status=status: (UPDATE, records.journal_conflict(entry, status, _record(JournalEntry, old)))
-            self.writes.append(_Write(request, UPDATE, verdict))
+    def _update_entry(self, position: int, check: EntryAt) -> None:
+        terms = _Terms()
+        changed = {name: value for name, value in check.entry.items() if name not in ("run", "key")}
+        sets = [terms.equal(name, value) for name, value in changed.items() if value is not None]
+        removes = [terms.name(name) for name, value in changed.items() if value is None]
+        condition = terms.equal("status", check.status)
+        if check.attempt is not None:
+            condition += f" AND {terms.equal('attempt', check.attempt)}"
+        key = _key(f"R#{check.entry['run']}", f"J#{check.entry['key']}")
+        request = self._update(key, terms, _update_expression(sets, removes), condition)
+        self.writes.append(_Write(request, position, lambda old: (position, check.refused(_record(JournalEntry, old)))))
 
     def _events(self) -> None:
-        for thread, body in self._rows["events"]:
+        for thread, body in self._rows.events:
             change = self._thread(thread)
             change.events += 1
             event_id = self._guesses.seqs[thread] + change.events
@@ -603,21 +626,23 @@ class _Transaction:
             self.writes.append(_Write({"Put": {"TableName": self._table, "Item": item}}, GUESS))
 
     def _shown(self) -> None:
-        """Insert-or-ignore inside a transaction, where a failed condition would cancel it: each attribute is set only if absent."""
+        """Insert-or-ignore inside a transaction, where a failed condition would cancel it: each attribute if absent."""
         first = {message.id: message for message in reversed(self._changes.shown)}
         for message in first.values():
             terms = _Terms()
             values = dataclasses.asdict(message)
-            sets = [f"{terms.name(name)} = if_not_exists({terms.name(name)}, {terms.value(value)})" for name, value in values.items()]
-            self.writes.append(_Write(self._update(_key(f"M#{message.id}", "SHOWN"), terms, _update_expression(sets, [])), GUESS))
+            sets = [f"{terms.name(name)} = if_not_exists({terms.name(name)}, {terms.value(value)})" for name, value in
+                    values.items()]
+            request = self._update(_key(f"M#{message.id}", "SHOWN"), terms, _update_expression(sets, []))
+            self.writes.append(_Write(request, GUESS))
 
     def _thread_write(self, change: _ThreadChange) -> _Write:
         terms, sets, removes, conditions = _Terms(), [], [], []
-        if change.begun is not None:
+        if change.free is not None and change.begun is not None:
             conditions.append(terms.absent("active_run"))
-            sets.append(terms.equal("last_run", change.begun["id"]))
-            if change.begun["status"] not in FINISHED:
-                sets.append(terms.equal("active_run", change.begun["id"]))
+            sets.append(terms.equal("last_run", change.begun.run["id"]))
+            if change.begun.active:
+                sets.append(terms.equal("active_run", change.begun.run["id"]))
         elif change.finished is not None:
             conditions.append(terms.equal("active_run", change.finished))
             removes.append(terms.name("active_run"))
@@ -625,14 +650,17 @@ class _Transaction:
             old = self._guesses.seqs[change.thread]
             conditions.append(terms.equal("seq", old) if old else terms.absent("seq"))
             sets.append(terms.equal("seq", old + change.events))
-        request = self._update(_thread_key(change.thread), terms, _update_expression(sets, removes), " AND ".join(conditions))
-        return _Write(request, BUSY if change.begun is not None else GUESS, lambda old: self._thread_verdict(change, old))
+        update = _update_expression(sets, removes)
+        request = self._update(_thread_key(change.thread), terms, update, " AND ".join(conditions))
+        position = GUESS if change.free is None else change.free[0]
+        return _Write(request, position, lambda old: self._thread_verdict(change, old))
 
     def _thread_verdict(self, change: _ThreadChange, old: Item | None) -> Verdict:
-        """A begun run on a busy thread is ThreadBusy; anything else that failed here was a guess, corrected from ``old``."""
+        """A begun run on a busy thread is ThreadBusy; anything else failing here was a guess, fixed from ``old``."""
         active = _plain((old or {}).get("active_run"))
-        if change.begun is not None and active is not None:
-            return BUSY, records.thread_busy(change.thread, active)
+        if change.free is not None and active is not None:
+            position, free = change.free
+            return position, free.refused(active)
         seq = _number(old, "seq") or 0
         self._guesses.seqs[change.thread] = seq
         self._memory.saw(change.thread, seq)

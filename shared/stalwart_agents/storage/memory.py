@@ -3,32 +3,60 @@
 from __future__ import annotations
 
 import threading
+from collections import ChainMap
+from collections.abc import Iterator, Mapping, MutableMapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import _records as records
-from .base import FINISHED, Changes, Committed, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot, Writes
+from ._conditions import EntryAt, PauseOpen, RunAt, RunNew, Transactional
+from ._records import Row
+from .base import Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot
 
-Row = dict[str, Any]
+Key = tuple[str, ...]
 
 
-class MemoryStorage(Writes):
+@dataclass
+class _Tables:
+    """The tables a commit may change, records under ``records.key_of``; a transaction stages writes over them."""
+
+    runs: MutableMapping[Key, Row] = field(default_factory=dict)
+    pauses: MutableMapping[Key, Row] = field(default_factory=dict)
+    journal: MutableMapping[Key, Row] = field(default_factory=dict)
+    active: MutableMapping[str, str | None] = field(default_factory=dict)
+    last: MutableMapping[str, str] = field(default_factory=dict)
+
+    def of(self, kind: type) -> MutableMapping[Key, Row]:
+        return {RunRecord: self.runs, PauseRecord: self.pauses, JournalEntry: self.journal}[kind]
+
+    def staged(self) -> _Tables:
+        """These tables as ``ChainMap``s: reads fall through to them, writes stay in the first map."""
+        return _Tables(*(ChainMap({}, table) for table in self._all()))
+
+    def keep(self, staged: _Tables) -> None:
+        for table, layered in zip(self._all(), staged._all(), strict=True):
+            assert isinstance(layered, ChainMap)
+            table.update(layered.maps[0])
+
+    def _all(self) -> list[MutableMapping[Any, Any]]:
+        return [self.runs, self.pauses, self.journal, self.active, self.last]
+
+
+class MemoryStorage(Transactional[_Tables]):
     """Holds everything in dicts behind one lock, so unit tests get SQLite's semantics without a file.
 
     Records are kept as rows of plain values and JSON text, so what comes back is
     always a fresh copy shaped exactly as a database would return it.  A commit
-    checks every condition before it changes anything.
+    writes into a layer over the tables, kept only when every condition held.
     """
 
     url = "memory://"
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._runs: dict[str, Row] = {}
-        self._active: dict[str, str] = {}
-        self._last: dict[str, str] = {}
-        self._pauses: dict[str, Row] = {}
-        self._journal: dict[tuple[str, str], Row] = {}
-        self._events: dict[str, list[tuple[int, str | None]]] = {}
+        self._tables = _Tables()
+        self._events: dict[str, list[tuple[int, str]]] = {}
         self._event_ids = 0
         self._secrets: dict[str, str] = {}
         self._owners: dict[str, str] = {}
@@ -41,64 +69,10 @@ class MemoryStorage(Writes):
     def close(self) -> None:
         pass
 
-    def commit(self, changes: Changes) -> Committed:
-        rows = records.encoded(changes)
-        with self._lock:
-            self._check(changes)
-            return self._apply(changes, rows)
-
-    def _check(self, changes: Changes) -> None:
-        if changes.begin is not None:
-            run = changes.begin
-            if run.thread in self._active:
-                raise records.thread_busy(run.thread, self._active[run.thread])
-            if run.id in self._runs:
-                raise records.run_exists(self._run(run.id))
-        if changes.claim is not None:
-            pause = self._pauses.get(changes.claim[0])
-            if pause is None or pause["status"] != "open":
-                raise records.pause_closed(changes.claim[0], self._pause(changes.claim[0]))
-        if changes.run is not None:
-            current = self._runs.get(changes.run.id)
-            if current is None or current["version"] != changes.version:
-                raise records.version_conflict(changes.run.id, changes.version or 0, self._run(changes.run.id))
-        for pause in changes.pauses:
-            if pause.id in self._pauses:
-                raise records.pause_exists(self._pause(pause.id))
-        for entry in changes.starts:
-            if (entry.run, entry.key) in self._journal:
-                raise records.journal_exists(_record(JournalEntry, self._journal[entry.run, entry.key]))
-        for entry, status, attempt in changes.updates:
-            stored = self._journal.get((entry.run, entry.key))
-            if not records.as_expected(stored, status, attempt):
-                raise records.journal_conflict(entry, status, _record(JournalEntry, stored))
-
-    def _apply(self, changes: Changes, rows: dict[str, Any]) -> Committed:
-        if rows["begin"] is not None:
-            self._store_run(rows["begin"])
-            self._last[rows["begin"]["thread"]] = rows["begin"]["id"]
-        if changes.claim is not None:
-            self._pauses[changes.claim[0]] |= {"status": "answered", "answer": rows["claim"]}
-        if rows["run"] is not None:
-            rows["run"]["thread"] = self._runs[rows["run"]["id"]]["thread"]
-            self._store_run(rows["run"])
-        self._pauses.update((row["id"], row) for row in rows["pauses"])
-        self._journal.update(((row["run"], row["key"]), row) for row in rows["starts"] + rows["updates"])
-        event_ids = [self._append_one(thread, body) for thread, body in rows["events"]]
-        for message in changes.shown:
-            self._shown.setdefault(message.id, message)
-        return Committed(records.committed_run(rows), event_ids)
-
-    def _store_run(self, row: Row) -> None:
-        self._runs[row["id"]] = row
-        if row["status"] not in FINISHED:
-            self._active[row["thread"]] = row["id"]
-        elif self._active.get(row["thread"]) == row["id"]:
-            del self._active[row["thread"]]
-
     def snapshot(self, run_id: str) -> Snapshot | None:
-        run = self.get_run(run_id)
-        return None if run is None else Snapshot(run, self.run_pauses(run_id), self.journal(run_id))
+        with self._lock:
+            run = self._run(run_id)
+            return None if run is None else Snapshot(run, self._run_pauses(run_id), self._journal(run_id))
 
     def get_run(self, run_id: str) -> RunRecord | None:
         with self._lock:
@@ -106,26 +80,23 @@ class MemoryStorage(Writes):
 
     def active_run(self, thread: str) -> RunRecord | None:
         with self._lock:
-            return self._run(self._active.get(thread))
+            return self._run(self._tables.active.get(thread))
 
     def last_run(self, thread: str) -> RunRecord | None:
         with self._lock:
-            return self._run(self._last.get(thread))
+            return self._run(self._tables.last.get(thread))
 
     def get_pause(self, pause_id: str) -> PauseRecord | None:
         with self._lock:
-            return self._pause(pause_id)
+            return records.record(PauseRecord, self._tables.pauses.get((pause_id,)))
 
     def run_pauses(self, run_id: str) -> list[PauseRecord]:
         with self._lock:
-            rows = [row for row in self._pauses.values() if row["run"] == run_id]
-        rows.sort(key=lambda row: (row["step"], row["created_at"]))
-        return [records.from_row(PauseRecord, row) for row in rows]
+            return self._run_pauses(run_id)
 
     def journal(self, run_id: str) -> list[JournalEntry]:
         with self._lock:
-            rows = [row for (run, _), row in self._journal.items() if run == run_id]
-        return [records.from_row(JournalEntry, row) for row in rows]
+            return self._journal(run_id)
 
     def events(self, thread: str, after: int = 0, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
         records.check_limit(limit)
@@ -160,20 +131,81 @@ class MemoryStorage(Writes):
     def note_delivery(self, run_id: str, pause_id: str, outcome: dict[str, Any]) -> None:
         text = records.dump(outcome)
         with self._lock:
-            if pause_id in self._pauses and self._pauses[pause_id]["run"] == run_id:
-                self._pauses[pause_id]["delivery"] = text
+            pause = self._tables.pauses.get((pause_id,))
+            if pause is not None and pause["run"] == run_id:
+                self._tables.pauses[(pause_id,)] = pause | {"delivery": text}
 
-    def _append_one(self, thread: str, body: str | None) -> int:
-        self._event_ids += 1
-        self._events.setdefault(thread, []).append((self._event_ids, body))
-        return self._event_ids
+    @contextmanager
+    def _transaction(self) -> Iterator[_Tables]:
+        with self._lock:
+            staged = self._tables.staged()
+            yield staged
+            self._tables.keep(staged)
+
+    def _lock_thread(self, tx: _Tables, thread: str) -> str | None:
+        return tx.active.get(thread)
+
+    def _insert_run(self, tx: _Tables, check: RunNew) -> bool:
+        run = check.run
+        if not self._insert(tx, RunRecord, run):
+            return False
+        tx.last[run["thread"]] = run["id"]
+        tx.active[run["thread"]] = run["id"] if check.active else None
+        return True
+
+    def _answer_pause(self, tx: _Tables, check: PauseOpen) -> bool:
+        pause = tx.pauses.get((check.pause_id,))
+        if pause is None or pause["status"] != "open":
+            return False
+        tx.pauses[(check.pause_id,)] = pause | {"status": "answered", "answer": check.answer}
+        return True
+
+    def _save_run(self, tx: _Tables, check: RunAt) -> str | None:
+        stored = tx.runs.get((check.run["id"],))
+        if stored is None or stored["version"] != check.version:
+            return None
+        thread: str = stored["thread"]
+        tx.runs[(stored["id"],)] = check.run | {"thread": thread}
+        if check.finishes and tx.active.get(thread) == stored["id"]:
+            tx.active[thread] = None
+        return thread
+
+    def _insert(self, tx: _Tables, kind: type, row: Row) -> bool:
+        table, key = tx.of(kind), records.key_of(kind, row)
+        if key in table:
+            return False
+        table[key] = row
+        return True
+
+    def _update_entry(self, tx: _Tables, check: EntryAt) -> bool:
+        key = records.key_of(JournalEntry, check.entry)
+        if not check.holds_for(tx.journal.get(key)):
+            return False
+        tx.journal[key] = check.entry
+        return True
+
+    def _stored(self, tx: _Tables, kind: type[records.Record], key: Mapping[str, Any]) -> records.Record | None:
+        return records.record(kind, tx.of(kind).get(records.key_of(kind, key)))
+
+    def _append(self, tx: _Tables, events: list[tuple[str, str]]) -> list[int]:
+        ids = []
+        for thread, body in events:
+            self._event_ids += 1
+            self._events.setdefault(thread, []).append((self._event_ids, body))
+            ids.append(self._event_ids)
+        return ids
+
+    def _show(self, tx: _Tables, messages: list[ShownMessage]) -> None:
+        for message in messages:
+            self._shown.setdefault(message.id, message)
 
     def _run(self, run_id: str | None) -> RunRecord | None:
-        return _record(RunRecord, self._runs.get(run_id) if run_id is not None else None)
+        return None if run_id is None else records.record(RunRecord, self._tables.runs.get((run_id,)))
 
-    def _pause(self, pause_id: str) -> PauseRecord | None:
-        return _record(PauseRecord, self._pauses.get(pause_id))
+    def _run_pauses(self, run_id: str) -> list[PauseRecord]:
+        rows = [row for row in self._tables.pauses.values() if row["run"] == run_id]
+        rows.sort(key=lambda row: (row["step"], row["created_at"]))
+        return [records.from_row(PauseRecord, row) for row in rows]
 
-
-def _record(kind: type[records.Record], row: Row | None) -> records.Record | None:
-    return None if row is None else records.from_row(kind, row)
+    def _journal(self, run_id: str) -> list[JournalEntry]:
+        return [records.from_row(JournalEntry, row) for (run, _), row in self._tables.journal.items() if run == run_id]

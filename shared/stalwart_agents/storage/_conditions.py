@@ -1,0 +1,228 @@
+"""A commit's conditions, in the one order every backend decides them.
+
+``checks`` turns ``Changes`` into its conditions in the order ``Changes`` lists
+them; each says what is raised, carrying the stored record, when it does not
+hold.  A backend that writes step by step inside a transaction (SQL, memory)
+inherits ``Transactional``, which walks the checks, asks the backend for one
+conditional primitive each, and raises the first refused.  DynamoDB decides
+them all in one request, and raises the first refused in the same order.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from ..errors import JournalConflict, JournalExists, PauseClosed, PauseExists, ThreadBusy, VersionConflict
+from . import _records as records
+from ._records import Row
+from .base import FINISHED, Changes, Committed, JournalEntry, PauseRecord, RunRecord, ShownMessage, Writes
+
+Tx = TypeVar("Tx")
+
+
+@dataclass(frozen=True)
+class ThreadFree:
+    """``begin``: the run's thread has no active run."""
+
+    run: Row
+
+    @property
+    def thread(self) -> str:
+        return str(self.run["thread"])
+
+    def refused(self, active_run: str) -> ThreadBusy:
+        return ThreadBusy(f"thread {self.thread} already has an active run, {active_run}", active_run=active_run)
+
+
+@dataclass(frozen=True)
+class RunNew:
+    """``begin``: no run has the id; the run becomes its thread's last run, and its active one unless finished."""
+
+    run: Row
+
+    @property
+    def active(self) -> bool:
+        return self.run["status"] not in FINISHED
+
+    def refused(self, current: RunRecord | None) -> VersionConflict:
+        return VersionConflict(f"run {self.run['id']} already exists", current)
+
+
+@dataclass(frozen=True)
+class PauseOpen:
+    """``claim``: the pause is open; it is answered with ``answer`` (JSON text)."""
+
+    pause_id: str
+    answer: str
+
+    def refused(self, current: PauseRecord | None) -> PauseClosed:
+        state = "does not exist" if current is None else f"is already {current.status}"
+        return PauseClosed(f"pause {self.pause_id} {state}", current)
+
+
+@dataclass(frozen=True)
+class RunAt:
+    """``run``: the stored run is at ``version``; it is saved at the next, on the thread it is stored under.
+
+    A run saved with a finished status is no longer its thread's active run.
+    """
+
+    run: Row
+    version: int
+
+    @property
+    def finishes(self) -> bool:
+        return self.run["status"] in FINISHED
+
+    def refused(self, current: RunRecord | None) -> VersionConflict:
+        state = "does not exist" if current is None else f"is at version {current.version}, not {self.version}"
+        return VersionConflict(f"run {self.run['id']} {state}", current)
+
+
+@dataclass(frozen=True)
+class PauseNew:
+    """``pauses``: no pause has the id."""
+
+    pause: Row
+
+    def refused(self, current: PauseRecord | None) -> PauseExists:
+        return PauseExists(f"pause {self.pause['id']} already exists", current)
+
+
+@dataclass(frozen=True)
+class EntryNew:
+    """``starts``: the run has no journal entry with the key."""
+
+    entry: Row
+
+    def refused(self, current: JournalEntry | None) -> JournalExists:
+        return JournalExists(f"run {self.entry['run']} already has a journal entry {self.entry['key']!r}", current)
+
+
+@dataclass(frozen=True)
+class EntryAt:
+    """``updates``: the stored entry is in ``status`` (and at ``attempt``, where given); ``entry`` replaces it."""
+
+    entry: Row
+    status: str
+    attempt: int | None
+
+    def holds_for(self, stored: Mapping[str, Any] | None) -> bool:
+        return stored is not None and stored["status"] == self.status and self.attempt in (None, stored["attempt"])
+
+    def refused(self, current: JournalEntry | None) -> JournalConflict:
+        run, key = self.entry["run"], self.entry["key"]
+        if current is None:
+            return JournalConflict(f"run {run} has no journal entry {key!r}", None)
+        return JournalConflict(f"journal entry {key!r} of run {run} is {current.status}, not {self.status}", current)
+
+
+Check = ThreadFree | RunNew | PauseOpen | RunAt | PauseNew | EntryNew | EntryAt
+
+
+def checks(changes: Changes, rows: records.Rows) -> Iterator[Check]:
+    """The conditions of a commit in the order they are decided: the first refused is the one raised."""
+    if rows.begin is not None:
+        yield ThreadFree(rows.begin)
+        yield RunNew(rows.begin)
+    if changes.claim is not None and rows.claim is not None:
+        yield PauseOpen(changes.claim[0], rows.claim)
+    if rows.run is not None:
+        yield RunAt(rows.run, rows.version)
+    yield from map(PauseNew, rows.pauses)
+    yield from map(EntryNew, rows.starts)
+    for row, (_, status, attempt) in zip(rows.updates, changes.updates, strict=True):
+        yield EntryAt(row, status, attempt)
+
+
+class Transactional(Writes, Generic[Tx]):
+    """``commit`` for a backend that writes step by step inside one transaction.
+
+    The walk, and what a refused check raises, live here; a backend gives the
+    transaction, one conditional write per kind of check that says whether it
+    took effect, and a read of what is stored.  Events and shown messages,
+    which have no condition, come last.
+    """
+
+    def commit(self, changes: Changes) -> Committed:
+        rows = records.encoded(changes)
+        thread = None
+        with self._transaction() as tx:
+            for check in checks(changes, rows):
+                thread = self._decide(tx, check) or thread
+            event_ids = self._append(tx, rows.events)
+            self._show(tx, changes.shown)
+        return Committed(rows.committed_run(thread), event_ids)
+
+    def _decide(self, tx: Tx, check: Check) -> str | None:
+        """Make the check's write, or raise its refusal; the thread a saved run is stored under."""
+        match check:
+            case ThreadFree():
+                active = self._lock_thread(tx, check.thread)
+                if active is not None:
+                    raise check.refused(active)
+            case RunNew():
+                if not self._insert_run(tx, check):
+                    raise check.refused(self._stored(tx, RunRecord, check.run))
+            case PauseOpen():
+                if not self._answer_pause(tx, check):
+                    raise check.refused(self._stored(tx, PauseRecord, {"id": check.pause_id}))
+            case RunAt():
+                thread = self._save_run(tx, check)
+                if thread is None:
+                    raise check.refused(self._stored(tx, RunRecord, check.run))
+                return thread
+            case PauseNew():
+                if not self._insert(tx, PauseRecord, check.pause):
+                    raise check.refused(self._stored(tx, PauseRecord, check.pause))
+            case EntryNew():
+                if not self._insert(tx, JournalEntry, check.entry):
+                    raise check.refused(self._stored(tx, JournalEntry, check.entry))
+            case EntryAt():
+                if not self._update_entry(tx, check):
+                    raise check.refused(self._stored(tx, JournalEntry, check.entry))
+        return None
+
+    @abstractmethod
+    def _transaction(self) -> AbstractContextManager[Tx]:
+        """One write transaction, committed when the block ends and rolled back if it raises."""
+
+    @abstractmethod
+    def _lock_thread(self, tx: Tx, thread: str) -> str | None:
+        """The thread's active run, if it has one; no other begin on the thread passes until ``tx`` ends."""
+
+    @abstractmethod
+    def _insert_run(self, tx: Tx, check: RunNew) -> bool:
+        """Insert the run as its thread's last (and, if ``check.active``, active) run; False if its id is taken."""
+
+    @abstractmethod
+    def _answer_pause(self, tx: Tx, check: PauseOpen) -> bool:
+        """Answer the pause if it is open; False if it is not (or does not exist)."""
+
+    @abstractmethod
+    def _save_run(self, tx: Tx, check: RunAt) -> str | None:
+        """Save the run if it is at ``check.version`` (freeing its thread if it finishes); its thread, else None."""
+
+    @abstractmethod
+    def _insert(self, tx: Tx, kind: type[PauseRecord | JournalEntry], row: Row) -> bool:
+        """Insert a pause, or a journal entry (after its run's others); False if its key is taken."""
+
+    @abstractmethod
+    def _update_entry(self, tx: Tx, check: EntryAt) -> bool:
+        """Replace the entry if ``check.holds_for`` it; False if not (or it does not exist)."""
+
+    @abstractmethod
+    def _stored(self, tx: Tx, kind: type[records.Record], key: Mapping[str, Any]) -> records.Record | None:
+        """The record of ``kind`` stored under the key in ``key`` (a row, or just its key), read inside ``tx``."""
+
+    @abstractmethod
+    def _append(self, tx: Tx, events: list[tuple[str, str]]) -> list[int]:
+        """Append ``(thread, body)`` events; their ids, rising within each thread."""
+
+    @abstractmethod
+    def _show(self, tx: Tx, messages: list[ShownMessage]) -> None:
+        """Remember each message as shown, unless one with its id already is."""

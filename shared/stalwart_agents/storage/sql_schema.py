@@ -1,0 +1,100 @@
+"""The SQL schema, as numbered migrations that SQLite and Postgres both apply: the one source of truth for both.
+
+A ``{word}`` is what the two spell differently (a column type, Postgres's
+sequence column on pauses); each backend's ``Dialect`` fills it in.  The list
+is append only: a store that has applied the first N migrations is at schema
+version N, and ``setup`` applies the rest in one transaction.  Until version 4
+Postgres numbered its own: its 1 was migrations 1 to 3 at once, its 2 was 4.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[str] = [
+    # 1: runs, their threads, pauses and journal, and each thread's events
+    """
+    CREATE TABLE threads (
+        thread TEXT PRIMARY KEY,
+        active_run TEXT,
+        last_run TEXT
+    );
+    CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        thread TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        status TEXT NOT NULL,
+        version {integer} NOT NULL,
+        state TEXT NOT NULL,
+        lease_owner TEXT,
+        lease_until {real},
+        created_at {real} NOT NULL,
+        updated_at {real} NOT NULL
+    );
+    CREATE TABLE pauses (
+        id TEXT PRIMARY KEY,{arrival_column}
+        run TEXT NOT NULL,
+        thread TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        step {integer} NOT NULL,
+        token TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL,
+        answer TEXT,
+        created_at {real} NOT NULL
+    );
+    CREATE INDEX pauses_by_run ON pauses (run, step, created_at{arrival_indexed});
+    CREATE TABLE journal (
+        run TEXT NOT NULL,
+        key TEXT NOT NULL,
+        started_order {counter} NOT NULL,
+        tool TEXT NOT NULL,
+        arguments TEXT NOT NULL,
+        status TEXT NOT NULL,
+        result TEXT,
+        error TEXT,
+        idempotency_key TEXT NOT NULL,
+        attempt {integer} NOT NULL,
+        started_at {real} NOT NULL,
+        finished_at {real},
+        PRIMARY KEY (run, key)
+    );
+    CREATE INDEX journal_in_started_order ON journal (run, started_order);
+    CREATE TABLE events (
+        id {serial_key},
+        thread TEXT NOT NULL,
+        body TEXT NOT NULL
+    );
+    CREATE INDEX events_by_thread ON events (thread, id);
+    """,
+    # 2: the side tables: secrets, messages shown, feedback
+    """
+    CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE shown (
+        id TEXT PRIMARY KEY,
+        session TEXT NOT NULL,
+        thread TEXT NOT NULL,
+        text TEXT NOT NULL,
+        shown_at {real} NOT NULL
+    );
+    CREATE TABLE feedback (
+        message TEXT PRIMARY KEY,
+        text TEXT NOT NULL,
+        thumb TEXT NOT NULL,
+        rated_at {real} NOT NULL
+    );
+    """,
+    # 3: how a pause's announcement went
+    """
+    ALTER TABLE pauses ADD COLUMN delivery TEXT;
+    """,
+    # 4: who owns a thread
+    """
+    CREATE TABLE owners (
+        thread TEXT PRIMARY KEY,
+        owner TEXT NOT NULL
+    );
+    """,
+]
+

@@ -1,0 +1,303 @@
+"""A store an earlier stalwart-agents made opens under this one, its paused runs still answerable.
+
+SQLite and Postgres kept a migration list each until they shared ``sql_schema``; the
+two lists below are copied from then (SQLite had reached schema 4, Postgres 2) and
+are data, never to be edited.  A store at each of their versions gets a paused run
+written as that code wrote it, then opens with today's code and is answered.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stalwart_agents.storage import Event, Storage, open_storage
+from stalwart_agents.storage.sql_schema import MIGRATIONS
+
+from .writes import claim
+
+SQLITE_BEFORE: list[str] = [
+    """
+    CREATE TABLE threads (
+        thread TEXT PRIMARY KEY,
+        active_run TEXT,
+        last_run TEXT
+    );
+    CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        thread TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        status TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        lease_owner TEXT,
+        lease_until REAL,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE pauses (
+        id TEXT PRIMARY KEY,
+        run TEXT NOT NULL,
+        thread TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        token TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL,
+        answer TEXT,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX pauses_by_run ON pauses (run, step, created_at);
+    CREATE TABLE journal (
+        run TEXT NOT NULL,
+        key TEXT NOT NULL,
+        started_order INTEGER NOT NULL,
+        tool TEXT NOT NULL,
+        arguments TEXT NOT NULL,
+        status TEXT NOT NULL,
+        result TEXT,
+        error TEXT,
+        idempotency_key TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        finished_at REAL,
+        PRIMARY KEY (run, key)
+    );
+    CREATE INDEX journal_in_started_order ON journal (run, started_order);
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        thread TEXT NOT NULL,
+        body TEXT NOT NULL
+    );
+    CREATE INDEX events_by_thread ON events (thread, id);
+    """,
+    """
+    CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE shown (
+        id TEXT PRIMARY KEY,
+        session TEXT NOT NULL,
+        thread TEXT NOT NULL,
+        text TEXT NOT NULL,
+        shown_at REAL NOT NULL
+    );
+    CREATE TABLE feedback (
+        message TEXT PRIMARY KEY,
+        text TEXT NOT NULL,
+        thumb TEXT NOT NULL,
+        rated_at REAL NOT NULL
+    );
+    """,
+    """
+    ALTER TABLE pauses ADD COLUMN delivery TEXT;
+    """,
+    """
+    CREATE TABLE owners (
+        thread TEXT PRIMARY KEY,
+        owner TEXT NOT NULL
+    );
+    """,
+]
+
+POSTGRES_BEFORE: list[str] = [
+    """
+    CREATE TABLE threads (
+        thread TEXT PRIMARY KEY,
+        active_run TEXT,
+        last_run TEXT
+    );
+    CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        thread TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        status TEXT NOT NULL,
+        version BIGINT NOT NULL,
+        state TEXT NOT NULL,
+        lease_owner TEXT,
+        lease_until DOUBLE PRECISION,
+        created_at DOUBLE PRECISION NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE pauses (
+        id TEXT PRIMARY KEY,
+        seq BIGSERIAL NOT NULL,
+        run TEXT NOT NULL,
+        thread TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        step BIGINT NOT NULL,
+        token TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL,
+        answer TEXT,
+        created_at DOUBLE PRECISION NOT NULL,
+        delivery TEXT
+    );
+    CREATE INDEX pauses_by_run ON pauses (run, step, created_at, seq);
+    CREATE TABLE journal (
+        run TEXT NOT NULL,
+        key TEXT NOT NULL,
+        started_order BIGSERIAL NOT NULL,
+        tool TEXT NOT NULL,
+        arguments TEXT NOT NULL,
+        status TEXT NOT NULL,
+        result TEXT,
+        error TEXT,
+        idempotency_key TEXT NOT NULL,
+        attempt BIGINT NOT NULL,
+        started_at DOUBLE PRECISION NOT NULL,
+        finished_at DOUBLE PRECISION,
+        PRIMARY KEY (run, key)
+    );
+    CREATE INDEX journal_in_started_order ON journal (run, started_order);
+    CREATE TABLE events (
+        id BIGSERIAL PRIMARY KEY,
+        thread TEXT NOT NULL,
+        body TEXT NOT NULL
+    );
+    CREATE INDEX events_by_thread ON events (thread, id);
+    CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE shown (
+        id TEXT PRIMARY KEY,
+        session TEXT NOT NULL,
+        thread TEXT NOT NULL,
+        text TEXT NOT NULL,
+        shown_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE feedback (
+        message TEXT PRIMARY KEY,
+        text TEXT NOT NULL,
+        thumb TEXT NOT NULL,
+        rated_at DOUBLE PRECISION NOT NULL
+    );
+    """,
+    """
+    CREATE TABLE owners (
+        thread TEXT PRIMARY KEY,
+        owner TEXT NOT NULL
+    );
+    """,
+]
+
+RUN = ("run-1", "thread-1", "helper", "waiting", 0, '{"step":1}', None, None, 1.5, 1.5)
+THREAD = ("thread-1", "run-1", "run-1")
+PAUSE = ("pause-1", "run-1", "thread-1", "approve", 1, "tok", '{"question":"send?"}', "open", None, 2.5)
+ENTRY = ("run-1", "call-1", "send_mail", '{"to":"ana"}', "started", None, None, "run-1/call-1", 1, 3.5, None)
+EVENT = ("thread-1", '{"what":"paused"}')
+PAUSE_COLUMNS = "id, run, thread, kind, step, token, payload, status, answer, created_at"
+ENTRY_COLUMNS = "run, key, tool, arguments, status, result, error, idempotency_key, attempt, started_at, finished_at"
+
+
+def paused_run(execute: Callable[[str, tuple[Any, ...]], Any], mark: str, *, started_order: bool) -> None:
+    """Write a run waiting on a pause, with a started journal entry and an event, as the earlier code stored them."""
+
+    def marks(values: tuple[Any, ...]) -> str:
+        return ", ".join([mark] * len(values))
+
+    execute(f"INSERT INTO runs VALUES ({marks(RUN)})", RUN)
+    execute(f"INSERT INTO threads VALUES ({marks(THREAD)})", THREAD)
+    execute(f"INSERT INTO pauses ({PAUSE_COLUMNS}) VALUES ({marks(PAUSE)})", PAUSE)
+    order = (", started_order", (1,)) if started_order else ("", ())
+    execute(f"INSERT INTO journal ({ENTRY_COLUMNS}{order[0]}) VALUES ({marks(ENTRY + order[1])})", ENTRY + order[1])
+    execute(f"INSERT INTO events (thread, body) VALUES ({mark}, {mark})", EVENT)
+
+
+def assert_the_paused_run_is_answerable(url: str) -> None:
+    store = open_storage(url)
+    try:
+        snapshot = store.snapshot("run-1")
+        assert snapshot is not None and store.active_run("thread-1") == snapshot.run
+        assert [(p.id, p.status, p.payload) for p in snapshot.pauses] == [("pause-1", "open", {"question": "send?"})]
+        assert [(e.key, e.status) for e in snapshot.journal] == [("call-1", "started")]
+        answered = [Event("thread-1", {"what": "answered"})]
+        running = snapshot.run.replace(status="running")
+        run = claim(store, "pause-1", {"ok": True}, running, expected_version=0, events=answered)
+        assert run.version == 1 and store.get_pause("pause-1").answer == {"ok": True}
+        [(first, paused), (second, later)] = store.events("thread-1")
+        assert (paused, later) == ({"what": "paused"}, {"what": "answered"}) and second > first
+        assert_later_migrations_took(store)
+    finally:
+        store.close()
+
+
+def assert_later_migrations_took(store: Storage) -> None:
+    store.note_delivery("run-1", "pause-1", {"delivered": True})
+    assert store.get_pause("pause-1").delivery == {"delivered": True}
+    assert store.own("thread-1", "ana") == "ana" and store.secret("session", "k") == "k"
+
+
+def sqlite_store(path: Path, version: int) -> str:
+    with sqlite3.connect(path) as db:
+        for script in SQLITE_BEFORE[:version]:
+            db.executescript(script)
+        db.execute(f"PRAGMA user_version = {version}")
+        paused_run(db.execute, "?", started_order=True)
+    return f"sqlite:///{path}"
+
+
+def sqlite_schema(path: Path) -> list[tuple[str, ...]]:
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name").fetchall()
+    return [(kind, name, table, re.sub(r"\s+", " ", sql or "")) for kind, name, table, sql in rows]
+
+
+@pytest.mark.parametrize("version", range(1, len(SQLITE_BEFORE) + 1))
+def test_a_sqlite_store_from_before_opens_with_its_paused_run_answerable(tmp_path: Path, version: int) -> None:
+    url = sqlite_store(tmp_path / "runs.db", version)
+    assert_the_paused_run_is_answerable(url)
+    with sqlite3.connect(tmp_path / "runs.db") as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+
+
+def test_a_fresh_sqlite_store_has_the_schema_the_earlier_migrations_made(tmp_path: Path) -> None:
+    sqlite_store(tmp_path / "before.db", len(SQLITE_BEFORE))
+    open_storage(f"sqlite:///{tmp_path / 'now.db'}").close()
+    assert sqlite_schema(tmp_path / "now.db") == sqlite_schema(tmp_path / "before.db")
+
+
+def postgres_store(url: str, version: int) -> str:
+    psycopg = pytest.importorskip("psycopg")
+    with psycopg.connect(url) as db:
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (%s)", (version,))
+        for script in POSTGRES_BEFORE[:version]:
+            db.execute(script)
+        paused_run(db.execute, "%s", started_order=False)
+    return url
+
+
+def postgres_schema(url: str) -> list[tuple[Any, ...]]:
+    import psycopg
+
+    columns = (
+        "SELECT table_name, column_name, ordinal_position, data_type, is_nullable, column_default"
+        " FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position"
+    )
+    indexes = "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname"
+    with psycopg.connect(url) as db:
+        return [*db.execute(columns).fetchall(), *db.execute(indexes).fetchall()]
+
+
+@pytest.mark.parametrize("version", range(1, len(POSTGRES_BEFORE) + 1))
+def test_a_postgres_store_from_before_opens_with_its_paused_run_answerable(postgres_url: str, version: int) -> None:
+    assert_the_paused_run_is_answerable(postgres_store(postgres_url, version))
+    import psycopg
+
+    with psycopg.connect(postgres_url) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(len(MIGRATIONS),)]
+
+
+def test_a_fresh_postgres_store_has_the_schema_the_earlier_migrations_made(postgres_cluster: Any) -> None:
+    before = postgres_store(postgres_cluster.create_database("before_shared_migrations"), len(POSTGRES_BEFORE))
+    now = postgres_cluster.create_database("with_shared_migrations")
+    open_storage(now).close()
+    assert postgres_schema(now) == postgres_schema(before)
