@@ -3,9 +3,10 @@
 Each round starts a worker process that runs a slow payment (the bank's slow_pay:
 it writes its ledger line, fsynced, then takes a while), waits until the payment
 has really begun, and kills the worker at a random moment before it ends.  Then
-a fresh worker (its clock past the dead one's lease) reads the thread: the write
-must show as outcome_unknown, and must not have been sent again.  A run paused
-before the first kill must still be answerable after the last.
+a fresh worker (its clock past the dead one's lease) takes the thread's next
+turn, which carries the dead run on, and reads what waits: the write must show
+as outcome_unknown, and must not have been sent again.  A run paused before the
+first kill must still be answerable after the last.
 
     python bench/crash.py [--kills 100] [--storage sqlite|dynamodb]
 """
@@ -13,6 +14,7 @@ before the first kill must still be answerable after the last.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -23,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from stalwart_agents import Desk
+from stalwart_agents import Desk, RunWaiting
 
 BANK = Path(__file__).resolve().parent.parent / "tests" / "bank" / "agent.yaml"
 SLOW = 0.4
@@ -51,6 +53,8 @@ def kill_mid_write(url: str, ledger: Path, round_: int, rng: random.Random) -> d
     worker.send_signal(signal.SIGKILL)
     worker.wait(timeout=10)
     fresh = Desk.from_file(BANK, storage=url, clock=lambda: time.time() + LATER)
+    with contextlib.suppress(RunWaiting):
+        fresh.send(thread, f"balance of {payee}")  # reading only reports: the next turn carries the dead run on
     waiting = fresh.waiting(thread)
     shown = [p.kind for p in waiting] == ["outcome_unknown"]
     sent_again_silently = _payments(ledger, payee) != 1

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from stalwart_agents import Desk, RunBusy
+from stalwart_agents import Desk, RunBusy, RunWaiting
 
 from .test_sagas import BANK
 
@@ -49,7 +49,10 @@ def test_a_fresh_worker_finds_the_killed_write_uncertain_and_never_sends_it_agai
     url, ledger, _ = killed_mid_write
     fresh = Desk.from_file(BANK, storage=url, clock=lambda: time.time() + LATER)
 
-    [pause] = fresh.waiting("t")
+    assert fresh.waiting("t") == []  # reading what waits only reports; the next write carries the run on
+    with pytest.raises(RunWaiting) as caught:
+        fresh.send("t", "balance of ana")
+    [pause] = caught.value.waiting
     assert (pause.kind, pause.tool) == ("outcome_unknown", "pay")
     assert pause.reasons == ["outcome_unknown: the worker stopped mid-call"]
     assert Desk.from_file(BANK, storage=url, clock=lambda: time.time() + LATER).waiting("t") == [pause]

@@ -1,5 +1,6 @@
 """Tools modules: mistakes are found when the file is loaded, named by file, line and tool."""
 
+import sys
 import textwrap
 
 import pytest
@@ -100,3 +101,27 @@ def test_context_fills_parameters_and_an_untrusted_origin_is_a_reason(tmp_path):
 
 def test_outcome_unknown_is_an_exception_tools_can_raise():
     assert issubclass(OutcomeUnknown, Exception)
+
+
+def test_an_undo_written_with_keyword_arguments_loads_and_receives_the_call_and_its_result(tmp_path):
+    desk = desk_with(tmp_path, """
+        from stalwart_agents import tool
+
+        UNDONE = []
+
+        @tool(write=True)
+        def reverse_transfer(**call):
+            UNDONE.append(call)
+            return {"reversed": call["result"]["transfer"]}
+
+        @tool(write=True, undo="reverse_transfer", says=["transfer {amount:number} to {payee}"])
+        def transfer(payee: str, amount: int) -> dict:
+            return {"transfer": f"tr-{payee}-{amount}"}
+    """)
+    desk.send("t", "transfer 5 to ana")
+    desk.confirm("t", "approve")
+    reply = desk.rollback("t")
+
+    tools = sys.modules[desk.agents["a"].tools["transfer"].fn.__module__]
+    assert tools.UNDONE == [{"payee": "ana", "amount": 5, "result": {"transfer": "tr-ana-5"}}]
+    assert [(line["tool"], line["by"]) for line in reply.rollback["undone"]] == [("transfer", "tool")]

@@ -26,13 +26,14 @@ from .signature import BadSignature, verify_signature
 if TYPE_CHECKING:
     from .desk import Desk
     from .pause import ANSWERS, Pause
-    from .reply import Refusal, Reply, Step
+    from .reply import CallOutcome, Refusal, Reply
     from .steps import NondeterministicStep, Run, StepFunction, step
     from .tools import OutcomeUnknown, Tool, tool
     from .webhook import Webhook, WebhookError
 
 _LAZY = {
     "ANSWERS": "pause",
+    "CallOutcome": "reply",
     "Desk": "desk",
     "NondeterministicStep": "steps",
     "OutcomeUnknown": "tools",
@@ -40,7 +41,6 @@ _LAZY = {
     "Refusal": "reply",
     "Reply": "reply",
     "Run": "steps",
-    "Step": "reply",
     "StepFunction": "steps",
     "Tool": "tools",
     "Webhook": "webhook",
@@ -53,6 +53,7 @@ __all__ = [
     "ANSWERS",
     "BadRequest",
     "BadSignature",
+    "CallOutcome",
     "ConfigError",
     "Desk",
     "Forbidden",
@@ -67,7 +68,6 @@ __all__ = [
     "Run",
     "RunWaiting",
     "StalwartError",
-    "Step",
     "StepFunction",
     "StorageUnavailable",
     "Tool",

@@ -15,8 +15,8 @@ from pathlib import Path
 from .check import Check
 from .config import AgentConfig, Settings
 from .errors import ConfigError
-from .selector import PatternError, Selector, compile_pattern
 from .model import Model, build_model
+from .selector import Pattern, PatternError, Selector, compile_pattern
 from .steps import StepFunction
 from .tools import Tool, load_tools
 
@@ -41,14 +41,15 @@ class Agent:
         for t in tools.values():
             _check_undo(t, tools, origin)
         model = build_model(config.model, environ) if config.model is not None else None
-        return cls(config.name, tools, steps, Selector(patterns), Check(config.check), config.on_unread, settings, model)
+        selector, check = Selector(patterns), Check(config.check)
+        return cls(config.name, tools, steps, selector, check, config.on_unread, settings, model)
 
     def named(self, name: str) -> Tool | StepFunction:
         """A tool or a step of this agent, by name."""
         return self.tools.get(name) or self.steps[name]
 
 
-def _compile(tool: Tool | StepFunction, text: str, origin: str):
+def _compile(tool: Tool | StepFunction, text: str, origin: str) -> Pattern:
     line = _line_of(tool)
     try:
         pattern = compile_pattern(text)
@@ -67,17 +68,23 @@ def _compile(tool: Tool | StepFunction, text: str, origin: str):
 def _check_undo(tool: Tool, tools: dict[str, Tool], origin: str) -> None:
     if tool.undo is None:
         return
-    where = {"file": origin, "line": _line_of(tool), "key": f"{tool.name}.undo"}
-    undo = tools.get(tool.undo)
+    problem = _undo_problem(tool, tools.get(tool.undo))
+    if problem is not None:
+        raise ConfigError(problem, file=origin, line=_line_of(tool), key=f"{tool.name}.undo")
+
+
+def _undo_problem(tool: Tool, undo: Tool | None) -> str | None:
+    """What is wrong with the undo ``tool`` names, in one sentence; None when nothing is."""
     if undo is None:
-        raise ConfigError(f"undo names {tool.undo!r}, which is not a tool of this module", **where)
+        return f"undo names {tool.undo!r}, which is not a tool of this module"
     if tool.irreversible:
-        raise ConfigError("an irreversible tool cannot have an undo", **where)
+        return "an irreversible tool cannot have an undo"
     if not undo.takes("result"):
-        raise ConfigError(f"{undo.name}() undoes {tool.name}, so it must take result= (the original call's result)", **where)
+        return f"{undo.name}() undoes {tool.name}, so it must take result= (the original call's result)"
     missing = [p.name for p in undo.parameters if p.required and p.name not in {q.name for q in tool.parameters}]
     if missing:
-        raise ConfigError(f"{undo.name}() needs {', '.join(missing)}, which {tool.name}() does not take", **where)
+        return f"{undo.name}() needs {', '.join(missing)}, which {tool.name}() does not take"
+    return None
 
 
 def _line_of(tool: Tool | StepFunction) -> int | None:

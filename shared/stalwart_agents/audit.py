@@ -8,20 +8,22 @@ that did.  The token an answer carried is kept only as a 16-hex digest.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+
+CALL = ("key", "tool", "arguments", "status", "at")
+"""What the audit keeps of each call an answer set going."""
 
 
-def history(events: Iterable[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
+def history(events: Iterable[tuple[int, Mapping[str, object]]]) -> list[dict[str, object]]:
     """The answers of a thread's log, oldest first, each with ``ran``: the calls it set going, in order."""
-    answers: list[dict[str, Any]] = []
-    ran: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    answers: list[dict[str, object]] = []
+    ran: dict[tuple[object, object], list[dict[str, object]]] = {}
     for event_id, body in events:
         if body.get("type") == "answer":
             answers.append({"event": event_id, **{k: v for k, v in body.items() if k != "type"}})
         elif body.get("type") == "step" and body.get("answer"):
-            call = {k: body.get(k) for k in ("key", "tool", "arguments", "status", "at")}
-            ran.setdefault((body["run"], body["answer"]), []).append(call)
+            ran.setdefault((body.get("run"), body.get("answer")), []).append({k: body.get(k) for k in CALL})
     for answer in answers:
-        answer["ran"] = ran.get((answer.get("run"), answer.get("pause")), []) if answer["outcome"] == "taken" else []
+        taken = answer.get("outcome") == "taken"
+        answer["ran"] = ran.get((answer.get("run"), answer.get("pause")), []) if taken else []
     return answers

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
+from .arguments import Argument
 from .config import CheckConfig
 from .tools import Tool
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Ruling:
+    """What the check says of one call: allow it, ask a person (with reasons), or refuse it (with a rule)."""
+
     kind: Literal["allow", "confirm", "refuse"]
     reasons: tuple[str, ...] = ()
     rule: str | None = None
@@ -24,7 +27,7 @@ class Verdict:
     disclosed: bool = True
 
 
-ALLOW = Verdict("allow")
+ALLOW = Ruling("allow")
 
 
 class Check:
@@ -33,27 +36,27 @@ class Check:
     def __init__(self, config: CheckConfig) -> None:
         self.config = config
 
-    def __call__(self, tool: Tool, arguments: Sequence[dict[str, Any]], tainted_by: Sequence[str] = ()) -> Verdict:
+    def __call__(self, tool: Tool, arguments: Sequence[Argument], tainted_by: Sequence[str] = ()) -> Ruling:
         activation = {
             "tool": tool.name,
-            "args": {a["name"]: a["value"] for a in arguments},
-            "origins": {a["name"]: a["origin"] for a in arguments},
+            "args": {a.name: a.value for a in arguments},
+            "origins": {a.name: a.origin for a in arguments},
             "write": tool.write,
             "tainted": bool(tainted_by),
         }
         rules = [rule for rule in self.config.rules if rule.applies_to(tool.name) and rule.holds(activation)]
         refusal = next((rule for rule in rules if rule.then == "refuse"), None)
         if refusal is not None:
-            return Verdict("refuse", rule=refusal.name, sentence=refusal.sentence, disclosed=refusal.disclose)
+            return Ruling("refuse", rule=refusal.name, sentence=refusal.sentence, disclosed=refusal.disclose)
         reasons = self._reasons(tool, arguments, tainted_by) + [f"rule: {rule.name}" for rule in rules]
-        return Verdict("confirm", tuple(reasons)) if reasons else ALLOW
+        return Ruling("confirm", tuple(reasons)) if reasons else ALLOW
 
-    def _reasons(self, tool: Tool, arguments: Sequence[dict[str, Any]], tainted_by: Sequence[str]) -> list[str]:
+    def _reasons(self, tool: Tool, arguments: Sequence[Argument], tainted_by: Sequence[str]) -> list[str]:
         if not tool.write:
             return []
         reasons = ["write"] if self.config.confirm_writes else []
         trusted = set(self.config.trusted_origins)
-        reasons += [f"argument_origin: {a['name']}" for a in arguments if _origin_kind(a["origin"]) not in trusted]
+        reasons += [f"argument_origin: {a.name}" for a in arguments if _origin_kind(a.origin) not in trusted]
         reasons += [f"tainted_call: untrusted:{name}" for name in tainted_by]
         return reasons
 

@@ -15,18 +15,29 @@ import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, Unpack
 
 from . import audit
 from .agent import Agent
-from .config import Config, load_config
-from .engine import Answer, Engine
-from .replay import Context
+from .announce import Notify, announce
+from .answer import Answer
 from .auth import ANONYMOUS, Principal
+from .config import Config, load_config
+from .engine import Engine
 from .errors import BadRequest, ConfigError, NotFound
-from .pause import Pause
+from .move import Runtime
+from .pause import AfterAnswer, Pause
 from .reply import Reply
 from .storage import Storage, open_storage
+from .vocabulary import JSON
+
+
+class DeskOptions(TypedDict, total=False):
+    """What ``Desk.from_file`` passes on to ``Desk``: see there."""
+
+    clock: Callable[[], float]
+    sleep: Callable[[float], None]
+    on_interrupt: Notify | None
 
 
 class Desk:
@@ -35,7 +46,7 @@ class Desk:
     def __init__(
         self, config: Config, storage: Storage | str | None = None, *,
         clock: Callable[[], float] = time.time, sleep: Callable[[float], None] = time.sleep,
-        on_interrupt: Callable[[str, Pause], object] | None = None,
+        on_interrupt: Notify | None = None,
     ) -> None:
         """``on_interrupt(thread, pause)`` is told of each new pause (a ``Webhook`` is one); what it
         fails to take is listed in the reply's ``not_notified`` and never fails the turn, which ran.
@@ -46,10 +57,12 @@ class Desk:
         self.agents = {a.name: Agent.build(a, config.settings, config.base_dir, os.environ) for a in config.agents}
         self.storage = _storage(storage, config)
         worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
-        self._engine = Engine(Context(self.storage, clock, sleep, self.agents), worker=worker)
+        self._engine = Engine(Runtime(self.storage, clock, sleep, self.agents), worker=worker)
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike[str], storage: Storage | str | None = None, **options: Any) -> Desk:
+    def from_file(
+        cls, path: str | os.PathLike[str], storage: Storage | str | None = None, **options: Unpack[DeskOptions],
+    ) -> Desk:
         return cls(load_config(path), storage, **options)
 
     @property
@@ -57,7 +70,8 @@ class Desk:
         return self.config.agents[0].name
 
     def send(
-        self, user: str, text: str, context: dict[str, Any] | None = None, *, agent: str | None = None, session: str | None = None,
+        self, user: str, text: str, context: dict[str, JSON] | None = None, *, agent: str | None = None,
+        session: str | None = None,
     ) -> Reply:
         """A person's turn in the thread ``user``; raises RunWaiting while something there waits.
 
@@ -68,7 +82,7 @@ class Desk:
         return self._notified(self._engine.start(_thread(user), text, self.agent(agent), context, session))
 
     def confirm(
-        self, user: str, decision: str, waiting: str | Pause | None = None, value: Any = None, *,
+        self, user: str, decision: str, waiting: str | Pause | None = None, value: JSON = None, *,
         token: str | None = None, channel: str = "python", by: str | None = None, principal: Principal | None = None,
         session: str | None = None,
     ) -> Reply:
@@ -80,18 +94,19 @@ class Desk:
         """
         pause_id = waiting.id if isinstance(waiting, Pause) else waiting
         who = principal.to_dict() if principal is not None else None
-        answer = Answer(decision=decision, value=value, token=token, channel=channel, by=principal.subject if principal else by, principal=who)
+        who_said = principal.subject if principal else by
+        answer = Answer(decision=decision, value=value, token=token, channel=channel, by=who_said, principal=who)
         return self._notified(self._engine.answer(_thread(user), answer, pause_id, session), after=answer)
 
     def rollback(self, user: str, *, session: str | None = None) -> Reply:
         """Undo the thread's run from outside it, newest write first; ``reply.rollback`` reports each."""
         return self._notified(self._engine.rollback(_thread(user), session))
 
-    def events(self, user: str, after: int = 0, limit: int = 200) -> list[tuple[int, dict[str, Any]]]:
+    def events(self, user: str, after: int = 0, limit: int = 200) -> list[tuple[int, dict[str, JSON]]]:
         """The thread's log after the event ``after``: turns, steps, pauses, answers, runs' ends."""
         return self.storage.events(_thread(user), after, limit)
 
-    def history(self, user: str) -> list[dict[str, Any]]:
+    def history(self, user: str) -> list[dict[str, object]]:
         """Every answer given in the thread, taken or refused: the pause, the decision, a digest of the token it
         carried, when, through which channel and by whom, and exactly what it then ran."""
         thread, events, after = _thread(user), [], 0
@@ -124,18 +139,17 @@ class Desk:
         """Tell ``on_interrupt`` of each pause the reply opened, and, after an answer, who gave it."""
         if self.on_interrupt is None or not reply.opened:
             return reply
-        missed = []
-        answered = None if after is None else {"decision": after.decision, "by": after.by, "principal": after.principal, "channel": after.channel}
-        for pause in reply.opened:
-            told = pause if answered is None else dataclasses.replace(pause, extra={**pause.extra, "after_answer": answered})
-            try:
-                self.on_interrupt(reply.thread, told)
-            except Exception as exc:
-                missed.append(not_notified(pause.id, exc))
-                self.storage.note_delivery(pause.run, pause.id, {"delivered": False, **missed[-1], "at": time.time()})
-            else:
-                self.storage.note_delivery(pause.run, pause.id, {"delivered": True, "at": time.time()})
-        return dataclasses.replace(reply, not_notified=missed)
+        answered: AfterAnswer | None = None
+        if after is not None:
+            answered = {
+                "decision": after.decision, "by": after.by, "principal": after.principal, "channel": after.channel,
+            }
+        notify = self.on_interrupt
+        missed = [
+            announce(self.storage, notify, pause, dataclasses.replace(pause, after_answer=answered))
+            for pause in reply.opened
+        ]
+        return dataclasses.replace(reply, not_notified=[m for m in missed if m is not None])
 
     def close(self) -> None:
         self.storage.close()
@@ -153,11 +167,6 @@ class Desk:
         if name not in self.agents:
             raise ConfigError(f"no agent named {name!r}; this file has {', '.join(self.agents)}")
         return self.agents[name]
-
-
-def not_notified(pause_id: str, exc: Exception) -> dict[str, str]:
-    """What a reply says of a pause it could not announce: our errors' words, or only the kind of a foreign one."""
-    return {"interrupt": pause_id, "error": getattr(exc, "message", None) or type(exc).__name__}
 
 
 def _storage(storage: Storage | str | None, config: Config) -> Storage:

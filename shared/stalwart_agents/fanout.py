@@ -12,31 +12,24 @@ the record goes to the dead-letter queue.  Receivers dedupe on the delivery id.
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from .desk import not_notified
+from .announce import Notify, announce
 from .pause import Pause
 from .storage import Storage, open_storage
 from .webhook import Webhook
 
-Notify = Callable[[str, Pause], object]
+__all__ = ["Notify", "deliver", "handler"]
 
 
 def deliver(records: Iterable[Mapping[str, Any]], store: Storage, notify: Notify) -> list[str]:
     """Post each new pause of ``records``; the sequence number of the first that failed, if any."""
     for record in records:
         pause = _new_pause(record, store)
-        if pause is None:
-            continue
-        try:
-            notify(pause.thread, pause)
-        except Exception as exc:
-            store.note_delivery(pause.run, pause.id, {"delivered": False, **not_notified(pause.id, exc), "at": time.time()})
+        if pause is not None and announce(store, notify, pause) is not None:
             return [record["dynamodb"]["SequenceNumber"]]
-        store.note_delivery(pause.run, pause.id, {"delivered": True, "at": time.time()})
     return []
 
 
@@ -49,7 +42,7 @@ def _new_pause(record: Mapping[str, Any], store: Storage) -> Pause | None:
     return Pause.from_record(stored) if stored is not None and stored.status == "open" else None
 
 
-def handler(event: Mapping[str, Any], context: Any) -> dict[str, Any]:
+def handler(event: Mapping[str, Any], context: object) -> dict[str, list[dict[str, str]]]:
     """The Lambda entry: store and webhook are built once, at cold start, from the environment."""
     store, notify = _cold_start()
     failed = deliver(event.get("Records", []), store, notify)
@@ -59,4 +52,5 @@ def handler(event: Mapping[str, Any], context: Any) -> dict[str, Any]:
 @cache
 def _cold_start() -> tuple[Storage, Notify]:
     environ = os.environ
-    return open_storage(environ["STALWART_STORAGE"]), Webhook(environ["STALWART_WEBHOOK_URL"], environ["STALWART_WEBHOOK_SECRET"])
+    webhook = Webhook(environ["STALWART_WEBHOOK_URL"], environ["STALWART_WEBHOOK_SECRET"])
+    return open_storage(environ["STALWART_STORAGE"]), webhook

@@ -20,16 +20,16 @@ import threading
 import time
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any
+from typing import Self
 
 from .errors import StalwartError, VersionConflict
-from .storage.base import Changes, Event, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage
+from .storage import Changes, Event, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage
 
 
 class Lease:
     def __init__(
         self, store: Storage, run: RunRecord, *, seconds: float, clock: Callable[[], float],
-        begin: bool = False, claim: tuple[str, dict[str, Any]] | None = None, version: int | None = None,
+        begin: bool = False, claim: tuple[str, dict[str, object]] | None = None, version: int | None = None,
     ) -> None:
         """``run`` is the run as this worker will hold it; ``begin`` says it is new; otherwise
         ``version`` is the stored version it was read at (and ``claim`` the pause it answers)."""
@@ -97,11 +97,13 @@ class Lease:
             self._begin, self._claim, self._held = False, None, True
             return self._run
 
-    def __enter__(self) -> Lease:
+    def __enter__(self) -> Self:
         RENEWER.add(self)
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None,
+    ) -> None:
         RENEWER.remove(self)
 
     def renew(self) -> bool:

@@ -14,12 +14,17 @@ import inspect
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from pydantic import create_model
 
+from .config import ModelConfig
 from .errors import ConfigError, StalwartError
 from .tools import Tool
+from .vocabulary import JSON
+
+if TYPE_CHECKING:
+    import httpx
 
 SYSTEM = (
     "You are the agent {agent}. Do what the person asks by calling the tools you are given, with exactly the "
@@ -34,40 +39,63 @@ class ModelError(StalwartError):
     status = 502
 
 
+class ProposedCall(TypedDict):
+    """A call the model proposes; it is checked like any other, each argument with origin ``model``."""
+
+    tool: str
+    arguments: dict[str, JSON]
+
+
 @dataclass(frozen=True)
 class ModelAnswer:
     text: str = ""
-    calls: list[dict[str, Any]] = field(default_factory=list)
-    """Each ``{"tool": name, "arguments": {...}}``."""
+    calls: list[ProposedCall] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        """The answer as the run's journal keeps it, so a replay never asks the model twice."""
+        return {"text": self.text, "calls": self.calls}
+
+    @classmethod
+    def of(cls, stored: Mapping[str, Any]) -> ModelAnswer:
+        return cls(stored["text"], stored["calls"])
+
+
+ToolSchema = dict[str, object]
+"""A tool as a model is shown it: ``{"name", "description", "parameters"}``, the last a JSON Schema."""
 
 
 class Model(Protocol):
-    def answer(self, agent: str, turn: str, tools: list[dict[str, Any]]) -> ModelAnswer: ...
+    def answer(self, agent: str, turn: str, tools: list[ToolSchema]) -> ModelAnswer: ...
 
 
-def tool_schema(tool: Tool) -> dict[str, Any]:
+def tool_schema(tool: Tool) -> ToolSchema:
     """The function a tool is to a model: its name, what it does, and a JSON Schema of its arguments."""
-    fields = {
+    fields: dict[str, Any] = {
         p.name: (Any if p.annotation is inspect.Parameter.empty else p.annotation, ... if p.required else None)
         for p in tool.parameters
     }
-    parameters = create_model(f"{tool.name}_arguments", **fields).model_json_schema()
-    parameters.pop("title", None)
+    arguments = create_model(f"{tool.name}_arguments", **fields)
+    schema: dict[str, object] = arguments.model_json_schema()
+    schema.pop("title", None)
     description = inspect.getdoc(tool.fn) or tool.question
-    return {"name": tool.name, "description": description, "parameters": parameters}
+    return {"name": tool.name, "description": description, "parameters": schema}
 
 
 class OpenAIModel:
     """Any server that speaks OpenAI's chat completions with tools: OpenAI, vLLM, Ollama, llama.cpp, LiteLLM..."""
 
-    def __init__(self, base_url: str, model: str, api_key: str | None = None, *, timeout: float = 30.0, transport: Any = None) -> None:
+    def __init__(
+        self, base_url: str, model: str, api_key: str | None = None, *, timeout: float = 30.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
         import httpx
 
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._client = httpx.Client(base_url=base_url.rstrip("/"), headers=headers, timeout=timeout, transport=transport)
+        root = base_url.rstrip("/")
+        self._client = httpx.Client(base_url=root, headers=headers, timeout=timeout, transport=transport)
         self.model, self.timeout = model, timeout
 
-    def answer(self, agent: str, turn: str, tools: list[dict[str, Any]]) -> ModelAnswer:
+    def answer(self, agent: str, turn: str, tools: list[ToolSchema]) -> ModelAnswer:
         import httpx
 
         body = {
@@ -86,10 +114,10 @@ class OpenAIModel:
         return _parsed(answer)
 
 
-def _parsed(answer: Any) -> ModelAnswer:
+def _parsed(answer: httpx.Response) -> ModelAnswer:
     try:
         message = answer.json()["choices"][0]["message"]
-        calls = [
+        calls: list[ProposedCall] = [
             {"tool": call["function"]["name"], "arguments": json.loads(call["function"].get("arguments") or "{}")}
             for call in message.get("tool_calls") or []
         ]
@@ -106,7 +134,7 @@ class CallableModel:
     def __init__(self, fn: Callable[..., Any]) -> None:
         self.fn = fn
 
-    def answer(self, agent: str, turn: str, tools: list[dict[str, Any]]) -> ModelAnswer:
+    def answer(self, agent: str, turn: str, tools: list[ToolSchema]) -> ModelAnswer:
         try:
             answered = self.fn(agent, turn, tools)
         except Exception as exc:
@@ -118,7 +146,7 @@ class CallableModel:
         return ModelAnswer(text=str(answered.get("text") or ""), calls=list(answered.get("calls") or []))
 
 
-def build_model(config: Any, environ: Mapping[str, str]) -> Model:
+def build_model(config: ModelConfig, environ: Mapping[str, str]) -> Model:
     """The model an agent's ``model:`` section describes; the API key is read from the variable it names."""
     if config.python is not None:
         module_name, _, attribute = config.python.partition(":")
@@ -128,5 +156,7 @@ def build_model(config: Any, environ: Mapping[str, str]) -> Model:
             raise ConfigError(f"cannot load the model function {config.python!r}: {exc}", key="model.python") from exc
     key = environ.get(config.api_key_env) if config.api_key_env else None
     if config.api_key_env and not key:
-        raise ConfigError(f"the environment variable {config.api_key_env} (model.api_key_env) is not set", key="model.api_key_env")
+        unset = f"the environment variable {config.api_key_env} (model.api_key_env) is not set"
+        raise ConfigError(unset, key="model.api_key_env")
+    assert config.base_url is not None and config.model is not None, "ModelConfig requires both without python:"
     return OpenAIModel(config.base_url, config.model, key, timeout=config.timeout)

@@ -1,8 +1,10 @@
-"""Pauses: what a run asks a person, in the one JSON shape every channel shows.
+"""Pauses: what a run asks a person, in the one shape every channel shows.
 
-A pause's id is derived from what it asks, so every worker that replays the same
-run reaches the same id; its token is random, stored with it, and shown only to
-whoever may answer.
+``Pause`` is that shape; the stored record (``record``) and the JSON
+(``to_dict``) are derived from it, and read back into it (``from_record``).
+A pause's id is derived from what it asks and where (``PausePoint``), so every
+worker that replays the same run reaches the same id; its token is random,
+stored with it, and shown only to whoever may answer.
 """
 
 from __future__ import annotations
@@ -10,13 +12,18 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
+from operator import itemgetter
+from typing import Literal, NotRequired, cast
 
-from .storage.base import PauseRecord
+from typing_extensions import TypedDict  # pydantic builds schemas of these: before 3.12, from this one
 
-ANSWERS: dict[str, tuple[str, ...]] = {
+from .arguments import ArgumentDict
+from .storage import PauseRecord
+from .vocabulary import JSON, Choice, PauseKind
+
+ANSWERS: dict[PauseKind, tuple[Choice, ...]] = {
     "confirm": ("approve", "skip", "cancel_all"),
     "outcome_unknown": ("happened", "did_not_happen"),
     "saga_stuck": ("retry", "done_by_hand", "abandon"),
@@ -24,22 +31,101 @@ ANSWERS: dict[str, tuple[str, ...]] = {
     "delegate": ("approve", "decline"),
 }
 
-EXTRA_FIELDS = ("prompt", "argument", "turn", "undo", "pending")
+
+class UndoFailure(TypedDict):
+    """The undo a saga_stuck pause is about: which tool, its last error, and how often it was tried."""
+
+    tool: str
+    error: str | None
+    attempts: int
 
 
-def canonical(value: Any) -> str:
+class UndoLine(TypedDict):
+    """One write of a rollback: undone ``by`` the tool or a person, not undone and ``why``, or still pending."""
+
+    step: int
+    tool: str
+    undo: str | None
+    arguments: list[ArgumentDict]
+    by: NotRequired[Literal["tool", "person"]]
+    why: NotRequired[Literal["irreversible", "no_undo", "abandoned"]]
+
+
+class AfterAnswer(TypedDict):
+    """Who gave the answer that opened a pause, as its webhook tells the receiver."""
+
+    decision: str
+    by: str | None
+    principal: dict[str, JSON] | None
+    channel: str
+
+
+class Delivery(TypedDict):
+    """How announcing a pause to ``on_interrupt`` went, the latest attempt; never part of its JSON."""
+
+    delivered: bool
+    at: float
+    interrupt: NotRequired[str]
+    error: NotRequired[str]
+
+
+def canonical(value: object) -> str:
     """The one serialisation that ids and digests are computed over."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def pause_id(thread: str, run: str, step: int, tool: str, arguments: list[dict[str, Any]], kind: str, subject: str = "") -> str:
-    """Same call, same reason, same point of the run: same id, on any worker.
+@dataclass(frozen=True)
+class PausePoint:
+    """Where in the run a pause stands; with the call and the kind, it makes the pause's id.
 
-    The id names its run (``p<run id without its r>.<digest>``), so an answer
-    finds the run it belongs to in one read.
+    ``key`` is the call's place in the journal (``2``, ``2.1``, ``2.undo``); an
+    ask also names the argument it asks for, and a question about an attempt
+    names the attempt, so asking again after a retry is a new pause and not the
+    answered one.  Made only by the constructors below, one for each question a
+    run asks, so the ids of stored pauses stay what they were.
     """
-    material = canonical([thread, run, step, tool, sorted_arguments(arguments), kind, subject])
-    return f"p{run.removeprefix('r')}.{hashlib.sha256(material.encode()).hexdigest()[:24]}"
+
+    step: int
+    key: str
+    argument: str | None = None
+    attempt: int | None = None
+
+    @classmethod
+    def call(cls, step: int, key: str) -> PausePoint:
+        """The call at ``key`` itself: may it run (confirm)."""
+        return cls(step, key)
+
+    @classmethod
+    def missing(cls, step: int, key: str, argument: str) -> PausePoint:
+        """An argument the call at ``key`` needs and nobody gave (ask)."""
+        return cls(step, key, argument=argument)
+
+    @classmethod
+    def after(cls, step: int, key: str, attempt: int) -> PausePoint:
+        """One attempt of the call at ``key``: did it happen (outcome_unknown), or what now it failed (saga_stuck)."""
+        return cls(step, key, attempt=attempt)
+
+    @classmethod
+    def turn(cls, failed_attempt: int | None = None) -> PausePoint:
+        """The turn itself (delegate): at first, or again after the model's answer ``failed_attempt`` failed."""
+        return cls(0, "") if failed_attempt is None else cls(0, "retry", attempt=failed_attempt)
+
+    @property
+    def subject(self) -> str:
+        """What tells apart two pauses at one step: ``2``, ``2:amount``, ``2.undo#3``, ``retry#1``."""
+        asked = f":{self.argument}" if self.argument is not None else ""
+        tried = f"#{self.attempt}" if self.attempt is not None else ""
+        return f"{self.key}{asked}{tried}"
+
+    def pause_id(self, thread: str, run: str, tool: str, arguments: list[ArgumentDict], kind: PauseKind) -> str:
+        """Same call, same reason, same point of the run: same id, on any worker.
+
+        The id names its run (``p<run id without its r>.<digest>``), so an answer
+        finds the run it belongs to in one read.
+        """
+        ordered = sorted(arguments, key=itemgetter("name"))
+        material = canonical([thread, run, self.step, tool, ordered, kind, self.subject])
+        return f"p{run.removeprefix('r')}.{hashlib.sha256(material.encode()).hexdigest()[:24]}"
 
 
 def run_of(pause: str) -> str | None:
@@ -52,74 +138,68 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def sorted_arguments(arguments: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return sorted(({"name": a["name"], "value": a["value"], "origin": a["origin"]} for a in arguments), key=lambda a: a["name"])
-
-
 def iso(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pause:
-    """One thing a run waits on.  ``arguments`` are dicts ``{name, value, origin}``, sorted by name."""
+    """One thing a run waits on.  ``arguments`` are ``{name, value, origin}``, sorted by name.
+
+    The fields after ``created_at`` belong to one kind each and are None for the
+    others: an ask's ``prompt`` and the ``argument`` it fills, a delegate's
+    ``turn``, a saga_stuck's ``undo`` and ``pending`` (what still needs undoing),
+    and ``after_answer`` on the webhook of a pause that an answer opened.
+    """
 
     id: str
-    kind: str
+    kind: PauseKind
     thread: str
     run: str
     step: int
     tool: str
     question: str
-    arguments: list[dict[str, Any]]
+    arguments: list[ArgumentDict]
     reasons: list[str]
     irreversible: bool
-    answers: list[str]
+    answers: list[Choice]
     token: str
     created_at: str
-    extra: dict[str, Any] = field(default_factory=dict)
-    delivery: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    """How announcing this pause to ``on_interrupt`` went, where it was tried; not part of its JSON."""
+    prompt: str | None = None
+    argument: str | None = None
+    turn: str | None = None
+    undo: UndoFailure | None = None
+    pending: list[UndoLine] | None = None
+    after_answer: AfterAnswer | None = None
+    delivery: Delivery | None = field(default=None, compare=False, repr=False)
 
-    def __getattr__(self, name: str) -> Any:
-        if name in EXTRA_FIELDS:
-            return self.extra.get(name)
-        raise AttributeError(name)
-
-    def to_dict(self, *, token: bool = True) -> dict[str, Any]:
-        body = {
-            "id": self.id,
-            "kind": self.kind,
-            "thread": self.thread,
-            "run": self.run,
-            "step": self.step,
-            "tool": self.tool,
-            "question": self.question,
-            "arguments": [dict(a) for a in self.arguments],
-            "reasons": list(self.reasons),
-            "irreversible": self.irreversible,
-            "answers": list(self.answers),
-            "token": self.token,
-            "created_at": self.created_at,
-            **self.extra,
+    def to_dict(self, *, token: bool = True) -> dict[str, object]:
+        """The pause's JSON: every field but the delivery, a kind's own only where set; lists copied."""
+        body: dict[str, object] = {
+            "id": self.id, "kind": self.kind, "thread": self.thread, "run": self.run, "step": self.step,
+            "tool": self.tool, "question": self.question, "arguments": [dict(a) for a in self.arguments],
+            "reasons": list(self.reasons), "irreversible": self.irreversible, "answers": list(self.answers),
+            "token": self.token, "created_at": self.created_at,
         }
         if not token:
             del body["token"]
+        for name in _KIND_FIELDS:
+            value = getattr(self, name)
+            if value is not None:
+                body[name] = value
         return body
 
     @classmethod
     def from_record(cls, record: PauseRecord) -> Pause:
-        body = dict(record.payload)
-        extra = {name: body.pop(name) for name in EXTRA_FIELDS if name in body}
-        return cls(**body, token=record.token, extra=extra, delivery=record.delivery)
+        stored = {name: value for name, value in record.payload.items() if name in _STORED}
+        return cls(**stored, token=record.token, delivery=cast("Delivery | None", record.delivery))
 
     def record(self) -> PauseRecord:
         return PauseRecord(
-            id=self.id,
-            run=self.run,
-            thread=self.thread,
-            kind=self.kind,
-            step=self.step,
-            token=self.token,
+            id=self.id, run=self.run, thread=self.thread, kind=self.kind, step=self.step, token=self.token,
             payload=self.to_dict(token=False),
         )
+
+
+_KIND_FIELDS = ("prompt", "argument", "turn", "undo", "pending", "after_answer")
+_STORED = frozenset(spec.name for spec in fields(Pause)) - {"token", "delivery"}

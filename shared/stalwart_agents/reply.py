@@ -8,23 +8,28 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Literal, NotRequired
 
-from .pause import Pause
+from typing_extensions import TypedDict  # pydantic builds schemas of these: before 3.12, from this one
+
+from .arguments import ArgumentDict
+from .pause import Pause, UndoLine
+from .vocabulary import JSON, CallStatus, RunStatus, SagaReason
 
 
 @dataclass(frozen=True)
-class Step:
-    """One call of the run: ``status`` is done, skipped, failed or cancelled.
+class CallOutcome:
+    """What became of one call of the run (a reply's ``steps``): done, skipped, failed or cancelled.
 
-    ``call`` numbers the calls a team's step made, in the order it made them (None for a plain call).
+    ``step`` is the call's place in the turn; ``call`` numbers the calls a team's
+    step made, in the order it made them (None for a plain call).
     """
 
     step: int
     tool: str
-    arguments: list[dict[str, Any]]
-    status: str
-    result: Any = None
+    arguments: list[ArgumentDict]
+    status: CallStatus
+    result: JSON = None
     error: str | None = None
     call: int | None = None
 
@@ -35,27 +40,44 @@ class Refusal:
 
     step: int
     tool: str
-    arguments: list[dict[str, Any]]
+    arguments: list[ArgumentDict]
     sentence: str
     rule: str | None
+
+
+class RollbackReport(TypedDict):
+    """What undoing a run did to each of its writes, newest first; ``pending`` while an undo waits for a person."""
+
+    reason: SagaReason
+    status: Literal["complete", "waiting", "abandoned"]
+    undone: list[UndoLine]
+    not_undone: list[UndoLine]
+    pending: NotRequired[list[UndoLine]]
+
+
+class NotNotified(TypedDict):
+    """A pause ``on_interrupt`` was not told of, and the error that stopped it."""
+
+    interrupt: str
+    error: str
 
 
 @dataclass(frozen=True)
 class Reply:
     thread: str
     run: str
-    status: str
+    status: RunStatus
     text: str
-    steps: list[Step] = field(default_factory=list)
+    steps: list[CallOutcome] = field(default_factory=list)
     waiting: list[Pause] = field(default_factory=list)
     refusals: list[Refusal] = field(default_factory=list)
-    rollback: dict[str, Any] | None = None
-    not_notified: list[dict[str, Any]] = field(default_factory=list)
+    rollback: RollbackReport | None = None
+    not_notified: list[NotNotified] = field(default_factory=list)
     id: str = field(default_factory=lambda: "m_" + secrets.token_urlsafe(16))
     opened: list[Pause] = field(default_factory=list, repr=False, compare=False)
     """The pauses this call opened: what ``on_interrupt`` is told of.  Not part of the JSON."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "thread": self.thread,
             "reply": {"id": self.id, "text": self.text},

@@ -4,85 +4,122 @@ An undo is a write like any other, journaled under its call's key plus
 ``.undo`` in the run that made the call, so it is never sent twice silently and
 a second rollback finds it already done.  Irreversible calls are never undone,
 and neither is a write that names no undo; the report says which and why.
+Undos do not ask for a confirmation: whoever chose to undo already decided.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Literal
 
-from .replay import Replay, call_position, is_call
-from .storage.base import JournalEntry
+from .arguments import Argument, from_dicts
+from .calls import Caller
+from .config import Settings
+from .ledger import Ledger, call_position, is_call
+from .pause import PausePoint, UndoLine
+from .reply import RollbackReport
+from .storage import JournalEntry
 from .tools import Tool
+from .vocabulary import SagaReason
+
+Undone = Literal["tool", "person", "abandon"]
+"""How one undo ended: the tool undid it, a person did, or a person chose to leave the rest undone."""
 
 
-def undo_all(replay: Replay, reason: str) -> dict[str, Any]:
-    """Undo every done write of the replay's journal, newest first; the report says what happened to each."""
-    tools = replay.tools
-    done = [e for e in replay.journal.values() if is_call(e.key) and e.status == "done" and tools[e.tool].write]
-    report: dict[str, Any] = {"reason": reason, "status": "complete", "undone": [], "not_undone": []}
-    pending = list(reversed(done))
-    for index, entry in enumerate(pending):
-        tool = tools[entry.tool]
-        if tool.irreversible or tool.undo is None:
-            report["not_undone"].append(_line(entry, tool, why="irreversible" if tool.irreversible else "no_undo"))
-            continue
-        outcome = _undo(replay, entry, tool, pending[index + 1:])
-        if outcome is None:
-            report["status"] = "waiting"
-            report["pending"] = [_line(e, tools[e.tool]) for e in pending[index:] if _undoable(tools[e.tool])]
-            return report
-        if outcome == "abandon":
-            report["status"] = "abandoned"
-            report["not_undone"] += [_line(e, tools[e.tool], why="abandoned") for e in pending[index:] if _undoable(tools[e.tool])]
-            return report
-        report["undone"].append(_line(entry, tool, by=outcome))
-    return report
+class Rollback:
+    """Undoes the done writes of the ledger's journal; ``tools`` are every tool those calls may have named."""
 
+    def __init__(
+        self, ledger: Ledger, tools: Mapping[str, Tool], settings: Settings, sleep: Callable[[float], None],
+    ) -> None:
+        self._ledger, self._caller = ledger, Caller(ledger)
+        self._tools, self._settings, self._sleep = tools, settings, sleep
 
-def _undo(replay: Replay, entry: JournalEntry, tool: Tool, rest: list[JournalEntry]) -> str | None:
-    """``tool`` or ``person`` once undone, ``abandon``, or None while a person is asked."""
-    undo = replay.tools[tool.undo or ""]
-    settings = replay.agent.settings
-    rounds = settings.undo_retries + 1
-    key = f"{entry.key}.undo"
-    position = call_position(entry.key)
-    arguments = [*entry.arguments, {"name": "result", "value": entry.result, "origin": f"result:{entry.key}"}]
-    current = replay.journal.get(key) or replay.call(key, undo, arguments)
-    while True:
-        settled = replay.settle(position, undo, arguments, current)
-        if settled is None:
-            return None
-        if settled.status == "done":
-            return "tool"
-        if settled.attempt % rounds:
-            replay.context.sleep(settings.undo_backoff * 2 ** (settled.attempt % rounds - 1))
-            current = replay.call(key, undo, arguments, previous=settled)
-            continue
-        decision = replay.decision(_stuck(replay, entry, tool, undo, settled, rest))
+    def undo_all(self, reason: SagaReason) -> RollbackReport:
+        """Every done write, newest first; the report says what became of each, or what waits."""
+        report: RollbackReport = {"reason": reason, "status": "complete", "undone": [], "not_undone": []}
+        done = [e for e in self._ledger.entries() if is_call(e.key) and e.status == "done" and self._writes(e)]
+        newest_first = list(reversed(done))
+        for index, entry in enumerate(newest_first):
+            tool = self._tools[entry.tool]
+            if not _undoable(tool):
+                report["not_undone"].append(_line(entry, tool, why="irreversible" if tool.irreversible else "no_undo"))
+                continue
+            undone = self._undo(entry, tool, newest_first[index + 1:])
+            if undone is None:
+                report["status"] = "waiting"
+                report["pending"] = self._left(newest_first[index:])
+                return report
+            if undone == "abandon":
+                report["status"] = "abandoned"
+                report["not_undone"] += self._left(newest_first[index:], why="abandoned")
+                return report
+            report["undone"].append(_line(entry, tool, by=undone))
+        return report
+
+    def _undo(self, entry: JournalEntry, tool: Tool, rest: Sequence[JournalEntry]) -> Undone | None:
+        """One write undone, retried with backoff; None while a person is asked."""
+        assert tool.undo is not None, "only an undoable write is undone"
+        undo = self._tools[tool.undo]
+        key, step = f"{entry.key}.undo", call_position(entry.key)
+        arguments = (*from_dicts(entry.arguments), Argument("result", entry.result, f"result:{entry.key}"))
+        current = self._caller.made(key, undo, arguments)
+        while True:
+            settled = self._caller.settle(step, undo, arguments, current)
+            if settled is None:
+                return None
+            if settled.status == "done":
+                return "tool"
+            if not self._backed_off(settled):
+                after = self._stuck(entry, tool, undo, settled, rest)
+                if after != "retry":
+                    return after
+            current = self._caller.again(settled, undo, arguments)
+
+    def _backed_off(self, failed: JournalEntry) -> bool:
+        """Wait before the next try, doubling each time; False once this round of retries is spent."""
+        rounds = self._settings.undo_retries + 1
+        tried = failed.attempt % rounds
+        if tried:
+            self._sleep(self._settings.undo_backoff * 2 ** (tried - 1))
+        return bool(tried)
+
+    def _stuck(
+        self, entry: JournalEntry, tool: Tool, undo: Tool, failed: JournalEntry, rest: Sequence[JournalEntry],
+    ) -> Undone | Literal["retry"] | None:
+        """Ask a person what now (saga_stuck): retry, done_by_hand (``person``) or abandon; None while asked."""
+        decision = self._ledger.wait_for(
+            "saga_stuck", PausePoint.after(call_position(entry.key), failed.key, failed.attempt), tool,
+            from_dicts(entry.arguments), [f"undo_failed: {failed.error}"],
+            question=f"Undoing {tool.name} failed. What should happen?",
+            undo={"tool": undo.name, "error": failed.error, "attempts": failed.attempt}, pending=self._left(rest),
+        )
         if decision is None:
             return None
-        if decision["decision"] == "done_by_hand":
+        if decision.choice == "done_by_hand":
             return "person"
-        if decision["decision"] == "abandon":
-            return "abandon"
-        current = replay.call(key, undo, arguments, previous=settled)
+        return "abandon" if decision.choice == "abandon" else "retry"
 
+    def _writes(self, entry: JournalEntry) -> bool:
+        return self._tools[entry.tool].write
 
-def _stuck(replay: Replay, entry: JournalEntry, tool: Tool, undo: Tool, failed: JournalEntry, rest: list[JournalEntry]):
-    tools = replay.tools
-    extra = {
-        "undo": {"tool": undo.name, "error": failed.error, "attempts": failed.attempt},
-        "pending": [_line(e, tools[e.tool]) for e in rest if _undoable(tools[e.tool])],
-    }
-    return replay.pause(
-        "saga_stuck", call_position(entry.key), tool, entry.arguments, [f"undo_failed: {failed.error}"],
-        subject=f"{failed.key}#{failed.attempt}", extra=extra, question=f"Undoing {tool.name} failed. What should happen?",
-    )
+    def _left(self, entries: Sequence[JournalEntry], why: Literal["abandoned"] | None = None) -> list[UndoLine]:
+        """The writes among ``entries`` that an undo could still reverse."""
+        return [_line(e, self._tools[e.tool], why=why) for e in entries if _undoable(self._tools[e.tool])]
 
 
 def _undoable(tool: Tool) -> bool:
     return not tool.irreversible and tool.undo is not None
 
 
-def _line(entry: JournalEntry, tool: Tool, **outcome: str) -> dict[str, Any]:
-    return {"step": call_position(entry.key), "tool": tool.name, "undo": tool.undo, "arguments": entry.arguments, **outcome}
+def _line(
+    entry: JournalEntry, tool: Tool, *, by: Literal["tool", "person"] | None = None,
+    why: Literal["irreversible", "no_undo", "abandoned"] | None = None,
+) -> UndoLine:
+    step = call_position(entry.key)
+    line: UndoLine = {"step": step, "tool": tool.name, "undo": tool.undo, "arguments": entry.arguments}
+    if by is not None:
+        line["by"] = by
+    if why is not None:
+        line["why"] = why
+    return line

@@ -22,12 +22,13 @@ with ``NondeterministicStep`` before anything unapproved runs.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 from .errors import StalwartError
 from .tools import Parameter
+from .vocabulary import JSON
 
 
 class NondeterministicStep(StalwartError):
@@ -58,13 +59,25 @@ class StepFunction:
         return f"Run {self.name}?"
 
 
-def step(fn: Callable[..., Any] | None = None, /, *, says: list[str] | tuple[str, ...] = (), name: str | None = None) -> Any:
+@overload
+def step(fn: Callable[..., Any], /) -> StepFunction: ...
+
+
+@overload
+def step(*, says: Sequence[str] | str = (), name: str | None = None) -> Callable[[Callable[..., Any]], StepFunction]:
+    ...
+
+
+def step(
+    fn: Callable[..., Any] | None = None, /, *, says: Sequence[str] | str = (), name: str | None = None,
+) -> StepFunction | Callable[[Callable[..., Any]], StepFunction]:
     """Declare a step: ``@step(says=["settle order {order_id}"])`` over ``def settle(run, order_id)``."""
 
     def declare(function: Callable[..., Any]) -> StepFunction:
         if not inspect.signature(function).parameters:
             raise TypeError(f"step {function.__name__}() must take the run as its first argument")
-        return StepFunction(fn=function, name=name or function.__name__, says=tuple([says] if isinstance(says, str) else says))
+        patterns = (says,) if isinstance(says, str) else tuple(says)
+        return StepFunction(fn=function, name=name or function.__name__, says=patterns)
 
     return declare(fn) if fn is not None else declare
 
@@ -74,13 +87,13 @@ class Later:
     """A call prepared with ``run.later``, to be made with others by ``run.together``."""
 
     tool: str
-    arguments: dict[str, Any] = field(default_factory=dict)
+    arguments: dict[str, JSON] = field(default_factory=dict)
 
 
 class Calls(Protocol):
     """What a step's run needs from the replay: make one call at a point of the step, or several together."""
 
-    def step_call(self, index: int, tool: str, arguments: dict[str, Any]) -> Any: ...
+    def step_call(self, index: int, tool: str, arguments: dict[str, JSON]) -> Any: ...
 
     def step_calls(self, first: int, calls: list[Later]) -> list[Any]: ...
 
@@ -92,15 +105,16 @@ class Run:
         self._calls = calls
         self._made = 0
 
-    def call(self, tool: str, /, **arguments: Any) -> Any:
+    def call(self, tool: str, /, **arguments: JSON) -> Any:
         """Make one call and return its result (None if a person chose to skip it).
 
         ``tool`` may be ``"agent:tool"``, to hand the call to another agent of the file.
+        The result is typed ``Any``, as ``json.loads`` is: it is whatever JSON the tool returned.
         """
         self._made += 1
         return self._calls.step_call(self._made, tool, arguments)
 
-    def later(self, tool: str, /, **arguments: Any) -> Later:
+    def later(self, tool: str, /, **arguments: JSON) -> Later:
         return Later(tool, arguments)
 
     def together(self, *calls: Later) -> list[Any]:

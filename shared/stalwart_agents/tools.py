@@ -14,9 +14,13 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from .steps import StepFunction
 
 RESERVED = frozenset({"result", "idempotency_key"})
 
@@ -30,9 +34,11 @@ class OutcomeUnknown(Exception):
 
 @dataclass(frozen=True)
 class Parameter:
+    """One parameter a call passes, as the function declares it (``annotation`` is ``inspect``'s, or ``empty``)."""
+
     name: str
     required: bool
-    annotation: Any
+    annotation: object
 
 
 @dataclass(frozen=True)
@@ -63,7 +69,18 @@ class Tool:
         )
 
     def takes(self, name: str) -> bool:
-        return name in inspect.signature(self.fn).parameters
+        """Whether a call may pass ``name``: a parameter of that name, or ``**kwargs``, which takes any."""
+        parameters = inspect.signature(self.fn).parameters
+        return name in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+    @property
+    def keyed(self) -> bool:
+        """Whether the tool names an ``idempotency_key`` parameter, to be sent a key stable across resends.
+
+        Only a parameter of that name receives one: ``**kwargs`` often passes on to
+        another API, which would not expect it.
+        """
+        return "idempotency_key" in inspect.signature(self.fn).parameters
 
 
 def tool(
@@ -98,7 +115,7 @@ def tool(
     return declare(fn) if fn is not None else declare
 
 
-def load_tools(spec: str, base_dir: Path) -> tuple[dict[str, Any], str]:
+def load_tools(spec: str, base_dir: Path) -> tuple[dict[str, Tool | StepFunction], str]:
     """Import a tools module (a .py file beside agent.yaml, or a dotted module) and collect its tools and steps.
 
     Returns them by name, and where they came from, for error messages.
@@ -112,7 +129,7 @@ def load_tools(spec: str, base_dir: Path) -> tuple[dict[str, Any], str]:
     else:
         module = importlib.import_module(spec)
         origin = getattr(module, "__file__", None) or spec
-    found: dict[str, Tool] = {}
+    found: dict[str, Tool | StepFunction] = {}
     for value in vars(module).values():
         if isinstance(value, (Tool, StepFunction)):
             if value.name in found and found[value.name] is not value:
@@ -123,7 +140,7 @@ def load_tools(spec: str, base_dir: Path) -> tuple[dict[str, Any], str]:
     return found, origin
 
 
-def _import_file(path: Path) -> Any:
+def _import_file(path: Path) -> ModuleType:
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
     module_name = f"stalwart_tools_{path.stem}_{digest}"
     if module_name in sys.modules:

@@ -6,12 +6,12 @@ rollback); an interface shows the data, and these words are for a chat line.
 
 from __future__ import annotations
 
-from typing import Any
+from .progress import Progress
+from .reply import RollbackReport
 
-from .replay import Progress
 
-
-def words(status: str, progress: Progress) -> str:
+def words(progress: Progress) -> str:
+    """What the agent says of a move: its notes, then each outcome, refusal, undo and question in turn."""
     said = list(progress.notes)
     done = [s.tool for s in progress.steps if s.status == "done"]
     if done:
@@ -21,11 +21,11 @@ def words(status: str, progress: Progress) -> str:
     said += [r.sentence for r in progress.refusals]
     if progress.rollback is not None:
         said += _undone(progress.rollback)
-    elif status == "cancelled":
+    elif progress.status == "cancelled":
         said.append("Cancelled: nothing more of this run will happen.")
     for pause in progress.waiting:
         if pause.kind == "ask":
-            said.append(pause.extra["prompt"])
+            said.append(pause.prompt or pause.question)
         elif pause.kind == "saga_stuck":
             said.append(pause.question)
         elif pause.kind == "outcome_unknown":
@@ -35,7 +35,7 @@ def words(status: str, progress: Progress) -> str:
     return " ".join(said)
 
 
-def _undone(report: dict[str, Any]) -> list[str]:
+def _undone(report: RollbackReport) -> list[str]:
     said = []
     if report["undone"]:
         said.append(f"Undone: {', '.join(line['tool'] for line in report['undone'])}.")

@@ -22,30 +22,35 @@ from __future__ import annotations
 
 import hmac
 import time
-from collections.abc import Callable, Collection, Mapping
-from typing import Any
+from collections.abc import Collection, Mapping
+from typing import Any, Literal
 
 from fastapi import FastAPI, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from .. import stream
-from ..errors import BadRequest, InterruptStale, NotFound, PauseClosed, PauseExists, RunBusy, ThreadBusy, VersionConflict
-from ..pause import ANSWERS, Pause, iso, new_token
-from ..schemas import Resume, body_of, errors
+from ..announce import Notify, announce
+from ..answer import Answer
+from ..arguments import ArgumentDict
 from ..body import parsed, raw
 from ..boundary import LOOPBACK_HOSTS, Boundary
+from ..errors import InterruptStale, NotFound, PauseClosed, PauseExists, RunBusy, ThreadBusy, VersionConflict
+from ..ledger import claiming, opening
+from ..pause import ANSWERS, Pause, iso, new_token
+from ..schemas import Resume, body_of, errors
 from ..serve import PUBLIC, _handle_errors, _origins
 from ..signature import verify_signature
-from ..storage import Changes, Event, PauseRecord, RunRecord, Storage, open_storage
+from ..storage import Changes, PauseRecord, RunRecord, Storage, open_storage
+from ..vocabulary import JSON
 
-OnInterrupt = Callable[[str, Pause], object]
 CLAIM_ATTEMPTS = 8
 
 
 class InterruptServer:
     """Pauses of a LangGraph graph, each with a token and a claim kept in ``storage``."""
 
-    def __init__(self, graph: Any, *, storage: Storage | str, on_interrupt: OnInterrupt | None = None) -> None:
+    def __init__(self, graph: Any, *, storage: Storage | str, on_interrupt: Notify | None = None) -> None:
+        """``graph`` is a compiled LangGraph graph, typed loosely so that importing this never imports LangGraph."""
         self.graph = graph
         self.store = open_storage(storage) if isinstance(storage, str) else storage
         self.on_interrupt = on_interrupt
@@ -54,35 +59,31 @@ class InterruptServer:
         """What waits in the thread, each by LangGraph's interrupt id; new ones are registered (and announced) first."""
         return self._sync(thread)
 
-    def resume(self, thread: str, interrupt_id: str, decision: str, token: str, value: Any = None) -> list[Pause]:
+    def resume(self, thread: str, interrupt_id: str, decision: str, token: str, value: JSON = None) -> list[Pause]:
         """Claim the pause, then resume the graph with the answer; what waits afterwards."""
         for _ in range(CLAIM_ATTEMPTS):
             self._sync(thread)
             run = self.store.get_run(_run_id(thread))
-            pause = next((p for p in self.store.run_pauses(_run_id(thread)) if p.id == interrupt_id), None) if run else None
-            if pause is None:
+            stored = next((p for p in self.store.run_pauses(run.id) if p.id == interrupt_id), None) if run else None
+            if run is None or stored is None:
                 raise NotFound(f"nothing in this thread waits with the id {interrupt_id!r}")
-            answer = self._validated(pause, decision, value)
-            if pause.status != "open" or not hmac.compare_digest(token.encode(), pause.token.encode()):
+            pause, answer = Pause.from_record(stored), Answer(decision, value, token, channel="langgraph")
+            answer.checked(pause)
+            if stored.status != "open" or not hmac.compare_digest(token.encode(), pause.token.encode()):
                 raise InterruptStale("this pause is no longer open, or the token is not the one shown")
+            now = time.time()
             try:
-                self.store.claim(pause.id, answer, run.replace(updated_at=time.time()), expected_version=run.version)
+                self.store.commit(claiming(pause.id, answer.stored(value, now), run, now))
             except PauseClosed as exc:
                 raise InterruptStale("this pause was already answered") from exc
             except VersionConflict:
                 continue
             from langgraph.types import Command
 
-            self.graph.invoke(Command(resume={interrupt_id: value if pause.kind == "ask" else decision}), _config(thread))
+            resumed = value if pause.kind == "ask" else decision
+            self.graph.invoke(Command(resume={interrupt_id: resumed}), _config(thread))
             return self._sync(thread)
         raise RunBusy("the thread kept changing while this answer was taken; try again")
-
-    def _validated(self, pause: PauseRecord, decision: str, value: Any) -> dict[str, Any]:
-        if decision not in ANSWERS[pause.kind]:
-            raise BadRequest(f"a {pause.kind} pause takes {', '.join(ANSWERS[pause.kind])}, not {decision!r}")
-        if pause.kind == "ask" and (value is None or str(value).strip() == ""):
-            raise BadRequest("an ask is answered with a value")
-        return {"decision": decision, "value": value, "channel": "langgraph", "at": time.time()}
 
     def _sync(self, thread: str) -> list[Pause]:
         """Register the graph's pending interrupts as pauses (first writer wins) and announce the new ones."""
@@ -102,60 +103,73 @@ class InterruptServer:
         run = self.store.get_run(_run_id(thread))
         if run is not None:
             return run
+        begun = RunRecord(_run_id(thread), thread, agent="langgraph", status="waiting", created_at=time.time())
         try:
-            return self.store.begin_run(RunRecord(id=_run_id(thread), thread=thread, agent="langgraph", status="waiting", created_at=time.time()))
+            committed = self.store.commit(Changes(begin=begun)).run
         except (ThreadBusy, VersionConflict):
-            stored = self.store.get_run(_run_id(thread))
-            if stored is None:
+            committed = self.store.get_run(_run_id(thread))
+            if committed is None:
                 raise RunBusy("this thread already has a run that is not LangGraph's") from None
-            return stored
+        assert committed is not None, "a begun run is saved"
+        return committed
 
     def _opened(self, run: RunRecord, interrupt: Any) -> PauseRecord:
         pause = _pause(run, interrupt)
-        event = Event(run.thread, {"type": "pause", "run": run.id, "pause": pause.to_dict(token=False), "at": pause.created_at})
+        record, event = opening(pause, time.time())
         try:
-            self.store.commit(Changes(pauses=[pause.record().replace(created_at=time.time())], events=[event]))
+            self.store.commit(Changes(pauses=[record], events=[event]))
         except PauseExists as exc:
-            return exc.current
+            current: PauseRecord = exc.current
+            return current
         if self.on_interrupt is not None:
-            self._announce(pause)
+            announce(self.store, self.on_interrupt, pause)
         return next(p for p in self.store.run_pauses(run.id) if p.id == pause.id)
-
-    def _announce(self, pause: Pause) -> None:
-        try:
-            self.on_interrupt(pause.thread, pause)
-        except Exception as exc:
-            self.store.note_delivery(pause.run, pause.id, {"delivered": False, "error": getattr(exc, "message", type(exc).__name__), "at": time.time()})
-        else:
-            self.store.note_delivery(pause.run, pause.id, {"delivered": True, "at": time.time()})
 
 
 def _run_id(thread: str) -> str:
     return f"r_lg.{thread}"
 
 
-def _config(thread: str) -> dict[str, Any]:
+def _config(thread: str) -> dict[str, dict[str, str]]:
     return {"configurable": {"thread_id": thread}}
 
 
 def _pause(run: RunRecord, interrupt: Any) -> Pause:
+    """An interrupt as a pause: a confirmation where its value is a mapping with a ``tool``, otherwise an ask."""
     value = interrupt.value
-    call = value if isinstance(value, Mapping) and "tool" in value else None
-    kind = "confirm" if call else "ask"
-    arguments = (call or {}).get("arguments") or {}
-    origins = (call or {}).get("origins") or {}
-    extra = {} if call else {"prompt": value.get("prompt", str(value)) if isinstance(value, Mapping) else str(value)}
+    if isinstance(value, Mapping) and "tool" in value:
+        return _confirmation(run, interrupt.id, value)
+    prompt = value.get("prompt", str(value)) if isinstance(value, Mapping) else str(value)
+    return _new(run, interrupt.id, "ask", tool="", question="", arguments=[], reasons=[], prompt=prompt)
+
+
+def _confirmation(run: RunRecord, pause_id: str, call: Mapping[str, Any]) -> Pause:
+    origins, given = call.get("origins") or {}, call.get("arguments") or {}
+    arguments: list[ArgumentDict] = sorted(
+        ({"name": k, "value": v, "origin": origins.get(k, "computed")} for k, v in given.items()),
+        key=lambda argument: argument["name"],
+    )
+    question = str(call.get("question") or f"Run {call['tool']}?")
+    reasons, irreversible = list(call.get("reasons") or ["write"]), bool(call.get("irreversible"))
+    return _new(
+        run, pause_id, "confirm", tool=str(call["tool"]), question=question, arguments=arguments, reasons=reasons,
+        irreversible=irreversible,
+    )
+
+
+def _new(
+    run: RunRecord, pause_id: str, kind: Literal["confirm", "ask"], *, tool: str, question: str,
+    arguments: list[ArgumentDict], reasons: list[str], irreversible: bool = False, prompt: str | None = None,
+) -> Pause:
     return Pause(
-        id=interrupt.id, kind=kind, thread=run.thread, run=run.id, step=0, tool=str((call or {}).get("tool", "")),
-        question=str((call or {}).get("question") or (f"Run {call['tool']}?" if call else "")),
-        arguments=sorted(({"name": k, "value": v, "origin": origins.get(k, "computed")} for k, v in arguments.items()), key=lambda a: a["name"]),
-        reasons=list((call or {}).get("reasons") or (["write"] if call else [])), irreversible=bool((call or {}).get("irreversible")),
-        answers=list(ANSWERS[kind]), token=new_token(), created_at=iso(time.time()), extra=extra,
+        id=pause_id, kind=kind, thread=run.thread, run=run.id, step=0, tool=tool, question=question,
+        arguments=arguments, reasons=reasons, irreversible=irreversible, answers=list(ANSWERS[kind]), token=new_token(),
+        created_at=iso(time.time()), prompt=prompt,
     )
 
 
 def langgraph_app(
-    graph: Any, *, storage: Storage | str, on_interrupt: OnInterrupt | None = None, secret: str | None = None,
+    graph: Any, *, storage: Storage | str, on_interrupt: Notify | None = None, secret: str | None = None,
     allowed_hosts: Collection[str] | None = None, allowed_origins: Collection[str] = (),
 ) -> FastAPI:
     """An ASGI application with the interrupts and resume routes over ``graph``; mount it anywhere.
@@ -173,13 +187,17 @@ def langgraph_app(
         waiting = await run_in_threadpool(server.interrupts, thread)
         return {"thread": thread, "waiting": [p.to_dict() for p in waiting]}
 
-    @app.post("/threads/{thread}/resume", name="resume", openapi_extra=body_of(Resume), responses=errors(400, 401, 404, 409, 413, 503))
+    @app.post(
+        "/threads/{thread}/resume", name="resume", openapi_extra=body_of(Resume),
+        responses=errors(400, 401, 404, 409, 413, 503),
+    )
     async def resume(thread: str, request: Request) -> dict[str, Any]:
         given = await raw(request)
         if secret is not None:
             verify_signature(secret, request.headers.get("stalwart-signature"), given)
         body = parsed(Resume, given)
-        waiting = await run_in_threadpool(server.resume, thread, body.interrupt_id, body.decision, body.token, body.value)
+        answered = (thread, body.interrupt_id, body.decision, body.token, body.value)
+        waiting = await run_in_threadpool(server.resume, *answered)
         return {"thread": thread, "waiting": [p.to_dict() for p in waiting]}
 
     @app.get("/threads/{thread}/stream", name="stream", responses={200: {"content": {"text/event-stream": {}}}})
@@ -188,7 +206,8 @@ def langgraph_app(
         from sse_starlette import EventSourceResponse
 
         read = lambda after, limit: server.store.events(thread, after, limit)  # noqa: E731
-        return EventSourceResponse(stream.live(read, stream.cursor(request)), ping=15, headers={"Cache-Control": "no-store"})
+        events = stream.live(read, stream.cursor(request))
+        return EventSourceResponse(events, ping=15, headers={"Cache-Control": "no-store"})
 
     app.state.server = server
     return app

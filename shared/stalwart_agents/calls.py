@@ -1,0 +1,84 @@
+"""Making a run's calls through its ledger, and settling the ones whose outcome is unknown.
+
+A write is journaled ``started`` (committed) before it runs and finished
+after; a read, safe to repeat, is journaled once, finished.  A call found
+``started`` (its worker died) or ``unknown`` (the tool could not tell) is sent
+again only when the tool is idempotent or a person says it did not happen: a
+write that is not idempotent is never silently sent twice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import cast
+
+from .arguments import Argument, keywords
+from .ledger import Ledger
+from .pause import PausePoint
+from .storage import JournalEntry
+from .tools import OutcomeUnknown, Tool
+from .vocabulary import JSON
+
+RESEND_ATTEMPTS = 3
+UNSETTLED = ("started", "unknown")
+
+
+class Caller:
+    """The calls of one move: each made at most once per attempt, each attempt in the journal."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self._ledger = ledger
+
+    def made(self, key: str, tool: Tool, arguments: Sequence[Argument]) -> JournalEntry:
+        """The call at ``key``: as the journal has it, or made now."""
+        entry = self._ledger.entry(key)
+        if entry is not None:
+            return entry
+        return self._run(self._ledger.start(key, tool.name, arguments, durable=tool.write), tool, arguments)
+
+    def again(self, entry: JournalEntry, tool: Tool, arguments: Sequence[Argument]) -> JournalEntry:
+        """The call of ``entry`` sent again, as its next attempt, with the same idempotency key."""
+        return self._run(self._ledger.restart(entry), tool, arguments)
+
+    def settle(self, step: int, tool: Tool, arguments: Sequence[Argument], entry: JournalEntry) -> JournalEntry | None:
+        """The call of ``entry`` once its outcome is known; None while a person is asked whether it happened."""
+        while entry.status in UNSETTLED:
+            if tool.idempotent and entry.attempt < RESEND_ATTEMPTS:
+                entry = self.again(entry, tool, arguments)
+                continue
+            cause = entry.error or "the worker stopped mid-call"
+            point = PausePoint.after(step, entry.key, entry.attempt)
+            decision = self._ledger.wait_for("outcome_unknown", point, tool, arguments, [f"outcome_unknown: {cause}"])
+            if decision is None:
+                return None
+            if decision.choice == "happened":
+                return self._ledger.finish(entry.replace(status="done", result=None, error="a person said it happened"))
+            entry = self.again(entry, tool, arguments)
+        return entry
+
+    def _run(self, started: JournalEntry, tool: Tool, arguments: Sequence[Argument]) -> JournalEntry:
+        return self._ledger.finish(_invoked(tool, arguments, started))
+
+
+def _invoked(tool: Tool, arguments: Sequence[Argument], started: JournalEntry) -> JournalEntry:
+    """What calling the tool came to: done with its result, failed, or (a write that could not tell) unknown."""
+    given: dict[str, object] = dict(keywords(arguments))
+    if tool.keyed:
+        given["idempotency_key"] = started.idempotency_key
+    try:
+        result = tool.fn(**given)
+    except (OutcomeUnknown, TimeoutError) as exc:
+        return started.replace(status="unknown" if tool.write else "failed", error=_described(exc))
+    except Exception as exc:
+        return started.replace(status="failed", error=_described(exc))
+    return started.replace(status="done", result=jsonable(result))
+
+
+def _described(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def jsonable(value: object) -> JSON:
+    """Results are kept as JSON; what JSON cannot hold is kept as its text rather than lost."""
+    return cast(JSON, json.loads(json.dumps(value, default=str)))

@@ -1,0 +1,191 @@
+"""The ledger of one move of a run: its journal and its pauses, and the only writer of either.
+
+The executor decides what to do; the ledger keeps what was done.  Its writes
+are staged on the lease with the events that report them, and committed where
+they must be durable: a call's ``started`` entry, before a write runs, so a
+worker that dies mid-call leaves it to be found.  It is also the one place a
+pause is made from what it asks, so its id is the same on every worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypedDict, Unpack, cast
+
+from .answer import Decision
+from .arguments import Argument, shown
+from .lease import Lease
+from .pause import ANSWERS, Pause, PausePoint, UndoFailure, UndoLine, iso, new_token
+from .reply import CallOutcome
+from .steps import StepFunction
+from .storage import Changes, Event, JournalEntry, PauseRecord, RunRecord
+from .tools import Tool
+from .vocabulary import JournalStatus, PauseKind
+
+
+class KindDetails(TypedDict, total=False):
+    """What a pause of one kind says besides the call: see ``Pause``."""
+
+    prompt: str
+    turn: str
+    undo: UndoFailure
+    pending: list[UndoLine]
+
+
+class Ledger:
+    """One move's journal and pauses: what was done before it, and everything it does.
+
+    ``journal_of`` is the run whose journal the move reads and writes: its own, or
+    the one an operator rolls back.  ``answering`` is the pause whose answer
+    started the move; each call the move makes names it in the log.
+    """
+
+    def __init__(
+        self, lease: Lease, clock: Callable[[], float], pauses: Iterable[PauseRecord], journal: Iterable[JournalEntry],
+        *, journal_of: str, answering: str | None,
+    ) -> None:
+        self._lease = lease
+        self._clock = clock
+        held = lease.run
+        self._thread, self._run = held.thread, held.id
+        self._journal_of = journal_of
+        self._answering = answering
+        self._entries = {entry.key: entry for entry in journal}
+        self._pauses = {pause.id: pause for pause in pauses}
+        self._waiting: list[Pause] = []
+        self._opened: list[Pause] = []
+
+    def entry(self, key: str) -> JournalEntry | None:
+        return self._entries.get(key)
+
+    def entries(self) -> list[JournalEntry]:
+        """The journal in the order its calls started."""
+        return list(self._entries.values())
+
+    @property
+    def waiting(self) -> list[Pause]:
+        """What the move waits on, each pause once for each time it was reached."""
+        return list(self._waiting)
+
+    @property
+    def opened(self) -> list[Pause]:
+        """The pauses the move opened: what ``on_interrupt`` is told of."""
+        return list(self._opened)
+
+    def start(self, key: str, tool: str, arguments: Sequence[Argument], *, durable: bool) -> JournalEntry:
+        """A call's ``started`` entry; a durable one (a write's) is committed before the call runs."""
+        entry = JournalEntry(
+            self._journal_of, key, tool, [a.to_dict() for a in arguments], "started",
+            idempotency_key=f"{self._journal_of}:{key}", started_at=self._clock(),
+        )
+        if durable:
+            self._lease.stage(starts=(entry,))
+            self._lease.commit()
+            self._entries[key] = entry
+        return entry
+
+    def restart(self, entry: JournalEntry, *, durable: bool = True) -> JournalEntry:
+        """The call of ``entry`` started again, as its next attempt (which fences a worker still on the last one)."""
+        now = self._clock()
+        again = entry.replace(status="started", attempt=entry.attempt + 1, started_at=now, error=None, result=None)
+        self._lease.stage(updates=((again, entry.status, entry.attempt),))
+        if durable:
+            self._lease.commit()
+        self._entries[entry.key] = again
+        return again
+
+    def finish(self, outcome: JournalEntry) -> JournalEntry:
+        """Stage a call's outcome with its step event: over the entry it finishes, or as a new one (a read's)."""
+        finished = outcome.replace(finished_at=self._clock())
+        events = (self._step_event(finished),)
+        stored = self._entries.get(finished.key)
+        if stored is None:
+            self._lease.stage(starts=(finished,), events=events)
+        else:
+            self._lease.stage(updates=((finished, stored.status, stored.attempt),), events=events)
+        self._entries[finished.key] = finished
+        return finished
+
+    def wait_for(
+        self, kind: PauseKind, point: PausePoint, about: Tool | StepFunction | None, arguments: Sequence[Argument],
+        reasons: Sequence[str], *, question: str | None = None, **details: Unpack[KindDetails],
+    ) -> Decision | None:
+        """The decision on this pause; or None, having opened it if it is new and listed it as waiting.
+
+        ``about`` is the tool or step the pause is about (None for the turn itself, as delegate is).
+        """
+        pause = self._pause(kind, point, about, arguments, reasons, question, details)
+        stored = self._pauses.get(pause.id)
+        if stored is not None and stored.status == "answered":
+            assert stored.answer is not None, "an answered pause keeps its answer"
+            return Decision.of(stored.answer)
+        if stored is None:
+            self._open(pause)
+            self._waiting.append(pause)
+        else:
+            self._waiting.append(Pause.from_record(stored))
+        return None
+
+    def _open(self, pause: Pause) -> None:
+        record, opened = opening(pause, self._clock())
+        self._lease.stage(pauses=(record,), events=(opened,))
+        self._pauses[pause.id] = record
+        self._opened.append(pause)
+
+    def _pause(
+        self, kind: PauseKind, point: PausePoint, about: Tool | StepFunction | None, arguments: Sequence[Argument],
+        reasons: Sequence[str], question: str | None, details: KindDetails,
+    ) -> Pause:
+        name = about.name if about is not None else ""
+        listed = shown(arguments)
+        asked = question or (about.question if about is not None else "")
+        return Pause(
+            id=point.pause_id(self._thread, self._run, name, listed, kind), kind=kind, thread=self._thread,
+            run=self._run, step=point.step, tool=name, question=asked,
+            arguments=listed, reasons=list(reasons), irreversible=isinstance(about, Tool) and about.irreversible,
+            answers=list(ANSWERS[kind]), token=new_token(), created_at=iso(self._clock()), argument=point.argument,
+            **details,
+        )
+
+    def _step_event(self, entry: JournalEntry) -> Event:
+        body = {"type": "step", "run": self._run, "key": entry.key, "tool": entry.tool, "status": entry.status,
+                "arguments": entry.arguments}
+        answered = {"answer": self._answering} if self._answering else {}
+        return Event(self._thread, {**body, **answered, "at": iso(self._clock())})
+
+
+def opening(pause: Pause, at: float) -> tuple[PauseRecord, Event]:
+    """A new pause as the store keeps it, and the event that tells the thread's log of it (without its token)."""
+    event = Event(pause.thread, {"type": "pause", "run": pause.run, "pause": pause.to_dict(token=False), "at": iso(at)})
+    return pause.record().replace(created_at=at), event
+
+
+def claiming(pause: str, answer: dict[str, object], run: RunRecord, at: float, events: Sequence[Event] = ()) -> Changes:
+    """The commit that takes an open pause for ``answer`` and saves its run over the version it was read at."""
+    return Changes(claim=(pause, answer), run=run.replace(updated_at=at), version=run.version, events=list(events))
+
+
+def is_call(key: str) -> bool:
+    """Whether a journal key is a call of the run (``2``, ``2.1``), not an undo or the model's answer."""
+    return all(part.isdigit() for part in key.split("."))
+
+
+def call_position(key: str) -> int:
+    """The place in the turn of the call at ``key``, or of the call an undo at ``key`` undoes."""
+    return int(key.split(".")[0])
+
+
+def call_of(key: str) -> int | None:
+    """The call's number within its step, for a key ``<step>.<call>``; None for a plain call."""
+    _, dot, call = key.partition(".")
+    return int(call) if dot and call.isdigit() else None
+
+
+def journal_outcomes(journal: Iterable[JournalEntry]) -> list[CallOutcome]:
+    """The run's calls as its journal has them, for a reply that does not replay the plan."""
+    return [
+        CallOutcome(
+            call_position(e.key), e.tool, e.arguments, cast(JournalStatus, e.status), e.result, e.error, call_of(e.key),
+        )
+        for e in journal if is_call(e.key)
+    ]

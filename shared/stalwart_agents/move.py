@@ -1,0 +1,187 @@
+"""One move of a run: taken under a lease, walked up to where it waits or ends, let go in its last commit.
+
+``Mover`` takes the run (a new one, one an answer claims, or one whose worker
+died) and lets go of it; ``move`` is what happens in between.  A run that reads
+its turn walks its plan (``replay.py``), or gives a turn nothing read to the
+model (``delegation.py``); a run that ends early, or that an operator rolls
+back, then undoes what it did (``saga.py``).  Every write of the move goes
+through its ledger (``ledger.py``), staged on the lease (``lease.py``) and
+committed only where it must be durable.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import NoReturn
+
+from .agent import Agent
+from .delegation import Delegation
+from .errors import JournalConflict, JournalExists, PauseExists, RunBusy, RunWaiting, ThreadBusy, VersionConflict
+from .lease import Lease
+from .ledger import Ledger, journal_outcomes
+from .pause import Pause, iso
+from .progress import Progress, Report
+from .replay import Replay
+from .reply import Reply
+from .saga import Rollback
+from .state import RunState, Saga
+from .storage import FINISHED, Event, PauseRecord, RunRecord, ShownMessage, Snapshot, Storage
+from .tools import Tool
+from .words import words
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """What every move needs from the engine: the store, the agents, and time as the caller sees it."""
+
+    store: Storage
+    clock: Callable[[], float]
+    sleep: Callable[[float], None]
+    agents: Mapping[str, Agent]
+
+
+def move(runtime: Runtime, lease: Lease, state: RunState, snapshot: Snapshot, answering: str | None) -> Progress:
+    """``snapshot`` is the run as read; ``answering`` the pause whose answer started this move, if one did."""
+    run = lease.run
+    target = state.saga.target if state.saga is not None else run.id
+    journal = snapshot.journal if target == run.id else runtime.store.journal(target)
+    ledger = Ledger(lease, runtime.clock, snapshot.pauses, journal, journal_of=target, answering=answering)
+    agent, report, saga = runtime.agents[run.agent], Report(), state.saga
+    if saga is None:
+        saga = _walk(agent, runtime.agents, ledger, report, state, run.id)
+    else:
+        report.steps = journal_outcomes(journal)
+    rollback = None
+    if saga is not None and not ledger.waiting:
+        undoing = Rollback(ledger, _every_tool(runtime.agents, agent), agent.settings, runtime.sleep)
+        rollback = undoing.undo_all(saga.reason)
+    return Progress(
+        steps=report.steps, refusals=report.refusals, waiting=ledger.waiting, opened=ledger.opened, notes=report.notes,
+        saga=saga, rollback=rollback,
+    )
+
+
+class Mover:
+    """Takes runs under leases for one worker, moves them, and lets go of them in each move's last commit."""
+
+    def __init__(self, runtime: Runtime, worker: str) -> None:
+        self._runtime, self._store, self._worker = runtime, runtime.store, worker
+
+    def new_run(self, thread: str, agent: str, state: RunState) -> RunRecord:
+        """A run to begin: it is stored in the same commit as its move's first durable write."""
+        return RunRecord(
+            id="r_" + secrets.token_urlsafe(16), thread=thread, agent=agent, status="running", state=state.to_json(),
+            created_at=self._runtime.clock(),
+        )
+
+    def lease(
+        self, run: RunRecord, *, begin: bool = False, claim: tuple[str, dict[str, object]] | None = None,
+        version: int | None = None,
+    ) -> Lease:
+        """This worker's hold on ``run``: a new run (``begin``), or one stored at ``version`` (a pause ``claim``ed)."""
+        clock = self._runtime.clock
+        seconds = self._runtime.agents[run.agent].settings.lease_seconds
+        now = clock()
+        held = run.replace(status="running", lease_owner=self._worker, lease_until=now + seconds, updated_at=now)
+        return Lease(self._store, held, seconds=seconds, clock=clock, begin=begin, claim=claim, version=version)
+
+    def advance(
+        self, lease: Lease, state: RunState, snapshot: Snapshot, session: str | None, events: tuple[Event, ...] = (),
+        answering: str | None = None,
+    ) -> Reply:
+        """One move of the run under ``lease``, from ``state`` and what ``snapshot`` read, in as few commits as can be.
+
+        ``answering`` is the pause whose answer the move takes, if one is; ``session``
+        is told the reply was shown to it, in the same commit.
+        """
+        lease.stage(events=events)
+        try:
+            with lease:
+                return self._let_go(lease, state, move(self._runtime, lease, state, snapshot, answering), session)
+        except ThreadBusy:
+            self.refuse_new_turn(self._store.active_run(lease.run.thread))
+        except VersionConflict as exc:
+            if lease.held:
+                sentence = "another worker took this run over after this one's lease ran out; read the thread again"
+                raise RunBusy(sentence) from exc
+            raise
+        except (PauseExists, JournalExists, JournalConflict) as exc:
+            raise RunBusy("another worker moved this run at the same moment; read the thread again") from exc
+
+    def recovered(self, run: RunRecord | None) -> RunRecord | None:
+        """Carry on a run whose worker stopped without letting go (its lease ran out, unrenewed).
+
+        Returns the run as it then is.  Only a request that writes calls this: a read never moves a run.
+        """
+        if run is None or run.status != "running" or (run.lease_until or 0) > self._runtime.clock():
+            return run
+        snapshot = self._store.snapshot(run.id)
+        assert snapshot is not None, "an active run is in the store"
+        recovered = self.event(run.thread, {"type": "recovered", "run": run.id})
+        with contextlib.suppress(VersionConflict, RunBusy):  # another worker carried it on first
+            self.advance(self.lease(run, version=run.version), RunState.of(run), snapshot, None, events=(recovered,))
+        return self._store.get_run(run.id)
+
+    def refuse_new_turn(self, run: RunRecord | None) -> NoReturn:
+        """A turn on a thread whose run waits (listing what waits) or is being moved right now."""
+        if run is not None and run.status == "waiting":
+            waiting = waiting_pauses(run, self._store.run_pauses(run.id))
+            sentence = "this thread's run waits for a decision; answer it (or cancel_all) before a new turn"
+            raise RunWaiting(sentence, waiting)
+        raise RunBusy("another turn on this thread is being run; try again in a moment")
+
+    def event(self, thread: str, body: dict[str, object]) -> Event:
+        return Event(thread, {**body, "at": iso(self._runtime.clock())})
+
+    def _let_go(self, lease: Lease, state: RunState, progress: Progress, session: str | None) -> Reply:
+        """Save the run as the move left it, no longer held, in the move's last commit."""
+        run = lease.run
+        moved = state.replace(saga=progress.saga, waiting=[pause.id for pause in progress.waiting])
+        now = self._runtime.clock()
+        finished = run.replace(
+            status=progress.status, state=moved.to_json(), lease_owner=None, lease_until=None, updated_at=now,
+        )
+        if progress.status in FINISHED:
+            lease.stage(events=(self.event(run.thread, {"type": "run", "run": run.id, "status": progress.status}),))
+        reply = reply_of(finished, progress)
+        if session is not None:
+            lease.stage(shown=(ShownMessage(reply.id, session, run.thread, reply.text, now),))
+        lease.commit(finished)
+        return reply
+
+
+def reply_of(run: RunRecord, progress: Progress) -> Reply:
+    return Reply(
+        thread=run.thread, run=run.id, status=progress.status, text=words(progress), steps=progress.steps,
+        waiting=progress.waiting, refusals=progress.refusals, rollback=progress.rollback, opened=progress.opened,
+    )
+
+
+def open_pauses(run: RunRecord, pauses: list[PauseRecord]) -> list[PauseRecord]:
+    """Open pauses the run's last move reached; one it moved past is no longer answerable."""
+    reached = set(RunState.reached(run))
+    return [p for p in pauses if p.status == "open" and p.id in reached]
+
+
+def waiting_pauses(run: RunRecord, pauses: list[PauseRecord]) -> list[Pause]:
+    return [Pause.from_record(p) for p in open_pauses(run, pauses)]
+
+
+def _walk(
+    agent: Agent, agents: Mapping[str, Agent], ledger: Ledger, report: Report, state: RunState, run: str,
+) -> Saga | None:
+    """The turn's calls, or the model's for a turn nothing read; the saga ``run`` must then go on to, if any."""
+    replay = Replay(agent, agents, ledger, report)
+    if state.unread is not None:
+        Delegation(agent, state, ledger, report, replay.attempt).take()
+    else:
+        replay.plan(state.plan)
+    return Saga(report.ending, run) if report.ending is not None else None
+
+
+def _every_tool(agents: Mapping[str, Agent], agent: Agent) -> dict[str, Tool]:
+    """Every tool a call of the run may have named: its agent's first, then those a step handed to another agent."""
+    return {name: tool for other in agents.values() for name, tool in other.tools.items()} | agent.tools

@@ -1,0 +1,31 @@
+"""The closed sets of words the engine, its stores and its JSON share, each a Literal type, in one place.
+
+mypy then refuses a status or a choice spelled wrong, wherever it is compared
+or stored.  The run store keeps the same sets as tuples (``RUN_STATUSES``,
+``PAUSE_STATUSES``, ``JOURNAL_STATUSES``), and a test holds the two to each other.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from typing_extensions import TypeAliasType
+
+JSON = TypeAliasType("JSON", "str | int | float | bool | list[JSON] | dict[str, JSON] | None")
+"""A value as JSON holds it: what arguments, results and stored state are made of (named, so schemas can recurse)."""
+
+RunStatus = Literal["running", "waiting", "done", "cancelled", "failed"]
+PauseStatus = Literal["open", "answered"]
+JournalStatus = Literal["started", "done", "failed", "unknown"]
+CallStatus = Literal[JournalStatus, "skipped", "cancelled"]
+"""What became of one call, as a reply reports it: the journal's word, or skipped or cancelled by a person."""
+
+PauseKind = Literal["confirm", "outcome_unknown", "saga_stuck", "ask", "delegate"]
+Choice = Literal[
+    "approve", "skip", "cancel_all", "happened", "did_not_happen", "retry", "done_by_hand", "abandon", "answer",
+    "decline",
+]
+"""Every answer some kind of pause takes (``pause.ANSWERS`` says which kind takes which)."""
+
+SagaReason = Literal["cancel_all", "failed", "operator"]
+"""Why a run undoes what it did: a person cancelled, a call failed for certain, or an operator rolled it back."""
