@@ -34,9 +34,14 @@ class _Tables:
         """These tables as ``ChainMap``s: reads fall through to them, writes stay in the first map."""
         return _Tables(*(ChainMap({}, table) for table in self._all()))
 
-    def keep(self, staged: _Tables) -> None:
+    def keep(self, staged: _Tables, by_run: dict[str, list[Key]]) -> None:
+        """Apply the staged writes, and index each new pause and journal entry under its run."""
         for table, layered in zip(self._all(), staged._all(), strict=True):
             assert isinstance(layered, ChainMap)
+            if table is self.pauses or table is self.journal:
+                for key, row in layered.maps[0].items():
+                    if key not in table:
+                        by_run.setdefault(row["run"], []).append(key)
             table.update(layered.maps[0])
 
     def _all(self) -> list[MutableMapping[Any, Any]]:
@@ -56,6 +61,7 @@ class MemoryStorage(Transactional[_Tables]):
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._tables = _Tables()
+        self._by_run: dict[str, list[Key]] = {}
         self._events: dict[str, list[tuple[int, str]]] = {}
         self._event_ids = 0
         self._secrets: dict[str, str] = {}
@@ -140,7 +146,7 @@ class MemoryStorage(Transactional[_Tables]):
         with self._lock:
             staged = self._tables.staged()
             yield staged
-            self._tables.keep(staged)
+            self._tables.keep(staged, self._by_run)
 
     def _lock_thread(self, tx: _Tables, thread: str) -> str | None:
         return tx.active.get(thread)
@@ -203,9 +209,13 @@ class MemoryStorage(Transactional[_Tables]):
         return None if run_id is None else records.record(RunRecord, self._tables.runs.get((run_id,)))
 
     def _run_pauses(self, run_id: str) -> list[PauseRecord]:
-        rows = [row for row in self._tables.pauses.values() if row["run"] == run_id]
+        rows = self._rows_of(run_id, self._tables.pauses)
         rows.sort(key=lambda row: (row["step"], row["created_at"]))
         return [records.from_row(PauseRecord, row) for row in rows]
 
     def _journal(self, run_id: str) -> list[JournalEntry]:
-        return [records.from_row(JournalEntry, row) for (run, _), row in self._tables.journal.items() if run == run_id]
+        return [records.from_row(JournalEntry, row) for row in self._rows_of(run_id, self._tables.journal)]
+
+    def _rows_of(self, run_id: str, table: Mapping[Key, Row]) -> list[Row]:
+        """A run's rows of ``table`` in the order they were written, by the index ``keep`` maintains: no scan."""
+        return [table[key] for key in self._by_run.get(run_id, ()) if key in table]
