@@ -60,7 +60,9 @@ def _compile(tool: Tool | StepFunction, text: str, origin: str) -> Pattern:
         if slot not in known:
             raise ConfigError(
                 f"pattern {text!r} fills {{{slot}}}, but {tool.name}() takes no parameter {slot!r}",
-                file=origin, line=line, key=f"{tool.name}.says",
+                file=origin,
+                line=line,
+                key=f"{tool.name}.says",
             )
     return pattern
 

@@ -32,8 +32,12 @@ class Answer:
     def stored(self, value: JSON, at: float) -> dict[str, object]:
         """What the pause keeps of the answer that claimed it; ``value`` as the run will read it."""
         return {
-            "decision": self.decision, "value": value, "channel": self.channel, "by": self.by,
-            "principal": self.principal, "at": at,
+            "decision": self.decision,
+            "value": value,
+            "channel": self.channel,
+            "by": self.by,
+            "principal": self.principal,
+            "at": at,
         }
 
     def audited(self, pause: Pause | None) -> dict[str, object]:
@@ -42,8 +46,14 @@ class Answer:
         shown = {"kind": pause.kind, "tool": pause.tool, "arguments": pause.arguments} if pause else {}
         verified = bool(self.principal and self.principal.get("verified"))
         return {
-            **shown, "decision": self.decision, "value": self.value, "token": carried, "channel": self.channel,
-            "by": self.by, "principal": self.principal, "verified": verified,
+            **shown,
+            "decision": self.decision,
+            "value": self.value,
+            "token": carried,
+            "channel": self.channel,
+            "by": self.by,
+            "principal": self.principal,
+            "verified": verified,
         }
 
     def checked(self, pause: Pause, fills: Parameter | None = None) -> JSON:
@@ -88,4 +98,3 @@ def _coerced(value: str | int | float, parameter: Parameter) -> JSON:
             raise BadRequest(f"{parameter.name} must be a number, not {value!r}") from None
         return int(number) if number.is_integer() and "." not in text else number
     return value.strip() if isinstance(value, str) else value
-

@@ -83,8 +83,14 @@ class Jwt:
     name = "jwt"
 
     def __init__(
-        self, issuer: str, audience: str, *, jwks_url: str | None = None,
-        algorithms: Sequence[str] = ("RS256", "ES256"), leeway: float = LEEWAY, keys: Keys | None = None,
+        self,
+        issuer: str,
+        audience: str,
+        *,
+        jwks_url: str | None = None,
+        algorithms: Sequence[str] = ("RS256", "ES256"),
+        leeway: float = LEEWAY,
+        keys: Keys | None = None,
     ) -> None:
         from .jwks import Keys
 
@@ -92,7 +98,9 @@ class Jwt:
             raise ValueError("JWT authentication needs an issuer and an audience")
         unsafe = [a for a in algorithms if not a.startswith(("RS", "ES", "PS", "Ed"))]
         if unsafe:
-            raise ValueError(f"a JWKS verifies public-key algorithms only, not {', '.join(unsafe)}; use SharedSecret for HS256")
+            raise ValueError(
+                f"a JWKS verifies public-key algorithms only, not {', '.join(unsafe)}; use SharedSecret for HS256"
+            )
         self.issuer, self.audience, self.algorithms, self.leeway = issuer, audience, list(algorithms), leeway
         self.keys = keys or Keys(jwks_url or Keys.discover(issuer))
 
@@ -112,7 +120,9 @@ class SharedSecret:
 
     name = "hs256"
 
-    def __init__(self, secret: str | bytes, *, issuer: str | None = None, audience: str | None = None, leeway: float = LEEWAY) -> None:
+    def __init__(
+        self, secret: str | bytes, *, issuer: str | None = None, audience: str | None = None, leeway: float = LEEWAY
+    ) -> None:
         key = secret.encode() if isinstance(secret, str) else secret
         if len(key) < 32:
             raise ValueError("an HS256 secret must be at least 32 bytes (openssl rand -hex 32)")
@@ -149,13 +159,20 @@ def _bearer(request: Request) -> str:
     return token
 
 
-def _verified(token: str, key: Any, algorithms: list[str], issuer: str | None, audience: str | None, leeway: float) -> Principal:
+def _verified(
+    token: str, key: Any, algorithms: list[str], issuer: str | None, audience: str | None, leeway: float
+) -> Principal:
     import jwt
 
     required = ["exp", "sub"] + (["iss"] if issuer else []) + (["aud"] if audience else [])
     try:
         claims = jwt.decode(
-            token, key, algorithms=algorithms, issuer=issuer, audience=audience, leeway=leeway,
+            token,
+            key,
+            algorithms=algorithms,
+            issuer=issuer,
+            audience=audience,
+            leeway=leeway,
             options={"require": required, "verify_aud": audience is not None},
         )
     except jwt.PyJWTError as exc:

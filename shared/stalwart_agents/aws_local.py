@@ -34,14 +34,20 @@ class LocalAws:
 
     def start(self) -> str:
         """Start moto on a free port of 127.0.0.1; the storage URL that reaches it."""
-        for name, value in (("AWS_ACCESS_KEY_ID", "local"), ("AWS_SECRET_ACCESS_KEY", "local"), ("AWS_DEFAULT_REGION", self.region)):
+        for name, value in (
+            ("AWS_ACCESS_KEY_ID", "local"),
+            ("AWS_SECRET_ACCESS_KEY", "local"),
+            ("AWS_DEFAULT_REGION", self.region),
+        ):
             os.environ.setdefault(name, value)
         self._server, self.endpoint = start_moto()
         return f"dynamodb://{self.table}?region={self.region}&endpoint={self.endpoint}"
 
     def feed(self, store: Storage, notify: Notify, *, every: float = 0.2) -> None:
         """Read the table's stream as Lambda would, and hand new records to the fan-out."""
-        self._feeder = threading.Thread(target=self._feed, args=(store, notify, every), name="stalwart-stream", daemon=True)
+        self._feeder = threading.Thread(
+            target=self._feed, args=(store, notify, every), name="stalwart-stream", daemon=True
+        )
         self._feeder.start()
 
     def stop(self) -> None:
@@ -55,7 +61,9 @@ class LocalAws:
         import boto3
 
         streams = boto3.client("dynamodbstreams", region_name=self.region, endpoint_url=self.endpoint)
-        arn = boto3.client("dynamodb", region_name=self.region, endpoint_url=self.endpoint).describe_table(TableName=self.table)["Table"]["LatestStreamArn"]
+        arn = boto3.client("dynamodb", region_name=self.region, endpoint_url=self.endpoint).describe_table(
+            TableName=self.table
+        )["Table"]["LatestStreamArn"]
         shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["ShardId"]
         iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="LATEST")["ShardIterator"]
         pending: list[Mapping[str, Any]] = []
@@ -66,15 +74,19 @@ class LocalAws:
             pending += answer["Records"]
             pending, tries = self._deliver(pending, tries, store, notify)
 
-    def _deliver(self, pending: list[Mapping[str, Any]], tries: int, store: Storage, notify: Notify) -> tuple[list[Mapping[str, Any]], int]:
+    def _deliver(
+        self, pending: list[Mapping[str, Any]], tries: int, store: Storage, notify: Notify
+    ) -> tuple[list[Mapping[str, Any]], int]:
         """Deliver what is pending; keep what failed for another try, as the stream keeps its shard."""
         failed = deliver(pending, store, notify)
         if not failed:
             return [], 0
         first = next(i for i, r in enumerate(pending) if r["dynamodb"]["SequenceNumber"] == failed[0])
         if tries + 1 >= ATTEMPTS:
-            log.warning("a webhook delivery failed %d times; it is dropped, as the dead-letter queue would take it", ATTEMPTS)
-            return pending[first + 1:], 0
+            log.warning(
+                "a webhook delivery failed %d times; it is dropped, as the dead-letter queue would take it", ATTEMPTS
+            )
+            return pending[first + 1 :], 0
         return pending[first:], tries + 1
 
 

@@ -52,7 +52,9 @@ def strict_json(body: bytes) -> Any:
     if text.startswith("\ufeff"):
         raise BadRequest("the body starts with a byte order mark; send plain UTF-8")
     try:
-        value = json.loads(text or "null", object_pairs_hook=_once, parse_constant=_constant, parse_float=_finite, parse_int=_safe)
+        value = json.loads(
+            text or "null", object_pairs_hook=_once, parse_constant=_constant, parse_float=_finite, parse_int=_safe
+        )
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise BadRequest("the body holds an unpaired surrogate (\\ud800-\\udfff)") from None

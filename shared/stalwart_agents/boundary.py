@@ -29,7 +29,9 @@ JSON_TYPES = ("application/json",)
 
 
 class Boundary:
-    def __init__(self, app: ASGIApp, *, hosts: Collection[str], origins: Collection[str], public: Collection[str]) -> None:
+    def __init__(
+        self, app: ASGIApp, *, hosts: Collection[str], origins: Collection[str], public: Collection[str]
+    ) -> None:
         self.app = app
         self.hosts = {h.lower().strip("[]") for h in hosts}
         self.origins = {o.lower().rstrip("/") for o in origins}
@@ -47,18 +49,33 @@ class Boundary:
         headers = Headers(scope=scope)
         host = headers.get("host", "")
         if "*" not in self.hosts and _hostname(host) not in self.hosts:
-            return _refuse(400, "bad_request", "this service does not answer for that Host; list the name with --allowed-host (allowed_hosts=)")
+            return _refuse(
+                400,
+                "bad_request",
+                "this service does not answer for that Host; list the name with --allowed-host (allowed_hosts=)",
+            )
         method, path = scope["method"], scope.get("path", "")
         if method in SAFE and path in self.public:
             return None
         origin = headers.get("origin")
         if origin is not None:
             if origin.lower().rstrip("/") not in self.origins and _netloc(origin) != host.lower():
-                return _refuse(403, "forbidden", "requests from that origin are refused; list it with --allowed-origin (allowed_origins=)")
+                return _refuse(
+                    403,
+                    "forbidden",
+                    "requests from that origin are refused; list it with --allowed-origin (allowed_origins=)",
+                )
         elif headers.get("sec-fetch-site") == "cross-site":
             return _refuse(403, "forbidden", "requests from another site are refused")
-        if method not in SAFE and method != "OPTIONS" and _has_body(scope, headers) and not _json(headers.get("content-type", "")):
-            return _refuse(415, "unsupported_media_type", "this route takes a JSON body: send Content-Type: application/json")
+        if (
+            method not in SAFE
+            and method != "OPTIONS"
+            and _has_body(scope, headers)
+            and not _json(headers.get("content-type", ""))
+        ):
+            return _refuse(
+                415, "unsupported_media_type", "this route takes a JSON body: send Content-Type: application/json"
+            )
         return None
 
 
@@ -77,7 +94,7 @@ def _hostname(host: str) -> str:
 def _netloc(origin: str) -> str:
     """An origin's ``host[:port]``, as the browser also sent it in ``Host``, with default ports dropped."""
     scheme, _, rest = origin.lower().partition("://")
-    for default in ((":80",) if scheme == "http" else (":443",) if scheme == "https" else ()):
+    for default in (":80",) if scheme == "http" else (":443",) if scheme == "https" else ():
         rest = rest.removesuffix(default)
     return rest
 

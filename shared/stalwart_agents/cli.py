@@ -21,7 +21,9 @@ SECRET_ENV = "STALWART_JWT_SECRET"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="stalwart", description="Agents that stop for a person when a call needs one.")
+    parser = argparse.ArgumentParser(
+        prog="stalwart", description="Agents that stop for a person when a call needs one."
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve a file of agents over HTTP, with the interface at /")
     serve.add_argument("config", help="the agent.yaml to serve")
@@ -29,11 +31,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8700, help="the port (default 8700)")
     serve.add_argument("--agent", default=None, help="the agent that answers first (default: the file's first)")
     serve.add_argument(
-        "--operator-token", default=None,
-        help="what the rollback route must carry as Authorization: Bearer (default: QLS_OPERATOR_TOKEN; with neither, the route answers 403)",
+        "--operator-token",
+        default=None,
+        help="what the rollback route must carry as Authorization: Bearer "
+        "(default: QLS_OPERATOR_TOKEN; with neither, the route answers 403)",
     )
     serve.add_argument(
-        "--storage", default=None,
+        "--storage",
+        default=None,
         help="a storage URL to use instead of the file's; 'moto' runs the deployed shape locally: DynamoDB "
         "(moto, on 127.0.0.1) with its stream fanned out to STALWART_WEBHOOK_URL, signed with STALWART_WEBHOOK_SECRET",
     )
@@ -51,25 +56,43 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _auth_options(serve: argparse.ArgumentParser) -> None:
     who = serve.add_argument_group("who may act")
     who.add_argument(
-        "--auth", choices=("none", "jwt", "hs256"), default="none",
+        "--auth",
+        choices=("none", "jwt", "hs256"),
+        default="none",
         help="none: one anonymous person, loopback only (default); jwt: bearer JWTs checked against an OpenID Connect "
         f"provider's keys; hs256: bearer JWTs signed with the shared secret in {SECRET_ENV}",
     )
-    who.add_argument("--jwt-issuer", default=None, help="the issuer (iss) tokens must name; with --auth jwt, its discovery document names the keys")
-    who.add_argument("--jwt-audience", default=None, help="the audience (aud) tokens must name")
-    who.add_argument("--jwt-jwks-url", default=None, help="where the issuer's keys are (default: from its discovery document)")
-    who.add_argument("--jwt-algorithms", default="RS256,ES256", help="the algorithms --auth jwt accepts (default RS256,ES256)")
     who.add_argument(
-        "--allowed-host", action="append", default=[], metavar="NAME",
+        "--jwt-issuer",
+        default=None,
+        help="the issuer (iss) tokens must name; with --auth jwt, its discovery document names the keys",
+    )
+    who.add_argument("--jwt-audience", default=None, help="the audience (aud) tokens must name")
+    who.add_argument(
+        "--jwt-jwks-url", default=None, help="where the issuer's keys are (default: from its discovery document)"
+    )
+    who.add_argument(
+        "--jwt-algorithms", default="RS256,ES256", help="the algorithms --auth jwt accepts (default RS256,ES256)"
+    )
+    who.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
         help="a name clients reach the service by, besides loopback's and --host (repeatable)",
     )
     who.add_argument(
-        "--allowed-origin", action="append", default=[], metavar="ORIGIN",
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
         help="another site whose pages embed the interface, as https://host[:port] (repeatable); it alone gets CORS",
     )
     who.add_argument(
-        "--proxy-authenticates", action="store_true",
-        help="serve without authentication on a non-loopback address, because a proxy of yours authenticates every request",
+        "--proxy-authenticates",
+        action="store_true",
+        help="serve without authentication on a non-loopback address, "
+        "because a proxy of yours authenticates every request",
     )
 
 
@@ -85,16 +108,26 @@ def _serve(args: argparse.Namespace) -> int:
     storage = local.start() if local is not None else args.storage
     try:
         app = make_app(
-            args.config, storage=storage, agent=args.agent, operator_token=operator_token,
-            auth=auth, allowed_hosts=hosts, allowed_origins=args.allowed_origin,
+            args.config,
+            storage=storage,
+            agent=args.agent,
+            operator_token=operator_token,
+            auth=auth,
+            allowed_hosts=hosts,
+            allowed_origins=args.allowed_origin,
         )
         desk = app.state.desk
         if local is not None and os.environ.get("STALWART_WEBHOOK_URL"):
             from .webhook import Webhook
 
-            local.feed(desk.storage, Webhook(os.environ["STALWART_WEBHOOK_URL"], os.environ.get("STALWART_WEBHOOK_SECRET", "")))
+            local.feed(
+                desk.storage, Webhook(os.environ["STALWART_WEBHOOK_URL"], os.environ.get("STALWART_WEBHOOK_SECRET", ""))
+            )
         agent = desk.agent(args.agent).name
-        print(f"stalwart serve: http://{_shown_host(args.host)}:{args.port}/ (agent {agent}, storage {desk.storage.url})", flush=True)
+        print(
+            f"stalwart serve: http://{_shown_host(args.host)}:{args.port}/ (agent {agent}, storage {desk.storage.url})",
+            flush=True,
+        )
         print(f"stalwart serve: {_who_note(args)}; answering for Host {', '.join(hosts)}", flush=True)
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     finally:
@@ -134,7 +167,10 @@ def _who_note(args: argparse.Namespace) -> str:
     if args.auth != "none":
         return f"callers sign in with bearer JWTs ({args.auth})"
     if args.proxy_authenticates:
-        return "no authentication here: a proxy in front of this address must authenticate every request (--proxy-authenticates)"
+        return (
+            "no authentication here: a proxy in front of this address must authenticate every request "
+            "(--proxy-authenticates)"
+        )
     return "no authentication (loopback only): anyone on this machine acts as one anonymous person"
 
 

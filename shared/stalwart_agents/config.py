@@ -11,11 +11,21 @@ import difflib
 import json
 import os
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Literal, NamedTuple, get_args, get_origin
+from typing import Any, Literal, NamedTuple, get_args, get_origin
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from . import cel
@@ -53,7 +63,10 @@ def _repeats(names: Iterable[Any], prefix: Loc, what: str) -> Iterator[tuple[Loc
     first: dict[str, int] = {}
     for index, name in enumerate(names):
         if isinstance(name, str) and name in first:
-            yield (*prefix, index, "name"), f"the {what} name {name!r} is already used by {_key((prefix[-1], first[name]))}"
+            yield (
+                (*prefix, index, "name"),
+                f"the {what} name {name!r} is already used by {_key((prefix[-1], first[name]))}",
+            )
         elif isinstance(name, str):
             first[name] = index
 
@@ -175,13 +188,17 @@ class ModelConfig(_Model):
     def _one_kind(self) -> ModelConfig:
         if self.python is not None:
             if self.provider is not None or self.base_url is not None or self.model is not None:
-                raise _fail("a model is either python: module:function or provider: openai with base_url and model, not both")
+                raise _fail(
+                    "a model is either python: module:function or provider: openai with base_url and model, not both"
+                )
             if not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", self.python):
                 raise _fail(f"python must be module:function (got {self.python!r})", "python")
             return self
         missing = [name for name in ("provider", "base_url", "model") if getattr(self, name) is None]
         if missing:
-            raise _fail(f"an OpenAI-compatible model needs {', '.join(missing)} (or give python: module:function instead)")
+            raise _fail(
+                f"an OpenAI-compatible model needs {', '.join(missing)} (or give python: module:function instead)"
+            )
         return self
 
 
@@ -203,7 +220,9 @@ class AgentConfig(_Model):
     @classmethod
     def _usable_name(cls, value: str) -> str:
         if not NAME.fullmatch(value):
-            raise _fail(f"{value!r} is not a usable name: start with a lowercase letter, then up to 63 of a-z, 0-9, _ and -")
+            raise _fail(
+                f"{value!r} is not a usable name: start with a lowercase letter, then up to 63 of a-z, 0-9, _ and -"
+            )
         return value
 
     @field_validator("tools")
@@ -277,7 +296,11 @@ class Config(_Model):
             if agent.name == name:
                 return agent
         names = ", ".join(agent.name for agent in self.agents)
-        raise ConfigError(f"no agent named {name!r}; the agents are {names}", file=str(self._path) if self._path else None, key="agents")
+        raise ConfigError(
+            f"no agent named {name!r}; the agents are {names}",
+            file=str(self._path) if self._path else None,
+            key="agents",
+        )
 
 
 def _given(context: Any) -> dict[str, Any]:
@@ -318,7 +341,9 @@ def _decode(raw: bytes, file: str) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise ConfigError(f"is not UTF-8 text (byte 0x{raw[exc.start]:02x}); save it as UTF-8", file=file, line=line) from None
+        raise ConfigError(
+            f"is not UTF-8 text (byte 0x{raw[exc.start]:02x}); save it as UTF-8", file=file, line=line
+        ) from None
 
 
 def _parse(text: str, file: str, base_dir: Path, path: Path | None) -> Config:
@@ -344,13 +369,17 @@ def _compose(text: str, file: str) -> tuple[yaml.Node, Any]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f" ({exc.context})" if exc.context else ""
-        raise ConfigError(f"is not valid YAML: {exc.problem}{where}", file=file, line=mark and mark.line + 1) from None
+        raise ConfigError(
+            f"is not valid YAML: {exc.problem}{where}", file=file, line=mark.line + 1 if mark else None
+        ) from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"is not valid YAML: {exc}", file=file) from None
     finally:
         loader.dispose()
     if node is None:
-        raise ConfigError("the file is empty; it needs an agents: list with at least one agent", file=file, line=1, key="agents")
+        raise ConfigError(
+            "the file is empty; it needs an agents: list with at least one agent", file=file, line=1, key="agents"
+        )
     if not isinstance(data, dict):
         sentence = f"the top level must be a mapping with keys such as agents: (got {_shown(data)})"
         raise ConfigError(sentence, file=file, line=node.start_mark.line + 1)
@@ -368,7 +397,9 @@ def _walk(node: yaml.Node, path: Loc, lines: dict[Loc, int]) -> Iterator[_Proble
     for child, marked, value in children:
         line = marked.start_mark.line + 1
         if child in lines:
-            yield _Problem(line, _key(child), f"is given twice (first on line {lines[child]}); YAML would keep only this one")
+            yield _Problem(
+                line, _key(child), f"is given twice (first on line {lines[child]}); YAML would keep only this one"
+            )
         lines.setdefault(child, line)
         yield from _walk(value, child, lines)
 

@@ -44,8 +44,12 @@ class Desk:
     """``desk.send(user, text)`` starts a turn; ``desk.confirm(user, decision)`` answers what waits."""
 
     def __init__(
-        self, config: Config, storage: Storage | str | None = None, *,
-        clock: Callable[[], float] = time.time, sleep: Callable[[float], None] = time.sleep,
+        self,
+        config: Config,
+        storage: Storage | str | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
         on_interrupt: Notify | None = None,
     ) -> None:
         """``on_interrupt(thread, pause)`` is told of each new pause (a ``Webhook`` is one); what it
@@ -61,7 +65,10 @@ class Desk:
 
     @classmethod
     def from_file(
-        cls, path: str | os.PathLike[str], storage: Storage | str | None = None, **options: Unpack[DeskOptions],
+        cls,
+        path: str | os.PathLike[str],
+        storage: Storage | str | None = None,
+        **options: Unpack[DeskOptions],
     ) -> Desk:
         return cls(load_config(path), storage, **options)
 
@@ -70,7 +77,12 @@ class Desk:
         return self.config.agents[0].name
 
     def send(
-        self, user: str, text: str, context: dict[str, JSON] | None = None, *, agent: str | None = None,
+        self,
+        user: str,
+        text: str,
+        context: dict[str, JSON] | None = None,
+        *,
+        agent: str | None = None,
         session: str | None = None,
     ) -> Reply:
         """A person's turn in the thread ``user``; raises RunWaiting while something there waits.
@@ -82,8 +94,16 @@ class Desk:
         return self._notified(self._engine.start(_thread(user), text, self.agent(agent), context, session))
 
     def confirm(
-        self, user: str, decision: str, waiting: str | Pause | None = None, value: JSON = None, *,
-        token: str | None = None, channel: str = "python", by: str | None = None, principal: Principal | None = None,
+        self,
+        user: str,
+        decision: str,
+        waiting: str | Pause | None = None,
+        value: JSON = None,
+        *,
+        token: str | None = None,
+        channel: str = "python",
+        by: str | None = None,
+        principal: Principal | None = None,
         session: str | None = None,
     ) -> Reply:
         """Answer the pause ``waiting`` (an id or a Pause), or the first that waits.
@@ -142,7 +162,10 @@ class Desk:
         answered: AfterAnswer | None = None
         if after is not None:
             answered = {
-                "decision": after.decision, "by": after.by, "principal": after.principal, "channel": after.channel,
+                "decision": after.decision,
+                "by": after.by,
+                "principal": after.principal,
+                "channel": after.channel,
             }
         notify = self.on_interrupt
         missed = [

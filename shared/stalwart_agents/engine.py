@@ -44,7 +44,12 @@ class Engine:
         self._runs = Mover(runtime, worker)
 
     def start(
-        self, thread: str, text: str, agent: Agent, context: dict[str, JSON] | None = None, session: str | None = None,
+        self,
+        thread: str,
+        text: str,
+        agent: Agent,
+        context: dict[str, JSON] | None = None,
+        session: str | None = None,
     ) -> Reply:
         """Read the turn and run it; the run is begun in the same commit as its first durable write.
 
@@ -135,13 +140,21 @@ class Engine:
         stored = self._store.get_pause(waiting) if waiting is not None else None
         pause = Pause.from_record(stored) if stored is not None else None
         body = {
-            "type": "answer", "pause": waiting, **answer.audited(pause), "outcome": "refused", "error": refused.code,
+            "type": "answer",
+            "pause": waiting,
+            **answer.audited(pause),
+            "outcome": "refused",
+            "error": refused.code,
             "message": refused.message,
         }
         self._store.commit(Changes(events=[self._runs.event(thread, body)]))
 
     def _answer_one_of_several(
-        self, snapshot: Snapshot, pause: Pause, stored: dict[str, object], answered: Event,
+        self,
+        snapshot: Snapshot,
+        pause: Pause,
+        stored: dict[str, object],
+        answered: Event,
     ) -> Reply:
         """Nothing runs until the last of several pauses is answered: record this one and say what still waits."""
         claimed = claiming(pause.id, stored, snapshot.run, self._runtime.clock(), events=[answered])

@@ -7,7 +7,7 @@
     ├── UnsupportedMediaType ... a body that says it is not JSON, on a route that changes anything
     ├── Unauthorized ........... no bearer token, or one that does not verify
     ├── IssuerUnavailable ...... the identity provider's keys cannot be read just now (try again, do not sign in again)
-    ├── Forbidden .............. a thumb from another session or thread, a rollback without the operator token, a cross-site request
+    ├── Forbidden .............. a cross-site request, a thumb from another session or thread, no operator token
     ├── NotFound ............... no such thread (another person's looks the same), run or pause
     ├── InterruptStale ......... the pause is no longer open, or the token is not the one shown
     ├── RunWaiting ............. a new turn on a thread whose run waits for a person
@@ -47,7 +47,9 @@ class StalwartError(Exception):
 class ConfigError(StalwartError):
     code = "bad_config"
 
-    def __init__(self, message: str, *, file: str | None = None, line: int | None = None, key: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, file: str | None = None, line: int | None = None, key: str | None = None
+    ) -> None:
         where = ":".join(str(part) for part in (file, line) if part is not None)
         prefix = " ".join(part for part in (where and f"{where}:", key and f"{key}:") if part)
         super().__init__(f"{prefix} {message}" if prefix else message)

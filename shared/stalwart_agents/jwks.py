@@ -8,13 +8,12 @@ the provider nothing.  Only https is fetched, except from a loopback address.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
-
-import logging
 
 import httpx
 
@@ -92,4 +91,6 @@ def _check_url(url: str, what: str) -> None:
     parts = urlsplit(url)
     if parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in LOOPBACK):
         return
-    raise ValueError(f"the {what} URL must be https (http only on a loopback address): {parts.scheme}://{parts.hostname}")
+    raise ValueError(
+        f"the {what} URL must be https (http only on a loopback address): {parts.scheme}://{parts.hostname}"
+    )

@@ -79,8 +79,15 @@ def handler(route: str, environ: Mapping[str, str] = os.environ) -> Callable[[di
 
     settings = FunctionEnvironment.from_environ(environ)
     app = make_app(
-        settings.config, storage=settings.storage, agent=settings.agent, operator_token=settings.operator_token,
-        secret=settings.resume_secret, stream_mode="once", routes=(route,), auth=AUTHS[settings.auth](),
-        allowed_hosts=settings.allowed_hosts, allowed_origins=settings.allowed_origins,
+        settings.config,
+        storage=settings.storage,
+        agent=settings.agent,
+        operator_token=settings.operator_token,
+        secret=settings.resume_secret,
+        stream_mode="once",
+        routes=(route,),
+        auth=AUTHS[settings.auth](),
+        allowed_hosts=settings.allowed_hosts,
+        allowed_origins=settings.allowed_origins,
     )
     return Mangum(app, lifespan="off")

@@ -28,8 +28,15 @@ from .storage import Changes, Event, JournalEntry, PauseRecord, RunRecord, Shown
 
 class Lease:
     def __init__(
-        self, store: Storage, run: RunRecord, *, seconds: float, clock: Callable[[], float],
-        begin: bool = False, claim: tuple[str, dict[str, object]] | None = None, version: int | None = None,
+        self,
+        store: Storage,
+        run: RunRecord,
+        *,
+        seconds: float,
+        clock: Callable[[], float],
+        begin: bool = False,
+        claim: tuple[str, dict[str, object]] | None = None,
+        version: int | None = None,
     ) -> None:
         """``run`` is the run as this worker will hold it; ``begin`` says it is new; otherwise
         ``version`` is the stored version it was read at (and ``claim`` the pause it answers)."""
@@ -57,8 +64,12 @@ class Lease:
             return self._run
 
     def stage(
-        self, *, pauses: tuple[PauseRecord, ...] = (), starts: tuple[JournalEntry, ...] = (),
-        updates: tuple[tuple[JournalEntry, str, int | None], ...] = (), events: tuple[Event, ...] = (),
+        self,
+        *,
+        pauses: tuple[PauseRecord, ...] = (),
+        starts: tuple[JournalEntry, ...] = (),
+        updates: tuple[tuple[JournalEntry, str, int | None], ...] = (),
+        events: tuple[Event, ...] = (),
         shown: tuple[ShownMessage, ...] = (),
     ) -> None:
         with self._lock:
@@ -102,7 +113,10 @@ class Lease:
         return self
 
     def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None,
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
     ) -> None:
         RENEWER.remove(self)
 

@@ -41,8 +41,14 @@ class Ledger:
     """
 
     def __init__(
-        self, lease: Lease, clock: Callable[[], float], pauses: Iterable[PauseRecord], journal: Iterable[JournalEntry],
-        *, journal_of: str, answering: str | None,
+        self,
+        lease: Lease,
+        clock: Callable[[], float],
+        pauses: Iterable[PauseRecord],
+        journal: Iterable[JournalEntry],
+        *,
+        journal_of: str,
+        answering: str | None,
     ) -> None:
         self._lease = lease
         self._clock = clock
@@ -75,8 +81,13 @@ class Ledger:
     def start(self, key: str, tool: str, arguments: Sequence[Argument], *, durable: bool) -> JournalEntry:
         """A call's ``started`` entry; a durable one (a write's) is committed before the call runs."""
         entry = JournalEntry(
-            self._journal_of, key, tool, [a.to_dict() for a in arguments], "started",
-            idempotency_key=f"{self._journal_of}:{key}", started_at=self._clock(),
+            self._journal_of,
+            key,
+            tool,
+            [a.to_dict() for a in arguments],
+            "started",
+            idempotency_key=f"{self._journal_of}:{key}",
+            started_at=self._clock(),
         )
         if durable:
             self._lease.stage(starts=(entry,))
@@ -107,8 +118,15 @@ class Ledger:
         return finished
 
     def wait_for(
-        self, kind: PauseKind, point: PausePoint, about: Tool | StepFunction | None, arguments: Sequence[Argument],
-        reasons: Sequence[str], *, question: str | None = None, **details: Unpack[KindDetails],
+        self,
+        kind: PauseKind,
+        point: PausePoint,
+        about: Tool | StepFunction | None,
+        arguments: Sequence[Argument],
+        reasons: Sequence[str],
+        *,
+        question: str | None = None,
+        **details: Unpack[KindDetails],
     ) -> Decision | None:
         """The decision on this pause; or None, having opened it if it is new and listed it as waiting.
 
@@ -133,23 +151,45 @@ class Ledger:
         self._opened.append(pause)
 
     def _pause(
-        self, kind: PauseKind, point: PausePoint, about: Tool | StepFunction | None, arguments: Sequence[Argument],
-        reasons: Sequence[str], question: str | None, details: KindDetails,
+        self,
+        kind: PauseKind,
+        point: PausePoint,
+        about: Tool | StepFunction | None,
+        arguments: Sequence[Argument],
+        reasons: Sequence[str],
+        question: str | None,
+        details: KindDetails,
     ) -> Pause:
         name = about.name if about is not None else ""
         listed = shown(arguments)
         asked = question or (about.question if about is not None else "")
         return Pause(
-            id=point.pause_id(self._thread, self._run, name, listed, kind), kind=kind, thread=self._thread,
-            run=self._run, step=point.step, tool=name, question=asked,
-            arguments=listed, reasons=list(reasons), irreversible=isinstance(about, Tool) and about.irreversible,
-            answers=list(ANSWERS[kind]), token=new_token(), created_at=iso(self._clock()), argument=point.argument,
+            id=point.pause_id(self._thread, self._run, name, listed, kind),
+            kind=kind,
+            thread=self._thread,
+            run=self._run,
+            step=point.step,
+            tool=name,
+            question=asked,
+            arguments=listed,
+            reasons=list(reasons),
+            irreversible=isinstance(about, Tool) and about.irreversible,
+            answers=list(ANSWERS[kind]),
+            token=new_token(),
+            created_at=iso(self._clock()),
+            argument=point.argument,
             **details,
         )
 
     def _step_event(self, entry: JournalEntry) -> Event:
-        body = {"type": "step", "run": self._run, "key": entry.key, "tool": entry.tool, "status": entry.status,
-                "arguments": entry.arguments}
+        body = {
+            "type": "step",
+            "run": self._run,
+            "key": entry.key,
+            "tool": entry.tool,
+            "status": entry.status,
+            "arguments": entry.arguments,
+        }
         answered = {"answer": self._answering} if self._answering else {}
         return Event(self._thread, {**body, **answered, "at": iso(self._clock())})
 
@@ -185,7 +225,14 @@ def journal_outcomes(journal: Iterable[JournalEntry]) -> list[CallOutcome]:
     """The run's calls as its journal has them, for a reply that does not replay the plan."""
     return [
         CallOutcome(
-            call_position(e.key), e.tool, e.arguments, cast(JournalStatus, e.status), e.result, e.error, call_of(e.key),
+            call_position(e.key),
+            e.tool,
+            e.arguments,
+            cast(JournalStatus, e.status),
+            e.result,
+            e.error,
+            call_of(e.key),
         )
-        for e in journal if is_call(e.key)
+        for e in journal
+        if is_call(e.key)
     ]

@@ -85,7 +85,12 @@ class OpenAIModel:
     """Any server that speaks OpenAI's chat completions with tools: OpenAI, vLLM, Ollama, llama.cpp, LiteLLM..."""
 
     def __init__(
-        self, base_url: str, model: str, api_key: str | None = None, *, timeout: float = 30.0,
+        self,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        *,
+        timeout: float = 30.0,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         import httpx

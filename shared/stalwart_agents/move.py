@@ -59,8 +59,13 @@ def move(runtime: Runtime, lease: Lease, state: RunState, snapshot: Snapshot, an
         undoing = Rollback(ledger, _every_tool(runtime.agents, agent), agent.settings, runtime.sleep)
         rollback = undoing.undo_all(saga.reason)
     return Progress(
-        steps=report.steps, refusals=report.refusals, waiting=ledger.waiting, opened=ledger.opened, notes=report.notes,
-        saga=saga, rollback=rollback,
+        steps=report.steps,
+        refusals=report.refusals,
+        waiting=ledger.waiting,
+        opened=ledger.opened,
+        notes=report.notes,
+        saga=saga,
+        rollback=rollback,
     )
 
 
@@ -73,12 +78,20 @@ class Mover:
     def new_run(self, thread: str, agent: str, state: RunState) -> RunRecord:
         """A run to begin: it is stored in the same commit as its move's first durable write."""
         return RunRecord(
-            id="r_" + secrets.token_urlsafe(16), thread=thread, agent=agent, status="running", state=state.to_json(),
+            id="r_" + secrets.token_urlsafe(16),
+            thread=thread,
+            agent=agent,
+            status="running",
+            state=state.to_json(),
             created_at=self._runtime.clock(),
         )
 
     def lease(
-        self, run: RunRecord, *, begin: bool = False, claim: tuple[str, dict[str, object]] | None = None,
+        self,
+        run: RunRecord,
+        *,
+        begin: bool = False,
+        claim: tuple[str, dict[str, object]] | None = None,
         version: int | None = None,
     ) -> Lease:
         """This worker's hold on ``run``: a new run (``begin``), or one stored at ``version`` (a pause ``claim``ed)."""
@@ -89,7 +102,12 @@ class Mover:
         return Lease(self._store, held, seconds=seconds, clock=clock, begin=begin, claim=claim, version=version)
 
     def advance(
-        self, lease: Lease, state: RunState, snapshot: Snapshot, session: str | None, events: tuple[Event, ...] = (),
+        self,
+        lease: Lease,
+        state: RunState,
+        snapshot: Snapshot,
+        session: str | None,
+        events: tuple[Event, ...] = (),
         answering: str | None = None,
     ) -> Reply:
         """One move of the run under ``lease``, from ``state`` and what ``snapshot`` read, in as few commits as can be.
@@ -142,7 +160,11 @@ class Mover:
         moved = state.replace(saga=progress.saga, waiting=[pause.id for pause in progress.waiting])
         now = self._runtime.clock()
         finished = run.replace(
-            status=progress.status, state=moved.to_json(), lease_owner=None, lease_until=None, updated_at=now,
+            status=progress.status,
+            state=moved.to_json(),
+            lease_owner=None,
+            lease_until=None,
+            updated_at=now,
         )
         if progress.status in FINISHED:
             lease.stage(events=(self.event(run.thread, {"type": "run", "run": run.id, "status": progress.status}),))
@@ -155,8 +177,15 @@ class Mover:
 
 def reply_of(run: RunRecord, progress: Progress) -> Reply:
     return Reply(
-        thread=run.thread, run=run.id, status=progress.status, text=words(progress), steps=progress.steps,
-        waiting=progress.waiting, refusals=progress.refusals, rollback=progress.rollback, opened=progress.opened,
+        thread=run.thread,
+        run=run.id,
+        status=progress.status,
+        text=words(progress),
+        steps=progress.steps,
+        waiting=progress.waiting,
+        refusals=progress.refusals,
+        rollback=progress.rollback,
+        opened=progress.opened,
     )
 
 
@@ -171,7 +200,12 @@ def waiting_pauses(run: RunRecord, pauses: list[PauseRecord]) -> list[Pause]:
 
 
 def _walk(
-    agent: Agent, agents: Mapping[str, Agent], ledger: Ledger, report: Report, state: RunState, run: str,
+    agent: Agent,
+    agents: Mapping[str, Agent],
+    ledger: Ledger,
+    report: Report,
+    state: RunState,
+    run: str,
 ) -> Saga | None:
     """The turn's calls, or the model's for a turn nothing read; the saga ``run`` must then go on to, if any."""
     replay = Replay(agent, agents, ledger, report)

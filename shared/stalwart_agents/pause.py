@@ -176,10 +176,19 @@ class Pause:
     def to_dict(self, *, token: bool = True) -> dict[str, object]:
         """The pause's JSON: every field but the delivery, a kind's own only where set; lists copied."""
         body: dict[str, object] = {
-            "id": self.id, "kind": self.kind, "thread": self.thread, "run": self.run, "step": self.step,
-            "tool": self.tool, "question": self.question, "arguments": [dict(a) for a in self.arguments],
-            "reasons": list(self.reasons), "irreversible": self.irreversible, "answers": list(self.answers),
-            "token": self.token, "created_at": self.created_at,
+            "id": self.id,
+            "kind": self.kind,
+            "thread": self.thread,
+            "run": self.run,
+            "step": self.step,
+            "tool": self.tool,
+            "question": self.question,
+            "arguments": [dict(a) for a in self.arguments],
+            "reasons": list(self.reasons),
+            "irreversible": self.irreversible,
+            "answers": list(self.answers),
+            "token": self.token,
+            "created_at": self.created_at,
         }
         if not token:
             del body["token"]
@@ -196,7 +205,12 @@ class Pause:
 
     def record(self) -> PauseRecord:
         return PauseRecord(
-            id=self.id, run=self.run, thread=self.thread, kind=self.kind, step=self.step, token=self.token,
+            id=self.id,
+            run=self.run,
+            thread=self.thread,
+            kind=self.kind,
+            step=self.step,
+            token=self.token,
             payload=self.to_dict(token=False),
         )
 

@@ -47,7 +47,12 @@ class Replay:
                 return
 
     def attempt(
-        self, position: int, key: str, tool: Tool, arguments: Sequence[Argument], agent: Agent | None = None,
+        self,
+        position: int,
+        key: str,
+        tool: Tool,
+        arguments: Sequence[Argument],
+        agent: Agent | None = None,
     ) -> Attempted:
         """One call at ``key``: ask for what is missing, check it, wait for a person if it must, make it.
 
@@ -75,7 +80,11 @@ class Replay:
         return self._made(position, key, tool, arguments)
 
     def _completed(
-        self, position: int, key: str, callee: Tool | StepFunction, arguments: Sequence[Argument],
+        self,
+        position: int,
+        key: str,
+        callee: Tool | StepFunction,
+        arguments: Sequence[Argument],
     ) -> tuple[Argument, ...] | None:
         """The arguments with each required one nobody gave asked for; None while a person is asked."""
         given = list(arguments)
@@ -89,7 +98,12 @@ class Replay:
         return tuple(given)
 
     def _asked(
-        self, position: int, key: str, callee: Tool | StepFunction, given: Sequence[Argument], name: str,
+        self,
+        position: int,
+        key: str,
+        callee: Tool | StepFunction,
+        given: Sequence[Argument],
+        name: str,
     ) -> JSON:
         prompt = f"What {name.replace('_', ' ')} should {callee.name} use?"
         point = PausePoint.missing(position, key, name)
@@ -128,8 +142,15 @@ class Replay:
         return True
 
     def _called(
-        self, position: int, key: str, tool: Tool, arguments: Sequence[Argument], status: CallStatus,
-        *, result: JSON = None, error: str | None = None,
+        self,
+        position: int,
+        key: str,
+        tool: Tool,
+        arguments: Sequence[Argument],
+        status: CallStatus,
+        *,
+        result: JSON = None,
+        error: str | None = None,
     ) -> None:
         outcome = CallOutcome(position, tool.name, shown(arguments), status, result, error, call=call_of(key))
         self._report.steps.append(outcome)

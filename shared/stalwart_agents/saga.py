@@ -30,7 +30,11 @@ class Rollback:
     """Undoes the done writes of the ledger's journal; ``tools`` are every tool those calls may have named."""
 
     def __init__(
-        self, ledger: Ledger, tools: Mapping[str, Tool], settings: Settings, sleep: Callable[[float], None],
+        self,
+        ledger: Ledger,
+        tools: Mapping[str, Tool],
+        settings: Settings,
+        sleep: Callable[[float], None],
     ) -> None:
         self._ledger, self._caller = ledger, Caller(ledger)
         self._tools, self._settings, self._sleep = tools, settings, sleep
@@ -45,7 +49,7 @@ class Rollback:
             if not _undoable(tool):
                 report["not_undone"].append(_line(entry, tool, why="irreversible" if tool.irreversible else "no_undo"))
                 continue
-            undone = self._undo(entry, tool, newest_first[index + 1:])
+            undone = self._undo(entry, tool, newest_first[index + 1 :])
             if undone is None:
                 report["status"] = "waiting"
                 report["pending"] = self._left(newest_first[index:])
@@ -85,14 +89,23 @@ class Rollback:
         return bool(tried)
 
     def _stuck(
-        self, entry: JournalEntry, tool: Tool, undo: Tool, failed: JournalEntry, rest: Sequence[JournalEntry],
+        self,
+        entry: JournalEntry,
+        tool: Tool,
+        undo: Tool,
+        failed: JournalEntry,
+        rest: Sequence[JournalEntry],
     ) -> Undone | Literal["retry"] | None:
         """Ask a person what now (saga_stuck): retry, done_by_hand (``person``) or abandon; None while asked."""
         decision = self._ledger.wait_for(
-            "saga_stuck", PausePoint.after(call_position(entry.key), failed.key, failed.attempt), tool,
-            from_dicts(entry.arguments), [f"undo_failed: {failed.error}"],
+            "saga_stuck",
+            PausePoint.after(call_position(entry.key), failed.key, failed.attempt),
+            tool,
+            from_dicts(entry.arguments),
+            [f"undo_failed: {failed.error}"],
             question=f"Undoing {tool.name} failed. What should happen?",
-            undo={"tool": undo.name, "error": failed.error, "attempts": failed.attempt}, pending=self._left(rest),
+            undo={"tool": undo.name, "error": failed.error, "attempts": failed.attempt},
+            pending=self._left(rest),
         )
         if decision is None:
             return None
@@ -113,7 +126,10 @@ def _undoable(tool: Tool) -> bool:
 
 
 def _line(
-    entry: JournalEntry, tool: Tool, *, by: Literal["tool", "person"] | None = None,
+    entry: JournalEntry,
+    tool: Tool,
+    *,
+    by: Literal["tool", "person"] | None = None,
     why: Literal["irreversible", "no_undo", "abandoned"] | None = None,
 ) -> UndoLine:
     step = call_position(entry.key)

@@ -12,7 +12,13 @@ Value = str | int | float | bool | None | list[Any] | dict[str, Any]
 
 
 Thread = Annotated[
-    str, Path(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f-\x9f]+$", description="the conversation's id: no control characters"),
+    str,
+    Path(
+        min_length=1,
+        max_length=200,
+        pattern=r"^[^\x00-\x1f\x7f-\x9f]+$",
+        description="the conversation's id: no control characters",
+    ),
 ]
 
 

@@ -28,7 +28,8 @@ import bisect
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from itertools import pairwise
+from typing import Any, Literal
 
 from . import language
 
@@ -92,7 +93,7 @@ class _Choice:
     optional: bool
 
 
-_Node = Union[_Space, _Word, _Slot, _Choice]
+_Node = _Space | _Word | _Slot | _Choice
 _SPACE = _Space()
 
 
@@ -159,9 +160,13 @@ class _Parser:
                 nodes.append(self.slot())
             else:
                 start = self.pos
-                while self.pos < len(self.text) and not self.text[self.pos].isspace() and self.text[self.pos] not in _SPECIAL:
+                while (
+                    self.pos < len(self.text)
+                    and not self.text[self.pos].isspace()
+                    and self.text[self.pos] not in _SPECIAL
+                ):
                     self.pos += 1
-                nodes.append(_Word(self.text[start:self.pos]))
+                nodes.append(_Word(self.text[start : self.pos]))
         if nodes and nodes[-1] is _SPACE:
             nodes.pop()
         return tuple(nodes)
@@ -171,7 +176,7 @@ class _Parser:
         optional = opener == "["
         alternatives = self.alternatives(closer="]" if optional else ")")
         if any(not alternative for alternative in alternatives):
-            written = self.text[opened_at:self.pos]
+            written = self.text[opened_at : self.pos]
             what = "optional" if optional and len(alternatives) == 1 else "alternative in"
             raise self.fail(f"empty {what} {written} at character {opened_at + 1}: each needs at least one word")
         return _Choice(tuple(alternatives), optional)
@@ -179,7 +184,7 @@ class _Parser:
     def slot(self) -> _Slot:
         start = self.pos
         end = self.text.find("}", start)
-        inner = self.text[start + 1:end] if end >= 0 else ""
+        inner = self.text[start + 1 : end] if end >= 0 else ""
         if end < 0 or any(char in _SPECIAL for char in inner):
             raise self.fail(f"unbalanced '{{' at character {start + 1}: a slot is {{name}} or {{name:type}}")
         self.pos = end + 1
@@ -213,7 +218,9 @@ def _place_spaces(nodes: Sequence[_Node]) -> tuple[_Node, ...]:
         after = nodes[index + 2] if index + 2 < len(nodes) else None
         following = nodes[index + 1] if index + 1 < len(nodes) else None
         if node is _SPACE and isinstance(following, _Choice) and (after is None or after is _SPACE):
-            placed.append(_Choice(tuple(_place_spaces((_SPACE, *alt)) for alt in following.alternatives), following.optional))
+            placed.append(
+                _Choice(tuple(_place_spaces((_SPACE, *alt)) for alt in following.alternatives), following.optional)
+            )
             index += 2
             continue
         if isinstance(node, _Choice):
@@ -228,7 +235,9 @@ def _check_text_last(nodes: Sequence[_Node], at_end: bool, fail: Callable[[str],
     for index, node in enumerate(nodes):
         last = at_end and index == len(nodes) - 1
         if isinstance(node, _Slot) and node.kind == "text" and not last:
-            raise fail(f"text slot {{{node.name}:text}} is not at the end of its pattern: it takes the rest of the clause")
+            raise fail(
+                f"text slot {{{node.name}:text}} is not at the end of its pattern: it takes the rest of the clause"
+            )
         if isinstance(node, _Choice):
             for alternative in node.alternatives:
                 _check_text_last(alternative, last, fail)
@@ -236,7 +245,7 @@ def _check_text_last(nodes: Sequence[_Node], at_end: bool, fail: Callable[[str],
 
 def _check_slots_apart(nodes: Sequence[_Node], fail: Callable[[str], PatternError]) -> None:
     """Two slots glued together (``{a}{b}``) have no place to split, and would scan a word quadratically."""
-    for left, right in zip(nodes, nodes[1:]):
+    for left, right in pairwise(nodes):
         if isinstance(left, _Slot) and isinstance(right, _Slot):
             raise fail(f"slots {{{left.name}}} and {{{right.name}}} need a space or a word between them")
     for node in nodes:
@@ -314,7 +323,7 @@ def _number(raw: str) -> int | float:
 def _clean(clause: str) -> str:
     """The part of a clause that is matched: no surrounding space, no trailing ``.!?``."""
     text = clause.strip()
-    return text[:_effective_end(text, 0, len(text))]
+    return text[: _effective_end(text, 0, len(text))]
 
 
 def _effective_end(text: str, start: int, end: int) -> int:
@@ -351,7 +360,7 @@ class Pattern:
         if found is None:
             return None
         values: dict[str, Any] = {}
-        for index, (name, kind) in enumerate(zip(self.slots, self._kinds), start=1):
+        for index, (name, kind) in enumerate(zip(self.slots, self._kinds, strict=True), start=1):
             raw = found.group(index)
             if raw is not None:
                 values[name] = _number(raw) if kind == "number" else raw
@@ -441,11 +450,11 @@ class _Grouping:
         """The (start, end) of each non-empty piece between separators, without surrounding space."""
         cuts: list[list[int]] = []
         for found in _SEPARATOR.finditer(turn):
-            if cuts and not turn[cuts[-1][1]:found.start()].strip():
+            if cuts and not turn[cuts[-1][1] : found.start()].strip():
                 cuts[-1][1] = found.end()
             else:
                 cuts.append([found.start(), found.end()])
-        bounds = zip([0] + [end for _, end in cuts], [start for start, _ in cuts] + [len(turn)])
+        bounds = zip([0] + [end for _, end in cuts], [start for start, _ in cuts] + [len(turn)], strict=True)
         segments = []
         for start, end in bounds:
             piece = turn[start:end]
@@ -536,7 +545,7 @@ class _Grouping:
         texts, first = [], 0
         while first < count:
             k = take[first]
-            texts.append(self.turn[self.segments[first][0]:self.segments[k][1]])
+            texts.append(self.turn[self.segments[first][0] : self.segments[k][1]])
             first = k + 1
         return texts
 

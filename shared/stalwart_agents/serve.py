@@ -24,9 +24,9 @@ from importlib import resources
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
-from fastapi.routing import APIRoute
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
@@ -38,7 +38,20 @@ from .boundary import LOOPBACK_HOSTS, Boundary
 from .desk import Desk
 from .errors import Forbidden, RunWaiting, StalwartError, Unauthorized
 from .pause import Pause
-from .schemas import ConfigOut, FeedbackOut, HealthOut, ReplyOut, Resume, Thread, Thumb, Turn, WaitingOut, answers, body_of, errors
+from .schemas import (
+    ConfigOut,
+    FeedbackOut,
+    HealthOut,
+    ReplyOut,
+    Resume,
+    Thread,
+    Thumb,
+    Turn,
+    WaitingOut,
+    answers,
+    body_of,
+    errors,
+)
 from .session import HEADER as SESSION_HEADER
 from .session import SessionMiddleware, Sessions, digest
 from .signature import verify_signature
@@ -61,7 +74,17 @@ PAGE = """<!doctype html>
 <body><main><stalwart-chat base="{base}" data-signin="fragment"></stalwart-chat></main></body></html>
 """
 BUNDLE = "agent-ui.js"
-PUBLIC = ("/", f"/{BUNDLE}", "/healthz", "/config.json", "/favicon.ico", "/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect")
+PUBLIC = (
+    "/",
+    f"/{BUNDLE}",
+    "/healthz",
+    "/config.json",
+    "/favicon.ico",
+    "/docs",
+    "/redoc",
+    "/openapi.json",
+    "/docs/oauth2-redirect",
+)
 """Paths a plain GET may reach from any site: a link to the interface opens it."""
 OPERATOR_HEADER = "Stalwart-Operator-Token"
 
@@ -106,15 +129,29 @@ def make_app(
     agent_name = desk.agent(agent).name
     key = desk.storage.secret("session", secrets.token_hex(32))
     tickets = Tickets(key.encode())
-    app = FastAPI(title="stalwart-agents", version="0.1.0", description="People in the loop: pauses, answers, rollbacks.")
+    app = FastAPI(
+        title="stalwart-agents", version="0.1.0", description="People in the loop: pauses, answers, rollbacks."
+    )
     app.add_middleware(SessionMiddleware, sessions=Sessions(key))
     if origins:
         app.add_middleware(
-            CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST"], max_age=600,
-            allow_headers=["Authorization", "Content-Type", "Last-Event-ID", SESSION_HEADER, OPERATOR_HEADER, "Stalwart-Signature"],
+            CORSMiddleware,
+            allow_origins=origins,
+            allow_methods=["GET", "POST"],
+            max_age=600,
+            allow_headers=[
+                "Authorization",
+                "Content-Type",
+                "Last-Event-ID",
+                SESSION_HEADER,
+                OPERATOR_HEADER,
+                "Stalwart-Signature",
+            ],
             expose_headers=[SESSION_HEADER, TICKET_HEADER],
         )
-    app.add_middleware(Boundary, hosts=LOOPBACK_HOSTS if allowed_hosts is None else allowed_hosts, origins=origins, public=PUBLIC)
+    app.add_middleware(
+        Boundary, hosts=LOOPBACK_HOSTS if allowed_hosts is None else allowed_hosts, origins=origins, public=PUBLIC
+    )
     _handle_errors(app)
 
     def enter(request: Request, thread: str, *, start: bool = False) -> Principal:
@@ -131,7 +168,9 @@ def make_app(
             return
         owner = tickets.owner(ticket, thread, time.time())
         if owner is None:
-            raise Unauthorized("this stream ticket is not valid for this thread, or has expired; read what waits again for a new one")
+            raise Unauthorized(
+                "this stream ticket is not valid for this thread, or has expired; read what waits again for a new one"
+            )
         desk.enter(thread, owner)
 
     def ticketed(body: dict[str, Any], thread: str, who: Principal) -> JSONResponse:
@@ -146,9 +185,17 @@ def make_app(
     @app.get(f"/{BUNDLE}", name="interface", include_in_schema=False)
     def interface_bundle() -> Response:
         """@stalwart-agents/agent-ui, built into the package: the interface needs no Node at run time."""
-        return Response(_bundle(), media_type="text/javascript", headers={**SECURE, "Cache-Control": "public, max-age=300"})
+        return Response(
+            _bundle(), media_type="text/javascript", headers={**SECURE, "Cache-Control": "public, max-age=300"}
+        )
 
-    @app.post("/threads/{thread}/messages", name="messages", response_model=None, openapi_extra=body_of(Turn), responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503))
+    @app.post(
+        "/threads/{thread}/messages",
+        name="messages",
+        response_model=None,
+        openapi_extra=body_of(Turn),
+        responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503),
+    )
     async def messages(thread: Thread, request: Request) -> JSONResponse:
         who = await run_in_threadpool(auth.principal, request)
         turn = parsed(Turn, await raw(request))
@@ -160,14 +207,31 @@ def make_app(
         reply = await run_in_threadpool(send)
         return ticketed(reply.to_dict(), thread, who)
 
-    @app.get("/threads/{thread}/interrupts", name="interrupts", response_model=None, responses=answers(WaitingOut, 400, 401, 404, 503))
+    @app.get(
+        "/threads/{thread}/interrupts",
+        name="interrupts",
+        response_model=None,
+        responses=answers(WaitingOut, 400, 401, 404, 503),
+    )
     async def interrupts(thread: Thread, request: Request) -> JSONResponse:
         who = await run_in_threadpool(enter, request, thread)
         waiting = await run_in_threadpool(desk.waiting, thread)
-        missed = [{"interrupt": p.id, "error": p.delivery.get("error")} for p in waiting if p.delivery and not p.delivery["delivered"]]
-        return ticketed({"thread": thread, "waiting": [pause.to_dict() for pause in waiting], "not_notified": missed}, thread, who)
+        missed = [
+            {"interrupt": p.id, "error": p.delivery.get("error")}
+            for p in waiting
+            if p.delivery and not p.delivery["delivered"]
+        ]
+        return ticketed(
+            {"thread": thread, "waiting": [pause.to_dict() for pause in waiting], "not_notified": missed}, thread, who
+        )
 
-    @app.post("/threads/{thread}/resume", name="resume", response_model=None, openapi_extra=body_of(Resume), responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503))
+    @app.post(
+        "/threads/{thread}/resume",
+        name="resume",
+        response_model=None,
+        openapi_extra=body_of(Resume),
+        responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503),
+    )
     async def resume(thread: Thread, request: Request) -> JSONResponse:
         who = await run_in_threadpool(enter, request, thread)
         body = await raw(request)
@@ -175,12 +239,23 @@ def make_app(
             verify_signature(secret, request.headers.get("stalwart-signature"), body)
         answer = parsed(Resume, body)
         reply = await run_in_threadpool(
-            desk.confirm, thread, answer.decision, waiting=answer.interrupt_id, value=answer.value, token=answer.token,
-            channel="signed" if secret is not None else "http", principal=who, session=_session(request),
+            desk.confirm,
+            thread,
+            answer.decision,
+            waiting=answer.interrupt_id,
+            value=answer.value,
+            token=answer.token,
+            channel="signed" if secret is not None else "http",
+            principal=who,
+            session=_session(request),
         )
         return ticketed(reply.to_dict(), thread, who)
 
-    @app.get("/threads/{thread}/stream", name="stream", responses={200: {"content": {"text/event-stream": {}}}, **errors(400, 401, 404, 503)})
+    @app.get(
+        "/threads/{thread}/stream",
+        name="stream",
+        responses={200: {"content": {"text/event-stream": {}}}, **errors(400, 401, 404, 503)},
+    )
     async def steps(thread: Thread, request: Request) -> Response:
         await run_in_threadpool(enter_stream, request, thread)
         read = _reader(desk, thread)
@@ -193,18 +268,31 @@ def make_app(
 
         return EventSourceResponse(stream.live(read, after), ping=15, headers=headers)
 
-    @app.post("/threads/{thread}/rollback", name="rollback", response_model=None, responses=answers(ReplyOut, 400, 401, 403, 404, 409, 415, 503))
+    @app.post(
+        "/threads/{thread}/rollback",
+        name="rollback",
+        response_model=None,
+        responses=answers(ReplyOut, 400, 401, 403, 404, 409, 415, 503),
+    )
     async def rollback(thread: Thread, request: Request) -> JSONResponse:
         await run_in_threadpool(auth.principal, request)
         _operator(request, operator_token)
         reply = await run_in_threadpool(desk.rollback, thread, session=_session(request))
         return JSONResponse(reply.to_dict())
 
-    @app.post("/threads/{thread}/feedback", name="feedback", response_model=FeedbackOut, openapi_extra=body_of(Thumb), responses=errors(400, 401, 403, 404, 413, 415, 503))
+    @app.post(
+        "/threads/{thread}/feedback",
+        name="feedback",
+        response_model=FeedbackOut,
+        openapi_extra=body_of(Thumb),
+        responses=errors(400, 401, 403, 404, 413, 415, 503),
+    )
     async def thumb(thread: Thread, request: Request) -> dict[str, str]:
         await run_in_threadpool(enter, request, thread)
         body = parsed(Thumb, await raw(request))
-        kept = await run_in_threadpool(feedback.rate, desk.storage, thread, body.message, body.thumb, _session(request), time.time())
+        kept = await run_in_threadpool(
+            feedback.rate, desk.storage, thread, body.message, body.thumb, _session(request), time.time()
+        )
         return {"message": kept.message, "thumb": kept.thumb}
 
     @app.get("/healthz", name="healthz", response_model=HealthOut, responses=errors(503))
@@ -252,7 +340,9 @@ def _origins(origins: Collection[str]) -> list[str]:
 
 def _keep(app: FastAPI, routes: Collection[str]) -> None:
     """Serve only the named routes (and the OpenAPI document); a Lambda serves one."""
-    app.router.routes = [r for r in app.router.routes if getattr(r, "name", None) in routes or not isinstance(r, APIRoute)]
+    app.router.routes = [
+        r for r in app.router.routes if getattr(r, "name", None) in routes or not isinstance(r, APIRoute)
+    ]
 
 
 @cache
@@ -277,7 +367,9 @@ def _operator(request: Request, token: str | None) -> None:
     scheme, _, bearer = request.headers.get("authorization", "").partition(" ")
     given = [request.headers.get(OPERATOR_HEADER, ""), bearer.strip() if scheme.lower() == "bearer" else ""]
     if not any(g and hmac.compare_digest(g.encode(), token.encode()) for g in given):
-        raise Forbidden(f"rolling a thread back needs the operator token, as {OPERATOR_HEADER} or Authorization: Bearer")
+        raise Forbidden(
+            f"rolling a thread back needs the operator token, as {OPERATOR_HEADER} or Authorization: Bearer"
+        )
 
 
 def _handle_errors(app: FastAPI) -> None:
@@ -287,7 +379,9 @@ def _handle_errors(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _unexpected)
 
 
-def _error(code: str, message: str, status: int, headers: Mapping[str, str] | None = None, **extra: Any) -> JSONResponse:
+def _error(
+    code: str, message: str, status: int, headers: Mapping[str, str] | None = None, **extra: Any
+) -> JSONResponse:
     return JSONResponse({"error": code, "message": message, **extra}, status_code=status, headers=headers)
 
 

@@ -80,7 +80,12 @@ def _parse(header: object) -> tuple[int, list[str]]:
 
 
 def verify_signature(
-    secret: str | Sequence[str], header: str | None, body: bytes, tolerance: int = 300, *, now: float | None = None,
+    secret: str | Sequence[str],
+    header: str | None,
+    body: bytes,
+    tolerance: int = 300,
+    *,
+    now: float | None = None,
 ) -> int:
     """The timestamp the sender signed ``body`` at; BadSignature unless a secret signed it within ``tolerance``.
 

@@ -34,7 +34,12 @@ class StepCalls:
     """What a step's ``Run`` makes its calls through (``steps.Calls``), for the step at ``position`` of the turn."""
 
     def __init__(
-        self, attempt: Attempt, agent: Agent, agents: Mapping[str, Agent], ledger: Ledger, position: int,
+        self,
+        attempt: Attempt,
+        agent: Agent,
+        agents: Mapping[str, Agent],
+        ledger: Ledger,
+        position: int,
         arguments: Sequence[Argument],
     ) -> None:
         self._take = attempt

@@ -64,12 +64,17 @@ def step(fn: Callable[..., Any], /) -> StepFunction: ...
 
 
 @overload
-def step(*, says: Sequence[str] | str = (), name: str | None = None) -> Callable[[Callable[..., Any]], StepFunction]:
-    ...
+def step(
+    *, says: Sequence[str] | str = (), name: str | None = None
+) -> Callable[[Callable[..., Any]], StepFunction]: ...
 
 
 def step(
-    fn: Callable[..., Any] | None = None, /, *, says: Sequence[str] | str = (), name: str | None = None,
+    fn: Callable[..., Any] | None = None,
+    /,
+    *,
+    says: Sequence[str] | str = (),
+    name: str | None = None,
 ) -> StepFunction | Callable[[Callable[..., Any]], StepFunction]:
     """Declare a step: ``@step(says=["settle order {order_id}"])`` over ``def settle(run, order_id)``."""
 

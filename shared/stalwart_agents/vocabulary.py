@@ -22,7 +22,15 @@ CallStatus = Literal[JournalStatus, "skipped", "cancelled"]
 
 PauseKind = Literal["confirm", "outcome_unknown", "saga_stuck", "ask", "delegate"]
 Choice = Literal[
-    "approve", "skip", "cancel_all", "happened", "did_not_happen", "retry", "done_by_hand", "abandon", "answer",
+    "approve",
+    "skip",
+    "cancel_all",
+    "happened",
+    "did_not_happen",
+    "retry",
+    "done_by_hand",
+    "abandon",
+    "answer",
     "decline",
 ]
 """Every answer some kind of pause takes (``pause.ANSWERS`` says which kind takes which)."""

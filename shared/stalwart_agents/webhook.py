@@ -73,8 +73,14 @@ class Webhook:
     """
 
     def __init__(
-        self, url: str, secret: str, *, timeout: float = 5.0, attempts: int = 2,
-        clock: Callable[[], float] = time.time, transport: httpx.BaseTransport | None = None,
+        self,
+        url: str,
+        secret: str,
+        *,
+        timeout: float = 5.0,
+        attempts: int = 2,
+        clock: Callable[[], float] = time.time,
+        transport: httpx.BaseTransport | None = None,
     ) -> None:
         if not isinstance(url, str):
             raise ValueError("webhook url must be a string")
@@ -125,7 +131,9 @@ class Webhook:
         tried = f"{self.attempts} attempt{'s' if self.attempts > 1 else ''}"
         raise WebhookError(
             f"webhook {self.target} not notified after {tried}: {'; '.join(causes)}",
-            target=self.target, delivery=delivery, causes=causes,
+            target=self.target,
+            delivery=delivery,
+            causes=causes,
         )
 
     @property

@@ -152,25 +152,55 @@ def _confirmation(run: RunRecord, pause_id: str, call: Mapping[str, Any]) -> Pau
     question = str(call.get("question") or f"Run {call['tool']}?")
     reasons, irreversible = list(call.get("reasons") or ["write"]), bool(call.get("irreversible"))
     return _new(
-        run, pause_id, "confirm", tool=str(call["tool"]), question=question, arguments=arguments, reasons=reasons,
+        run,
+        pause_id,
+        "confirm",
+        tool=str(call["tool"]),
+        question=question,
+        arguments=arguments,
+        reasons=reasons,
         irreversible=irreversible,
     )
 
 
 def _new(
-    run: RunRecord, pause_id: str, kind: Literal["confirm", "ask"], *, tool: str, question: str,
-    arguments: list[ArgumentDict], reasons: list[str], irreversible: bool = False, prompt: str | None = None,
+    run: RunRecord,
+    pause_id: str,
+    kind: Literal["confirm", "ask"],
+    *,
+    tool: str,
+    question: str,
+    arguments: list[ArgumentDict],
+    reasons: list[str],
+    irreversible: bool = False,
+    prompt: str | None = None,
 ) -> Pause:
     return Pause(
-        id=pause_id, kind=kind, thread=run.thread, run=run.id, step=0, tool=tool, question=question,
-        arguments=arguments, reasons=reasons, irreversible=irreversible, answers=list(ANSWERS[kind]), token=new_token(),
-        created_at=iso(time.time()), prompt=prompt,
+        id=pause_id,
+        kind=kind,
+        thread=run.thread,
+        run=run.id,
+        step=0,
+        tool=tool,
+        question=question,
+        arguments=arguments,
+        reasons=reasons,
+        irreversible=irreversible,
+        answers=list(ANSWERS[kind]),
+        token=new_token(),
+        created_at=iso(time.time()),
+        prompt=prompt,
     )
 
 
 def langgraph_app(
-    graph: Any, *, storage: Storage | str, on_interrupt: Notify | None = None, secret: str | None = None,
-    allowed_hosts: Collection[str] | None = None, allowed_origins: Collection[str] = (),
+    graph: Any,
+    *,
+    storage: Storage | str,
+    on_interrupt: Notify | None = None,
+    secret: str | None = None,
+    allowed_hosts: Collection[str] | None = None,
+    allowed_origins: Collection[str] = (),
 ) -> FastAPI:
     """An ASGI application with the interrupts and resume routes over ``graph``; mount it anywhere.
 
@@ -188,7 +218,9 @@ def langgraph_app(
         return {"thread": thread, "waiting": [p.to_dict() for p in waiting]}
 
     @app.post(
-        "/threads/{thread}/resume", name="resume", openapi_extra=body_of(Resume),
+        "/threads/{thread}/resume",
+        name="resume",
+        openapi_extra=body_of(Resume),
         responses=errors(400, 401, 404, 409, 413, 503),
     )
     async def resume(thread: str, request: Request) -> dict[str, Any]:

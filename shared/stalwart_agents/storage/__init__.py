@@ -28,8 +28,21 @@ from .base import (
 )
 
 __all__ = [
-    "FINISHED", "Changes", "Committed", "Event", "Feedback", "JournalEntry", "PauseRecord", "RunRecord", "RunStore",
-    "ShownMessage", "SideTables", "Snapshot", "Storage", "check_url", "open_storage",
+    "FINISHED",
+    "Changes",
+    "Committed",
+    "Event",
+    "Feedback",
+    "JournalEntry",
+    "PauseRecord",
+    "RunRecord",
+    "RunStore",
+    "ShownMessage",
+    "SideTables",
+    "Snapshot",
+    "Storage",
+    "check_url",
+    "open_storage",
 ]
 
 SCHEMES = ("memory", "sqlite", "dynamodb", "postgres", "postgresql")
@@ -66,8 +79,7 @@ def check_postgres_url(url: str) -> None:
 
 
 def dynamodb_address(url: str) -> tuple[str, str, str | None]:
-    """The table, region and endpoint (None for AWS itself) a dynamodb URL names, or a ValueError saying what is wrong.
-    """
+    """The table, region and endpoint (None for AWS itself) a dynamodb URL names, or a ValueError saying why not."""
     parts = urlsplit(url)
     if not TABLE_NAME.fullmatch(parts.netloc) or parts.path not in ("", "/") or parts.fragment:
         raise ValueError(f"a dynamodb URL is {DYNAMODB_URL}, not {url!r}")
@@ -113,7 +125,7 @@ def open_storage(url: str, *, base_dir: Path | None = None) -> Storage:
     else:
         from .sqlite import SqliteStorage
 
-        path = Path(url[len("sqlite:///"):])
+        path = Path(url[len("sqlite:///") :])
         if not path.is_absolute() and base_dir is not None:
             path = base_dir / path
         store = SqliteStorage(path)

@@ -29,7 +29,11 @@ Record = TypeVar("Record")
 Row = dict[str, Any]
 
 KINDS: tuple[type[RunRecord | PauseRecord | JournalEntry | ShownMessage | Feedback], ...] = (
-    RunRecord, PauseRecord, JournalEntry, ShownMessage, Feedback
+    RunRecord,
+    PauseRecord,
+    JournalEntry,
+    ShownMessage,
+    Feedback,
 )
 FIELDS: dict[type, tuple[dataclasses.Field[Any], ...]] = {kind: dataclasses.fields(kind) for kind in KINDS}
 COLUMNS: dict[type, tuple[str, ...]] = {kind: tuple(spec.name for spec in fields) for kind, fields in FIELDS.items()}

@@ -270,7 +270,10 @@ class DynamoStorage(Writes):
         """Find the pause's keys by the by_id index (keys only, eventually consistent), then read it consistently."""
         terms = _Terms()
         found = self._call(
-            "query", TableName=self.table, IndexName="by_id", KeyConditionExpression=terms.equal("pid", pause_id),
+            "query",
+            TableName=self.table,
+            IndexName="by_id",
+            KeyConditionExpression=terms.equal("pid", pause_id),
             **terms.fields(),
         )
         keys = found.get("Items", [])
@@ -308,9 +311,13 @@ class DynamoStorage(Writes):
         terms = _Terms()
         try:
             self._call(
-                "put_item", expected=("ConditionalCheckFailedException",), TableName=self.table,
-                Item=key | _attributes({"value": candidate}), ConditionExpression=terms.absent("pk"),
-                ReturnValuesOnConditionCheckFailure="ALL_OLD", **terms.fields(),
+                "put_item",
+                expected=("ConditionalCheckFailedException",),
+                TableName=self.table,
+                Item=key | _attributes({"value": candidate}),
+                ConditionExpression=terms.absent("pk"),
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+                **terms.fields(),
             )
         except ClientError as exc:
             stored = exc.response.get("Item") or self._get(key)
@@ -331,8 +338,11 @@ class DynamoStorage(Writes):
         """One UpdateItem, conditioned on the pause existing so an unknown id writes nothing."""
         try:
             self._call(
-                "update_item", expected=("ConditionalCheckFailedException",), TableName=self.table,
-                Key=_key(f"R#{run_id}", f"P#{pause_id}"), UpdateExpression="SET delivery = :d",
+                "update_item",
+                expected=("ConditionalCheckFailedException",),
+                TableName=self.table,
+                Key=_key(f"R#{run_id}", f"P#{pause_id}"),
+                UpdateExpression="SET delivery = :d",
                 ConditionExpression="attribute_exists(pk)",
                 ExpressionAttributeValues={":d": {"S": records.dump(outcome)}},
             )
@@ -386,7 +396,9 @@ class DynamoStorage(Writes):
         spec = {"Enabled": True, "AttributeName": TTL_ATTRIBUTE}
         with suppress(ClientError):
             self._call(
-                "update_time_to_live", expected=("ValidationException",), TableName=self.table,
+                "update_time_to_live",
+                expected=("ValidationException",),
+                TableName=self.table,
                 TimeToLiveSpecification=spec,
             )
 
@@ -549,7 +561,9 @@ class _Transaction:
         """Put an item that must not exist yet; the one found instead is what ``refused`` is given."""
         terms = _Terms()
         request = {
-            "TableName": self._table, "Item": item, "ConditionExpression": terms.absent("pk"),
+            "TableName": self._table,
+            "Item": item,
+            "ConditionExpression": terms.absent("pk"),
             "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
         }
 
@@ -590,7 +604,9 @@ class _Transaction:
         terms = _Terms()
         condition = f"{terms.equal('version', check.version)} AND {terms.equal('thread', thread)}"
         request = {
-            "TableName": self._table, "Item": self._run_item(row), "ConditionExpression": condition,
+            "TableName": self._table,
+            "Item": self._run_item(row),
+            "ConditionExpression": condition,
             "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
         }
         verdict = partial(self._saved, position, check)
@@ -631,8 +647,10 @@ class _Transaction:
         for message in first.values():
             terms = _Terms()
             values = dataclasses.asdict(message)
-            sets = [f"{terms.name(name)} = if_not_exists({terms.name(name)}, {terms.value(value)})" for name, value in
-                    values.items()]
+            sets = [
+                f"{terms.name(name)} = if_not_exists({terms.name(name)}, {terms.value(value)})"
+                for name, value in values.items()
+            ]
             request = self._update(_key(f"M#{message.id}", "SHOWN"), terms, _update_expression(sets, []))
             self.writes.append(_Write(request, GUESS))
 

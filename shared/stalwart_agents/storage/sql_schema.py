@@ -97,4 +97,3 @@ MIGRATIONS: list[str] = [
     );
     """,
 ]
-
