@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from collections import ChainMap
 from collections.abc import Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -17,35 +16,71 @@ from .base import Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, 
 Key = tuple[str, ...]
 
 
+_MISSING = object()
+
+
+class _Table(dict[Any, Any]):
+    """A dict that, inside a commit, notes what each write replaced, so a refused commit is undone.
+
+    Reads stay a plain dict's; only writes pay, and only while a commit is open.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.undo: list[tuple[Any, Any]] | None = None
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if self.undo is not None:
+            self.undo.append((key, self.get(key, _MISSING)))
+        super().__setitem__(key, value)
+
+    def roll_back(self) -> None:
+        for key, old in reversed(self.undo or ()):
+            if old is _MISSING:
+                del self[key]
+            else:
+                super().__setitem__(key, old)
+
+    def added(self) -> list[Any]:
+        """The keys this commit wrote that were not there before, in the order written."""
+        return [key for key, old in self.undo or () if old is _MISSING]
+
+
 @dataclass
 class _Tables:
-    """The tables a commit may change, records under ``records.key_of``; a transaction stages writes over them."""
+    """The tables a commit may change, records under ``records.key_of``."""
 
-    runs: MutableMapping[Key, Row] = field(default_factory=dict)
-    pauses: MutableMapping[Key, Row] = field(default_factory=dict)
-    journal: MutableMapping[Key, Row] = field(default_factory=dict)
-    active: MutableMapping[str, str | None] = field(default_factory=dict)
-    last: MutableMapping[str, str] = field(default_factory=dict)
+    runs: _Table = field(default_factory=_Table)
+    pauses: _Table = field(default_factory=_Table)
+    journal: _Table = field(default_factory=_Table)
+    active: _Table = field(default_factory=_Table)
+    last: _Table = field(default_factory=_Table)
 
     def of(self, kind: type) -> MutableMapping[Key, Row]:
         return {RunRecord: self.runs, PauseRecord: self.pauses, JournalEntry: self.journal}[kind]
 
-    def staged(self) -> _Tables:
-        """These tables as ``ChainMap``s: reads fall through to them, writes stay in the first map."""
-        return _Tables(*(ChainMap({}, table) for table in self._all()))
+    @contextmanager
+    def transaction(self, by_run: dict[str, list[Key]]) -> Iterator[_Tables]:
+        """Writes made in the block stay if it ends normally, and are undone if it raises.
 
-    def keep(self, staged: _Tables, by_run: dict[str, list[Key]]) -> None:
-        """Apply the staged writes, and index each new pause and journal entry under its run."""
-        for table, layered in zip(self._all(), staged._all(), strict=True):
-            assert isinstance(layered, ChainMap)
-            if table is self.pauses or table is self.journal:
-                for key, row in layered.maps[0].items():
-                    if key not in table:
-                        by_run.setdefault(row["run"], []).append(key)
-            table.update(layered.maps[0])
-
-    def _all(self) -> list[MutableMapping[Any, Any]]:
-        return [self.runs, self.pauses, self.journal, self.active, self.last]
+        Each new pause and journal entry is indexed under its run, so a run's rows are found without a scan.
+        """
+        tables = (self.runs, self.pauses, self.journal, self.active, self.last)
+        for table in tables:
+            table.undo = []
+        try:
+            yield self
+        except BaseException:
+            for table in tables:
+                table.roll_back()
+            raise
+        else:
+            for table in (self.pauses, self.journal):
+                for key in table.added():
+                    by_run.setdefault(table[key]["run"], []).append(key)
+        finally:
+            for table in tables:
+                table.undo = None
 
 
 class MemoryStorage(Transactional[_Tables]):
@@ -53,7 +88,7 @@ class MemoryStorage(Transactional[_Tables]):
 
     Records are kept as rows of plain values and JSON text, so what comes back is
     always a fresh copy shaped exactly as a database would return it.  A commit
-    writes into a layer over the tables, kept only when every condition held.
+    writes into the tables, and is undone unless every condition held.
     """
 
     url = "memory://"
@@ -143,10 +178,8 @@ class MemoryStorage(Transactional[_Tables]):
 
     @contextmanager
     def _transaction(self) -> Iterator[_Tables]:
-        with self._lock:
-            staged = self._tables.staged()
-            yield staged
-            self._tables.keep(staged, self._by_run)
+        with self._lock, self._tables.transaction(self._by_run) as tables:
+            yield tables
 
     def _lock_thread(self, tx: _Tables, thread: str) -> str | None:
         return tx.active.get(thread)
@@ -217,5 +250,5 @@ class MemoryStorage(Transactional[_Tables]):
         return [records.from_row(JournalEntry, row) for row in self._rows_of(run_id, self._tables.journal)]
 
     def _rows_of(self, run_id: str, table: Mapping[Key, Row]) -> list[Row]:
-        """A run's rows of ``table`` in the order they were written, by the index ``keep`` maintains: no scan."""
+        """A run's rows of ``table`` in the order they were written, by the index commits keep: no scan."""
         return [table[key] for key in self._by_run.get(run_id, ()) if key in table]
