@@ -10,7 +10,7 @@ them all in one request, and raises the first refused in the same order.
 
 from __future__ import annotations
 
-from abc import abstractmethod
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 from ..errors import JournalConflict, JournalExists, PauseClosed, PauseExists, ThreadBusy, VersionConflict
 from . import _records as records
 from ._records import Row
-from .base import FINISHED, Changes, Committed, JournalEntry, PauseRecord, RunRecord, ShownMessage, Writes
+from .base import FINISHED, Changes, Committed, JournalEntry, PauseRecord, RunRecord, ShownMessage
 
 Tx = TypeVar("Tx")
 
@@ -139,7 +139,7 @@ def checks(changes: Changes, rows: records.Rows) -> Iterator[Check]:
         yield EntryAt(row, status, attempt)
 
 
-class Transactional(Writes, Generic[Tx]):
+class Transactional(ABC, Generic[Tx]):
     """``commit`` for a backend that writes step by step inside one transaction.
 
     The walk, and what a refused check raises, live here; a backend gives the

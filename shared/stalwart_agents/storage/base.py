@@ -9,7 +9,6 @@ record, so callers never read-then-write.
 from __future__ import annotations
 
 import dataclasses
-from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -231,30 +230,3 @@ class SideTables(Protocol):
 @runtime_checkable
 class Storage(RunStore, SideTables, Protocol):
     """What a backend offers, and what ``open_storage`` returns: the run store and its side tables."""
-
-
-class Writes(ABC):
-    """Single-purpose writes left from before ``commit``, each one commit; they go once the engine commits itself."""
-
-    @abstractmethod
-    def commit(self, changes: Changes) -> Committed:
-        """Every change of ``changes``, each under its condition, or none of them."""
-
-    def begin_run(self, run: RunRecord, *, events: Events = ()) -> RunRecord:
-        """Store a new run as its thread's active run; ThreadBusy when the thread has one."""
-        return self._run_of(self.commit(Changes(begin=run, events=list(events))))
-
-    def claim(
-        self, pause_id: str, answer: dict[str, Any], run: RunRecord, *, expected_version: int, events: Events = ()
-    ) -> RunRecord:
-        """Answer an open pause and save its run, both or neither."""
-        changes = Changes(claim=(pause_id, answer), run=run, version=expected_version, events=list(events))
-        return self._run_of(self.commit(changes))
-
-    def append_event(self, thread: str, event: dict[str, Any]) -> int:
-        return self.commit(Changes(events=[Event(thread, event)])).event_ids[0]
-
-    @staticmethod
-    def _run_of(committed: Committed) -> RunRecord:
-        assert committed.run is not None
-        return committed.run

@@ -32,7 +32,7 @@ from botocore.exceptions import ConnectionError as BotoConnectionError
 from ..errors import StalwartError, StorageError, StorageUnavailable
 from . import _records as records
 from ._conditions import Check, EntryAt, EntryNew, PauseNew, PauseOpen, RunAt, RunNew, ThreadFree, checks
-from .base import Changes, Committed, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot, Writes
+from .base import Changes, Committed, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot
 from .dynamodb_schema import TTL_ATTRIBUTE, create_table_arguments
 
 Item = dict[str, dict[str, Any]]
@@ -182,7 +182,7 @@ def _run_seen(item: Item | None, memory: _Memory) -> RunRecord | None:
     return run
 
 
-class DynamoStorage(Writes):
+class DynamoStorage:
     """Keeps runs in one DynamoDB table, so any number of machines (or Lambda instances) share them.
 
     Every commit is one transaction decided by DynamoDB, never in Python; reads
