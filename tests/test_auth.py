@@ -35,6 +35,7 @@ AUDIENCE = "stalwart-shop"
 CHARGE = {"text": "look up order 4411 and charge 40 to order 4411"}
 LOOKUP = {"text": "look up order 4412"}
 SECRET = "a-team-secret-of-at-least-32-bytes!"
+TEAM = "https://team.example"
 
 
 def b64(raw: bytes) -> str:
@@ -342,13 +343,13 @@ def test_every_thread_route_asks_for_the_token(shared):
 
 @pytest.fixture
 def hs_base(desk):
-    with serving(make_app(desk, auth=SharedSecret(SECRET, audience=AUDIENCE))) as url:
+    with serving(make_app(desk, auth=SharedSecret(SECRET, issuer=TEAM, audience=AUDIENCE))) as url:
         yield url
 
 
 def hs_token(secret: str = SECRET, **changes) -> str:
-    claims = {"sub": "alice", "aud": AUDIENCE, "exp": int(time.time()) + 300, **changes}
-    return jwt.encode(claims, secret, algorithm="HS256")
+    claims = {"sub": "alice", "iss": TEAM, "aud": AUDIENCE, "exp": int(time.time()) + 300, **changes}
+    return jwt.encode({k: v for k, v in claims.items() if v is not None}, secret, algorithm="HS256")
 
 
 def test_a_shared_secret_takes_a_token_signed_with_it(hs_base):
@@ -356,10 +357,27 @@ def test_a_shared_secret_takes_a_token_signed_with_it(hs_base):
     assert answer.status_code == 200, answer.text
 
 
-def test_a_shared_secret_shorter_than_32_bytes_is_refused_at_construction():
+def test_a_shared_secret_shorter_than_32_bytes_or_without_issuer_and_audience_is_refused_at_construction():
     with pytest.raises(ValueError, match="32 bytes"):
-        SharedSecret("x" * 31)
-    assert SharedSecret(b"x" * 32).key == b"x" * 32
+        SharedSecret("x" * 31, issuer=TEAM, audience=AUDIENCE)
+    for issuer, audience in (("", AUDIENCE), (TEAM, "")):
+        with pytest.raises(ValueError, match="issuer and an audience"):
+            SharedSecret("x" * 32, issuer=issuer, audience=audience)
+    assert SharedSecret(b"x" * 32, issuer=TEAM, audience=AUDIENCE).key == b"x" * 32
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"aud": "another-service"}, {"iss": "another-team"}, {"iss": None}, {"iss": "stalwart:none", "sub": "anonymous"}],
+    ids=["another-audience", "another-issuer", "no-issuer", "the-anonymous-principal"],
+)
+def test_a_shared_secret_takes_only_its_own_issuer_and_audience_and_never_the_anonymous_principal(
+    hs_base, desk, ledger, changes
+):
+    token = hs_token(**changes)
+    answer = httpx.post(f"{hs_base}/threads/s/messages", json=CHARGE, headers=bearer(token), timeout=10)
+    assert_refused(answer, token)
+    assert_nothing_ran(desk, ledger, "s")
 
 
 def test_a_shared_secret_refuses_a_token_of_another_secret_and_an_rs256_token(hs_base, desk, ledger, idp):

@@ -50,7 +50,13 @@ def approval(pause, **changes):
     return {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"], **changes}
 
 
-@pytest.mark.parametrize("host", ["rebind.attacker.example:8700", "attacker.example", "127.0.0.1.nip.io", "[::2]:8700"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "rebind.attacker.example:8700", "attacker.example", "127.0.0.1.nip.io", "[::2]:8700",
+        "127.0.0.1:8700@evil.example", "[::1]evil.example", "[::1].evil.example", "localhost:port",
+    ],
+)
 def test_a_host_the_service_does_not_answer_for_is_refused_before_any_route(base, desk, ledger, pause, host):
     read = httpx.get(f"{base}/threads/victim/interrupts", headers={"Host": host})
     approve = httpx.post(f"{base}/threads/victim/resume", json=approval(pause), headers={"Host": host})
@@ -137,6 +143,8 @@ def test_the_same_origin_and_a_link_from_another_site_still_open_the_interface(b
         (b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": 9007199254740993}', "out of range"),
         (b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": "\\ud800"}', "surrogate"),
         (b'\xef\xbb\xbf{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s"}', "byte order mark"),
+        (b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": 9007199254740993.0}', "out of range"),
+        (b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": true}', "value"),
     ],
 )
 def test_a_body_that_is_not_strict_json_is_refused(base, desk, ledger, pause, raw, why):
@@ -189,6 +197,19 @@ def test_control_characters_in_thread_ids_are_400_on_postgres_too(postgres_clust
 def serve(*args, env=None):
     command = [sys.executable, "-m", "stalwart_agents", "serve", str(SHOP), *args]
     return subprocess.run(command, capture_output=True, text=True, timeout=30, env=env)
+
+
+def test_no_page_of_the_service_loads_a_script_from_another_host(base):
+    assert httpx.get(f"{base}/docs").status_code == 404 and httpx.get(f"{base}/redoc").status_code == 404
+    assert httpx.get(f"{base}/openapi.json").status_code == 200
+    assert "https://" not in httpx.get(f"{base}/").text
+
+
+def test_the_sqlite_store_is_readable_by_its_owner_alone(desk, base):
+    httpx.post(f"{base}/threads/mine/messages", json={"text": "look up order 4412"})
+    path = desk.storage.path
+    for made in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        assert made.stat().st_mode & 0o077 == 0, made
 
 
 def test_serve_on_every_address_without_auth_refuses_to_start_and_says_how(tmp_path):

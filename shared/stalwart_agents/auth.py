@@ -116,16 +116,19 @@ class Jwt:
 
 
 class SharedSecret:
-    """Bearer JWTs signed HS256 with a secret of at least 32 bytes; issuer and audience checked where given."""
+    """Bearer JWTs signed HS256 with a secret of at least 32 bytes, for this issuer and audience.
+
+    Both are required: a secret shared with another service must not let that service's tokens act here.
+    """
 
     name = "hs256"
 
-    def __init__(
-        self, secret: str | bytes, *, issuer: str | None = None, audience: str | None = None, leeway: float = LEEWAY
-    ) -> None:
+    def __init__(self, secret: str | bytes, *, issuer: str, audience: str, leeway: float = LEEWAY) -> None:
         key = secret.encode() if isinstance(secret, str) else secret
         if len(key) < 32:
             raise ValueError("an HS256 secret must be at least 32 bytes (openssl rand -hex 32)")
+        if not issuer or not audience:
+            raise ValueError("HS256 authentication needs an issuer and an audience")
         self.key, self.issuer, self.audience, self.leeway = key, issuer, audience, leeway
 
     def principal(self, request: Request) -> Principal:
@@ -201,6 +204,8 @@ def _principal(claims: Mapping[str, Any]) -> Principal:
     subject, issuer = claims.get("sub"), claims.get("iss", "")
     if not isinstance(subject, str) or not subject or not isinstance(issuer, str):
         raise Unauthorized("the bearer token names no subject")
+    if issuer == ANONYMOUS.issuer:
+        raise Unauthorized("the bearer token names an issuer this service keeps for itself")
     kept = {k: claims[k] for k in CLAIMS if k in claims}
     if "groups" not in kept and "cognito:groups" in claims:
         kept["groups"] = claims["cognito:groups"]

@@ -78,8 +78,8 @@ def _constant(name: str) -> Any:
 
 def _finite(text: str) -> float:
     number = float(text)
-    if not math.isfinite(number):
-        raise BadRequest("a number in the body is out of range")
+    if not math.isfinite(number) or abs(number) > SAFE_INTEGER:
+        raise BadRequest(f"a number in the body is out of range (at most {SAFE_INTEGER} either way)")
     return number
 
 

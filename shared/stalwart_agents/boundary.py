@@ -17,6 +17,7 @@ left alone, so a link from a mail or a chat still opens the interface.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 
 from starlette.datastructures import Headers
@@ -24,6 +25,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+_HOST = re.compile(r"(?:\[([0-9a-f:.]+)\]|([a-z0-9.-]+))(?::[0-9]{1,5})?")
 SAFE = ("GET", "HEAD")
 JSON_TYPES = ("application/json",)
 
@@ -84,11 +86,12 @@ def _refuse(status: int, code: str, message: str) -> JSONResponse:
 
 
 def _hostname(host: str) -> str:
-    """``Host`` without its port: ``[::1]:8700`` is ``::1``, ``Example.com:80`` is ``example.com``."""
-    host = host.lower()
-    if host.startswith("["):
-        return host[1:].partition("]")[0]
-    return host.rpartition(":")[0] if host.count(":") == 1 else host
+    """``Host`` without its port: ``[::1]:8700`` is ``::1``, ``Example.com:80`` is ``example.com``.
+
+    Anything but ``name[:port]`` or ``[address][:port]`` is no host at all (``""``), never a near match.
+    """
+    found = _HOST.fullmatch(host.lower())
+    return "" if found is None else found.group(1) or found.group(2)
 
 
 def _netloc(origin: str) -> str:

@@ -147,13 +147,13 @@ def _auth(args: argparse.Namespace) -> Auth:
                 "if a proxy of yours authenticates every request"
             )
         return NoAuth()
+    if not args.jwt_issuer or not args.jwt_audience:
+        raise ValueError(f"--auth {args.auth} needs --jwt-issuer and --jwt-audience")
     if args.auth == "hs256":
         secret = os.environ.get(SECRET_ENV, "")
         if not secret:
             raise ValueError(f"--auth hs256 takes its secret from {SECRET_ENV}; set it (openssl rand -hex 32)")
         return SharedSecret(secret, issuer=args.jwt_issuer, audience=args.jwt_audience)
-    if not args.jwt_issuer or not args.jwt_audience:
-        raise ValueError("--auth jwt needs --jwt-issuer and --jwt-audience")
     algorithms = [a.strip() for a in args.jwt_algorithms.split(",") if a.strip()]
     return Jwt(args.jwt_issuer, args.jwt_audience, jwks_url=args.jwt_jwks_url, algorithms=algorithms)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 
 Value = str | int | float | bool | None | list[Any] | dict[str, Any]
 
@@ -34,7 +34,7 @@ class Resume(_Body):
     interrupt_id: str = Field(min_length=1, max_length=200)
     decision: str = Field(min_length=1, max_length=40, description="one of the pause's answers")
     token: str = Field(min_length=1, max_length=200, description="the token shown with the pause")
-    value: str | int | float | None = Field(None, description="the answer to an ask")
+    value: StrictStr | StrictInt | StrictFloat | None = Field(None, description="the answer to an ask")
 
 
 class Thumb(_Body):

@@ -74,17 +74,7 @@ PAGE = """<!doctype html>
 <body><main><stalwart-chat base="{base}" data-signin="fragment"></stalwart-chat></main></body></html>
 """
 BUNDLE = "agent-ui.js"
-PUBLIC = (
-    "/",
-    f"/{BUNDLE}",
-    "/healthz",
-    "/config.json",
-    "/favicon.ico",
-    "/docs",
-    "/redoc",
-    "/openapi.json",
-    "/docs/oauth2-redirect",
-)
+PUBLIC = ("/", f"/{BUNDLE}", "/healthz", "/config.json", "/openapi.json")
 """Paths a plain GET may reach from any site: a link to the interface opens it."""
 OPERATOR_HEADER = "Stalwart-Operator-Token"
 
@@ -129,8 +119,13 @@ def make_app(
     agent_name = desk.agent(agent).name
     key = desk.storage.secret("session", secrets.token_hex(32))
     tickets = Tickets(key.encode())
+    # No /docs or /redoc: FastAPI's pages load their scripts from a CDN, which would run on the service's origin.
     app = FastAPI(
-        title="stalwart-agents", version="0.1.0", description="People in the loop: pauses, answers, rollbacks."
+        title="stalwart-agents",
+        version="0.1.0",
+        description="People in the loop: pauses, answers, rollbacks.",
+        docs_url=None,
+        redoc_url=None,
     )
     app.add_middleware(SessionMiddleware, sessions=Sessions(key))
     if origins:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import string
 import threading
@@ -143,6 +144,7 @@ class SqliteStorage(SqlStorage[sqlite3.Connection]):
                 f"the folder {self.path.parent} for the SQLite store {self.path} does not exist; "
                 "create it or fix the storage URL"
             )
+        _create_private(self.path)
         connection = sqlite3.connect(
             self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False, factory=_Connection
         )
@@ -168,3 +170,14 @@ class SqliteStorage(SqlStorage[sqlite3.Connection]):
                 if exc.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
                     raise
                 time.sleep(0.01)
+
+
+def _create_private(path: Path) -> None:
+    """Create the file readable by its owner alone: it keeps pause tokens and the key that signs sessions and
+    stream tickets.  SQLite gives the -wal and -shm files it makes beside it the same permissions."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        pass
+    except OSError:
+        return
