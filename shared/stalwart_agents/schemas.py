@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 
+from .body import SAFE_INTEGER
+
 Value = str | int | float | bool | None | list[Any] | dict[str, Any]
 
 
@@ -22,6 +24,11 @@ Thread = Annotated[
 ]
 
 
+SafeInt = Annotated[StrictInt, Field(ge=-SAFE_INTEGER, le=SAFE_INTEGER)]
+SafeFloat = Annotated[StrictFloat, Field(ge=-SAFE_INTEGER, le=SAFE_INTEGER)]
+"""Numbers a browser shows exactly (``body.SAFE_INTEGER``): what a person approves is what runs."""
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -34,7 +41,7 @@ class Resume(_Body):
     interrupt_id: str = Field(min_length=1, max_length=200)
     decision: str = Field(min_length=1, max_length=40, description="one of the pause's answers")
     token: str = Field(min_length=1, max_length=200, description="the token shown with the pause")
-    value: StrictStr | StrictInt | StrictFloat | None = Field(None, description="the answer to an ask")
+    value: StrictStr | SafeInt | SafeFloat | None = Field(None, description="the answer to an ask")
 
 
 class Thumb(_Body):
