@@ -152,10 +152,15 @@ class ApiGatewayClaims:
         return _principal({name: _gateway_value(value) for name, value in claims.items()})
 
 
-def _bearer(request: Request) -> str:
+def bearer(request: Request) -> str:
+    """The token of ``Authorization: Bearer <token>``, or ``""`` when the request carries none."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def _bearer(request: Request) -> str:
+    token = bearer(request)
+    if not token:
         raise Unauthorized("this route needs Authorization: Bearer <token>", invalid_token=False)
     if len(token) > MAX_TOKEN:
         raise Unauthorized(f"the bearer token is longer than {MAX_TOKEN} characters")

@@ -9,13 +9,13 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .boundary import LOOPBACK_HOSTS
 from .errors import ConfigError, StorageError
 
 if TYPE_CHECKING:
     from .auth import Auth
     from .aws_local import LocalAws
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 WILDCARD = ("0.0.0.0", "::", "")
 SECRET_ENV = "STALWART_JWT_SECRET"
 
@@ -140,7 +140,7 @@ def _auth(args: argparse.Namespace) -> Auth:
     from .auth import Jwt, NoAuth, SharedSecret
 
     if args.auth == "none":
-        if args.host not in LOOPBACK and not args.proxy_authenticates:
+        if args.host not in LOOPBACK_HOSTS and not args.proxy_authenticates:
             raise ValueError(
                 f"--host {args.host} would let anyone who reaches it act as anyone. Set --auth jwt --jwt-issuer URL "
                 f"--jwt-audience NAME (or --auth hs256 with the secret in {SECRET_ENV}), or pass --proxy-authenticates "
@@ -160,7 +160,7 @@ def _auth(args: argparse.Namespace) -> Auth:
 
 def _hosts(args: argparse.Namespace) -> list[str]:
     own = [] if args.host in WILDCARD else [args.host]
-    return list(dict.fromkeys([*LOOPBACK, *own, *args.allowed_host]))
+    return list(dict.fromkeys([*LOOPBACK_HOSTS, *own, *args.allowed_host]))
 
 
 def _who_note(args: argparse.Namespace) -> str:

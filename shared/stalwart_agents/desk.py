@@ -200,10 +200,13 @@ def _storage(storage: Storage | str | None, config: Config) -> Storage:
     return storage
 
 
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+THREAD_MAX = 200
+CONTROL_CHARACTERS = r"\x00-\x1f\x7f-\x9f"
+"""C0, DEL and C1: never in a thread id (a NUL alone broke Postgres)."""
+_CONTROL = re.compile(rf"[{CONTROL_CHARACTERS}\ud800-\udfff]")
 
 
 def _thread(user: str) -> str:
-    if not isinstance(user, str) or not user or len(user) > 200 or CONTROL.search(user):
+    if not isinstance(user, str) or not user or len(user) > THREAD_MAX or _CONTROL.search(user):
         raise BadRequest("a thread id is a non-empty string of at most 200 characters, without control characters")
     return user

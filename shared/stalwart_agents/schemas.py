@@ -9,6 +9,7 @@ from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 
 from .body import SAFE_INTEGER
+from .desk import CONTROL_CHARACTERS, THREAD_MAX
 
 Value = str | int | float | bool | None | list[Any] | dict[str, Any]
 
@@ -17,8 +18,8 @@ Thread = Annotated[
     str,
     Path(
         min_length=1,
-        max_length=200,
-        pattern=r"^[^\x00-\x1f\x7f-\x9f]+$",
+        max_length=THREAD_MAX,
+        pattern=f"^[^{CONTROL_CHARACTERS}]+$",
         description="the conversation's id: no control characters",
     ),
 ]
