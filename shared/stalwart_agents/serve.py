@@ -32,7 +32,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 
 from . import feedback, stream
-from .auth import Auth, NoAuth, Principal
+from .auth import Auth, NoAuth, Principal, bearer
 from .body import parsed, raw
 from .boundary import LOOPBACK_HOSTS, Boundary
 from .desk import Desk
@@ -209,8 +209,11 @@ def make_app(
         responses=answers(WaitingOut, 400, 401, 404, 503),
     )
     async def interrupts(thread: Thread, request: Request) -> JSONResponse:
-        who = await run_in_threadpool(enter, request, thread)
-        waiting = await run_in_threadpool(desk.waiting, thread)
+        def read() -> tuple[Principal, list[Pause]]:
+            who = enter(request, thread)
+            return who, desk.waiting(thread)
+
+        who, waiting = await run_in_threadpool(read)
         missed = [
             {"interrupt": p.id, "error": p.delivery.get("error")}
             for p in waiting
@@ -359,8 +362,7 @@ def _operator(request: Request, token: str | None) -> None:
     """The operator token, from its own header (where Authorization carries a person's token) or as the bearer."""
     if not token:
         raise Forbidden("the rollback route is off: start the service with --operator-token, or set QLS_OPERATOR_TOKEN")
-    scheme, _, bearer = request.headers.get("authorization", "").partition(" ")
-    given = [request.headers.get(OPERATOR_HEADER, ""), bearer.strip() if scheme.lower() == "bearer" else ""]
+    given = [request.headers.get(OPERATOR_HEADER, ""), bearer(request)]
     if not any(g and hmac.compare_digest(g.encode(), token.encode()) for g in given):
         raise Forbidden(
             f"rolling a thread back needs the operator token, as {OPERATOR_HEADER} or Authorization: Bearer"
