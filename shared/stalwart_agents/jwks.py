@@ -1,8 +1,8 @@
 """An OpenID Connect provider's signing keys, fetched from its JWKS and cached.
 
-Keys are fetched on first use and kept for ``TTL`` seconds.  A token naming a key
+Keys are fetched on first use and kept for ``Keys.TTL`` seconds.  A token naming a key
 id the cache lacks makes one fetch again (the provider may have rotated), but no
-more often than once per ``REFETCH`` seconds, so a stream of made-up key ids costs
+more often than once per ``Keys.REFETCH`` seconds, so a stream of made-up key ids costs
 the provider nothing.  Only https is fetched, except from a loopback address.
 """
 
@@ -19,8 +19,6 @@ import httpx
 
 from .errors import IssuerUnavailable, Unauthorized
 
-TTL = 3600.0
-REFETCH = 30.0
 TIMEOUT = 5.0
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 log = logging.getLogger("stalwart_agents")
@@ -29,8 +27,8 @@ log = logging.getLogger("stalwart_agents")
 class Keys:
     """``key(kid)``: the provider's public key with that id, as PyJWT takes it."""
 
-    TTL = TTL
-    REFETCH = REFETCH
+    TTL = 3600.0
+    REFETCH = 30.0
 
     def __init__(self, url: str, *, clock: Callable[[], float] = time.monotonic) -> None:
         _check_url(url, "JWKS")
