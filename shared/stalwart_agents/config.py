@@ -101,11 +101,17 @@ class Settings(_Model):
     ``undo_retries``: how many more times a failing undo is tried before a
     person is asked (saga_stuck); ``undo_backoff``: seconds before the first
     retry, doubling for each one after.
+    ``retention_days``: how long a finished thread is kept after its last
+    activity (``stalwart prune``; DynamoDB's TTL); a thread that waits is kept.
+    ``max_value_bytes``: the largest a call's arguments, its result or an event
+    may be as JSON; a store keeps them whole, and a DynamoDB item holds 400 KB.
     """
 
     lease_seconds: float = Field(30.0, gt=0, allow_inf_nan=False, strict=True)
     undo_retries: int = Field(3, ge=0, strict=True)
     undo_backoff: float = Field(0.5, ge=0, le=60, allow_inf_nan=False, strict=True)
+    retention_days: float = Field(30.0, gt=0, le=36500, allow_inf_nan=False, strict=True)
+    max_value_bytes: int = Field(131072, ge=1024, le=180000, strict=True)
 
 
 class RuleConfig(_Model):

@@ -193,10 +193,11 @@ class Desk:
 
 
 def _storage(storage: Storage | str | None, config: Config) -> Storage:
+    retention = config.settings.retention_days * 86400
     if storage is None:
-        return open_storage(config.storage, base_dir=config.base_dir)
+        return open_storage(config.storage, base_dir=config.base_dir, retention=retention)
     if isinstance(storage, str):
-        return open_storage(storage, base_dir=Path.cwd())
+        return open_storage(storage, base_dir=Path.cwd(), retention=retention)
     return storage
 
 

@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ..errors import ConfigError
 from .base import (
+    DEFAULT_RETENTION,
     FINISHED,
     Changes,
     Committed,
@@ -19,15 +20,18 @@ from .base import (
     Feedback,
     JournalEntry,
     PauseRecord,
+    Pruned,
     RunRecord,
     RunStore,
     ShownMessage,
     SideTables,
     Snapshot,
     Storage,
+    Upkeep,
 )
 
 __all__ = [
+    "DEFAULT_RETENTION",
     "FINISHED",
     "Changes",
     "Committed",
@@ -35,12 +39,14 @@ __all__ = [
     "Feedback",
     "JournalEntry",
     "PauseRecord",
+    "Pruned",
     "RunRecord",
     "RunStore",
     "ShownMessage",
     "SideTables",
     "Snapshot",
     "Storage",
+    "Upkeep",
     "check_url",
     "open_storage",
 ]
@@ -98,8 +104,11 @@ def dynamodb_address(url: str) -> tuple[str, str, str | None]:
     return parts.netloc, region, endpoint
 
 
-def open_storage(url: str, *, base_dir: Path | None = None) -> Storage:
-    """Open (and set up) the store a URL names; a relative SQLite path is taken from ``base_dir``."""
+def open_storage(url: str, *, base_dir: Path | None = None, retention: float = DEFAULT_RETENTION) -> Storage:
+    """Open (and set up) the store a URL names; a relative SQLite path is taken from ``base_dir``.
+
+    ``retention``: seconds a finished thread is kept after its last activity (see ``Upkeep``).
+    """
     try:
         scheme = check_url(url)
     except ValueError as exc:
@@ -107,7 +116,7 @@ def open_storage(url: str, *, base_dir: Path | None = None) -> Storage:
     if scheme == "memory":
         from .memory import MemoryStorage
 
-        store: Storage = MemoryStorage()
+        store: Storage = MemoryStorage(retention=retention)
     elif scheme in ("postgres", "postgresql"):
         try:
             from .postgres import PostgresStorage
@@ -116,19 +125,19 @@ def open_storage(url: str, *, base_dir: Path | None = None) -> Storage:
                 f"the postgres backend needs psycopg: pip install 'stalwart-agents[postgres]' ({exc})", key="storage"
             ) from exc
 
-        store = PostgresStorage(url)
+        store = PostgresStorage(url, retention=retention)
     elif scheme == "dynamodb":
         from .dynamodb import DynamoStorage
 
         table, region, endpoint = dynamodb_address(url)
-        store = DynamoStorage(table, region=region, endpoint=endpoint)
+        store = DynamoStorage(table, region=region, endpoint=endpoint, retention=retention)
     else:
         from .sqlite import SqliteStorage
 
         path = Path(url[len("sqlite:///") :])
         if not path.is_absolute() and base_dir is not None:
             path = base_dir / path
-        store = SqliteStorage(path)
+        store = SqliteStorage(path, retention=retention)
     try:
         store.setup()
     except BaseException:

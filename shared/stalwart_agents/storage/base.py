@@ -17,6 +17,8 @@ RUN_STATUSES = ("running", "waiting", "done", "cancelled", "failed")
 FINISHED = frozenset({"done", "cancelled", "failed"})
 PAUSE_STATUSES = ("open", "answered")
 JOURNAL_STATUSES = ("started", "done", "failed", "unknown")
+DEFAULT_RETENTION = 30 * 24 * 3600.0
+"""Seconds a finished thread is kept after its last activity (``settings.retention_days`` in agent.yaml)."""
 
 
 @dataclass(frozen=True)
@@ -227,6 +229,37 @@ class SideTables(Protocol):
         """Write on a pause how its announcement to ``on_interrupt`` went (the latest attempt wins)."""
 
 
+@dataclass(frozen=True)
+class Pruned:
+    """What one ``prune`` did: threads removed whole, and records removed or kept from expiring."""
+
+    threads: int = 0
+    records: int = 0
+    kept: int = 0
+
+
 @runtime_checkable
-class Storage(RunStore, SideTables, Protocol):
+class Upkeep(Protocol):
+    """What keeps a store bounded, and its runs moving, when no request comes: the sweep's part.
+
+    ``retention`` is given when the store is opened: seconds a thread is kept after
+    its last activity.  Nothing waiting is ever removed.
+    """
+
+    retention: float
+
+    def prune(self, now: float) -> Pruned:
+        """Remove each thread idle since before ``now - retention`` that has no active run, with all it holds.
+
+        Shown messages and feedback older than that go too.  Where the database
+        expires records itself (DynamoDB's TTL), this keeps the records of threads
+        that still have an active run from expiring instead.
+        """
+
+    def stale_runs(self, now: float, limit: int = 100) -> list[RunRecord]:
+        """Runs still ``running`` whose lease ran out before ``now``: their worker died, and nobody has come since."""
+
+
+@runtime_checkable
+class Storage(RunStore, SideTables, Upkeep, Protocol):
     """What a backend offers, and what ``open_storage`` returns: the run store and its side tables."""

@@ -32,7 +32,17 @@ from botocore.exceptions import ConnectionError as BotoConnectionError
 from ..errors import StalwartError, StorageError, StorageUnavailable
 from . import _records as records
 from ._conditions import Check, EntryAt, EntryNew, PauseNew, PauseOpen, RunAt, RunNew, ThreadFree, checks
-from .base import Changes, Committed, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot
+from .base import (
+    DEFAULT_RETENTION,
+    Changes,
+    Committed,
+    Feedback,
+    JournalEntry,
+    PauseRecord,
+    RunRecord,
+    ShownMessage,
+    Snapshot,
+)
 from .dynamodb_schema import TTL_ATTRIBUTE, create_table_arguments
 
 Item = dict[str, dict[str, Any]]
@@ -191,7 +201,16 @@ class DynamoStorage:
     turn's or an answer's commit needs no read of its own.
     """
 
-    def __init__(self, table: str, *, region: str, endpoint: str | None = None, client: Any = None) -> None:
+    def __init__(
+        self,
+        table: str,
+        *,
+        region: str,
+        endpoint: str | None = None,
+        client: Any = None,
+        retention: float = DEFAULT_RETENTION,
+    ) -> None:
+        self.retention = retention
         self.table, self.region, self.endpoint = table, region, endpoint
         params = {"region": region} | ({"endpoint": endpoint} if endpoint else {})
         self.url = f"dynamodb://{table}?{urlencode(params, safe=':/')}"

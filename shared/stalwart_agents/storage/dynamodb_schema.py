@@ -3,7 +3,8 @@
 One table holds everything, each item under a partition named by what it belongs to:
 
     pk                sk                    what
-    T#<thread>        THREAD                the thread: active_run, last_run, seq (its event counter)
+    T#<thread>        THREAD                the thread: active_run, last_run, seq (its event counter);
+                                            while it has an active run, live (a shard, for the live index)
     T#<thread>        E#<seq, 12 digits>    an event of the thread's log
     T#<thread>        S#<message id>        a reply shown to a session
     R#<run>           RUN                   the run
@@ -28,6 +29,7 @@ TABLE: dict[str, Any] = {
         {"AttributeName": "pk", "AttributeType": "S"},
         {"AttributeName": "sk", "AttributeType": "S"},
         {"AttributeName": "pid", "AttributeType": "S"},
+        {"AttributeName": "live", "AttributeType": "S"},
     ],
     "KeySchema": [
         {"AttributeName": "pk", "KeyType": "HASH"},
@@ -38,7 +40,15 @@ TABLE: dict[str, Any] = {
             "IndexName": "by_id",
             "KeySchema": [{"AttributeName": "pid", "KeyType": "HASH"}],
             "Projection": {"ProjectionType": "KEYS_ONLY"},
-        }
+        },
+        {
+            "IndexName": "live",
+            "KeySchema": [
+                {"AttributeName": "live", "KeyType": "HASH"},
+                {"AttributeName": "pk", "KeyType": "RANGE"},
+            ],
+            "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["active_run", "expires"]},
+        },
     ],
     "BillingMode": "PAY_PER_REQUEST",
     "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},

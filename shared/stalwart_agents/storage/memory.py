@@ -11,7 +11,7 @@ from typing import Any
 from . import _records as records
 from ._conditions import EntryAt, PauseOpen, RunAt, RunNew, Transactional
 from ._records import Row
-from .base import Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot
+from .base import DEFAULT_RETENTION, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot
 
 Key = tuple[str, ...]
 
@@ -93,7 +93,8 @@ class MemoryStorage(Transactional[_Tables]):
 
     url = "memory://"
 
-    def __init__(self) -> None:
+    def __init__(self, *, retention: float = DEFAULT_RETENTION) -> None:
+        self.retention = retention
         self._lock = threading.Lock()
         self._tables = _Tables()
         self._by_run: dict[str, list[Key]] = {}

@@ -14,6 +14,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..errors import StorageUnavailable
 from ._sql import Dialect, SqlStorage
+from .base import DEFAULT_RETENTION
 
 TIMEOUT = 5.0
 MAX_CONNECTIONS = 10
@@ -65,7 +66,15 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
 
     dialect = POSTGRES
 
-    def __init__(self, url: str, *, timeout: float = TIMEOUT, max_connections: int = MAX_CONNECTIONS) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float = TIMEOUT,
+        max_connections: int = MAX_CONNECTIONS,
+        retention: float = DEFAULT_RETENTION,
+    ) -> None:
+        self.retention = retention
         self.url = masked(url)
         params = conninfo_to_dict(url)
         self._conninfo, self._password = url, str(params.get("password") or "")

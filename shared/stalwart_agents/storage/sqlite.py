@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..errors import StorageUnavailable
 from ._sql import Dialect, SqlStorage
+from .base import DEFAULT_RETENTION
 
 BUSY_TIMEOUT = 10.0
 UNAVAILABLE = {
@@ -71,7 +72,10 @@ class SqliteStorage(SqlStorage[sqlite3.Connection]):
 
     dialect = SQLITE
 
-    def __init__(self, path: Path | str, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
+    def __init__(
+        self, path: Path | str, *, busy_timeout: float = BUSY_TIMEOUT, retention: float = DEFAULT_RETENTION
+    ) -> None:
+        self.retention = retention
         self.path = Path(path)
         self.url = f"sqlite:///{self.path}"
         self.name = f"the SQLite store {self.path}"
