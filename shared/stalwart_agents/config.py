@@ -187,7 +187,7 @@ class ModelConfig(_Model):
     base_url: str | None = None
     model: str | None = None
     api_key_env: str | None = None
-    timeout: float = Field(30.0, gt=0, le=600, allow_inf_nan=False)
+    timeout: float = Field(20.0, gt=0, le=600, allow_inf_nan=False)
     python: str | None = None
 
     @model_validator(mode="after")

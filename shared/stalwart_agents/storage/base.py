@@ -228,6 +228,14 @@ class SideTables(Protocol):
     def note_delivery(self, run_id: str, pause_id: str, outcome: dict[str, Any]) -> None:
         """Write on a pause how its announcement to ``on_interrupt`` went (the latest attempt wins)."""
 
+    def claim_delivery(self, run_id: str, pause_id: str, now: float, hold: float) -> bool:
+        """Whether the caller may post the pause's announcement now, decided by one conditional write.
+
+        False once a delivery was noted as delivered, and while another caller's claim,
+        taken less than ``hold`` seconds before ``now``, stands; so a batch that is
+        retried does not post the same delivery twice.
+        """
+
 
 @dataclass(frozen=True)
 class Pruned:
