@@ -4,6 +4,7 @@
     ├── ConfigError ............ agent.yaml or a tools module is wrong (names file, line, key)
     ├── BadRequest ............. an answer a pause does not take, a missing value
     ├── PayloadTooLarge ........ a request body over the service's limit
+    ├── ValueTooLarge .......... a call's arguments or result, or an event, over settings.max_value_bytes
     ├── UnsupportedMediaType ... a body that says it is not JSON, on a route that changes anything
     ├── Unauthorized ........... no bearer token, or one that does not verify
     ├── IssuerUnavailable ...... the identity provider's keys cannot be read just now (try again, do not sign in again)
@@ -63,6 +64,13 @@ class BadRequest(StalwartError):
 
 class PayloadTooLarge(StalwartError):
     code = "payload_too_large"
+    status = 413
+
+
+class ValueTooLarge(StalwartError):
+    """What a run would keep is larger than a store may hold whole: refused, naming the call and the size."""
+
+    code = "too_large"
     status = 413
 
 
