@@ -26,6 +26,7 @@ from stalwart_agents.jwks import Keys
 from stalwart_agents.serve import make_app
 from stalwart_agents.ticket import HEADER as TICKET
 from stalwart_agents.ticket import LIFETIME, Tickets
+from stalwart_agents.webhook import sign
 
 from .conftest import SHOP
 from .server import serving, stalwart_serve
@@ -524,3 +525,21 @@ def test_stalwart_serve_with_auth_jwt_finds_the_keys_by_discovery_and_takes_only
         anonymous = httpx.post(f"{base}/threads/t/messages", json=LOOKUP)
     assert signed_in.status_code == 200 and idp.discoveries == 1
     assert (anonymous.status_code, anonymous.json()["error"]) == (401, "unauthorized")
+
+
+def test_with_a_resume_secret_a_signed_in_persons_resume_needs_no_signature_and_a_bad_one_is_still_refused(desk, ledger):
+    """The interface signs nobody's bodies: its resumes are the signed-in person's, as their turns are."""
+    auth = SharedSecret(SECRET, issuer=TEAM, audience=AUDIENCE)
+    with serving(make_app(desk, auth=auth, secret="resume-secret-of-the-chat-bridge")) as base:
+        headers = bearer(hs_token())
+        pause = httpx.post(f"{base}/threads/r/messages", json=CHARGE, headers=headers, timeout=10).json()["waiting"][0]
+        body = json.dumps({"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}).encode()
+        forged = httpx.post(
+            f"{base}/threads/r/resume",
+            content=body,
+            headers={**headers, "content-type": "application/json", "Stalwart-Signature": sign("other", body)},
+        )
+        taken = httpx.post(f"{base}/threads/r/resume", content=body, headers={**headers, "content-type": "application/json"})
+    assert (forged.status_code, forged.json()["error"]) == (401, "bad_signature")
+    assert taken.status_code == 200, taken.text
+    assert len(ledger("charge")) == 1

@@ -98,7 +98,8 @@ def make_app(
     """The service for a file of agents (or a Desk already loaded).
 
     ``on_interrupt(thread, pause)`` is told of each new pause (``Webhook(url, secret)`` is one);
-    with ``secret`` set, a resume must carry a valid ``Stalwart-Signature`` over its body;
+    with ``secret`` set, a resume from no one signed in must carry a valid ``Stalwart-Signature``
+    over its body (one from a signed-in person is theirs, as every other route's is);
     ``operator_token`` turns the rollback route on; ``stream_mode="once"`` sends what the
     stream has and closes, for hosts that buffer responses; ``routes`` names the routes to
     serve (all of ``ROUTES`` by default; a Lambda serves one).
@@ -233,8 +234,7 @@ def make_app(
     async def resume(thread: Thread, request: Request) -> JSONResponse:
         who = await run_in_threadpool(enter, request, thread)
         body = await raw(request)
-        if secret is not None:
-            verify_signature(secret, request.headers.get("stalwart-signature"), body)
+        signed = _signed_resume(secret, who, request.headers.get("stalwart-signature"), body)
         answer = parsed(Resume, body)
         reply = await run_in_threadpool(
             desk.confirm,
@@ -243,7 +243,7 @@ def make_app(
             waiting=answer.interrupt_id,
             value=answer.value,
             token=answer.token,
-            channel="signed" if secret is not None else "http",
+            channel="signed" if signed else "http",
             principal=who,
             session=_session(request),
         )
@@ -351,6 +351,19 @@ def _bundle() -> bytes:
 
 def _reader(desk: Desk, thread: str) -> stream.Read:
     return lambda after, limit: desk.events(thread, after=after, limit=limit)
+
+
+def _signed_resume(secret: str | None, who: Principal, signature: str | None, body: bytes) -> bool:
+    """Whether a resume came signed; refused when it must be and is not.
+
+    A signature is what a channel without a signed-in person (a chat bridge, a mail
+    link) proves itself with; a signed-in person's resume is authenticated as theirs,
+    so the interface keeps working where a resume secret is set.
+    """
+    if secret is None or (who.verified and signature is None):
+        return False
+    verify_signature(secret, signature, body)
+    return True
 
 
 def _session(request: Request) -> str:
