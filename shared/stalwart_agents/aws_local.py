@@ -9,10 +9,13 @@ behave locally as they do once deployed.  Nothing here runs on Lambda.
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import os
 import threading
+import time
 import types
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -21,6 +24,8 @@ from .storage import Storage
 
 log = logging.getLogger("stalwart_agents")
 ATTEMPTS = 4
+TOKEN_WINDOW = 600.0
+"""Seconds DynamoDB answers a repeated ClientRequestToken as the request it first carried."""
 
 
 class LocalAws:
@@ -96,6 +101,8 @@ def start_moto() -> tuple[Any, str]:
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     _back_up_each_table_once()
+    _honour_client_request_tokens()
+    _limit_items_as_dynamodb_does()
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     wsgi = server._server
@@ -145,3 +152,69 @@ def _back_up_each_table_once() -> None:
 
     setattr(backed_up_once, "backs_up_once", True)
     setattr(models.DynamoDBBackend, "transact_write_items", backed_up_once)
+
+
+def _honour_client_request_tokens() -> None:
+    """moto ignores a TransactWriteItems' ClientRequestToken; DynamoDB answers a repeat of a transaction that
+    succeeded, within ten minutes, as a success without applying it again, and the same token on a different
+    request with IdempotentParameterMismatchException.  A retried success must look the same here as there."""
+    from moto.core.responses import ActionResult
+    from moto.dynamodb.exceptions import ERROR_TYPE_PREFIX, DynamodbException
+    from moto.dynamodb.responses import DynamoHandler
+
+    transact_write_items = DynamoHandler.transact_write_items
+    if getattr(transact_write_items, "honours_tokens", False):
+        return
+    succeeded: OrderedDict[tuple[str, str, str], tuple[float, str]] = OrderedDict()
+    lock = threading.Lock()
+
+    def idempotent(handler: Any) -> Any:
+        token = handler.body.get("ClientRequestToken")
+        if token is None:
+            return transact_write_items(handler)
+        request = json.dumps({name: value for name, value in handler.body.items() if name != "ClientRequestToken"})
+        key = (handler.current_account, handler.region, token)
+        with lock:
+            now = _clock()
+            while succeeded and next(iter(succeeded.values()))[0] < now - TOKEN_WINDOW:
+                succeeded.popitem(last=False)
+            if key in succeeded:
+                if succeeded[key][1] != request:
+                    raise DynamodbException(
+                        ERROR_TYPE_PREFIX + "IdempotentParameterMismatchException",
+                        "The request uses the same client token as a previous, but non-identical request.",
+                    )
+                return ActionResult({"ConsumedCapacity": [], "ItemCollectionMetrics": {}})
+            answer = transact_write_items(handler)
+            succeeded[key] = (now, request)
+            return answer
+
+    setattr(idempotent, "honours_tokens", True)
+    setattr(DynamoHandler, "transact_write_items", idempotent)
+
+
+def _clock() -> float:
+    return time.monotonic()
+
+
+def _limit_items_as_dynamodb_does() -> None:
+    """moto refuses an item over 405,000 bytes, counting numbers as text; DynamoDB refuses one over 400 KB, counted
+    by its documented rules, which the store checks before sending: moto is made to count as DynamoDB does."""
+    from moto.dynamodb.exceptions import ItemSizeTooLarge
+    from moto.dynamodb.models.dynamo_type import DynamoType, LimitedSizeDict
+    from moto.dynamodb.models.utilities import bytesize
+
+    from .storage.dynamodb_sizes import ITEM_LIMIT, value_size
+
+    def size(value: Any) -> int:
+        if type(value) is not DynamoType:
+            return int(bytesize(str(value)))
+        return value_size(value.to_json()) if value.type in ("S", "N") else int(value.size())
+
+    def set_within_limit(item: dict[str, Any], name: str, value: Any) -> None:
+        stored = sum(bytesize(key) + size(held) for key, held in item.items() if key != name)
+        if stored + bytesize(name) + size(value) > ITEM_LIMIT:
+            raise ItemSizeTooLarge
+        dict.__setitem__(item, name, value)
+
+    setattr(LimitedSizeDict, "__setitem__", set_within_limit)

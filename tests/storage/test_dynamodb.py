@@ -16,10 +16,11 @@ import pytest
 boto3 = pytest.importorskip("boto3")
 pytest.importorskip("moto")
 
-from stalwart_agents.errors import ConfigError, StorageError, StorageUnavailable  # noqa: E402
-from stalwart_agents.storage import Changes, Event, JournalEntry, PauseRecord, RunRecord, check_url, open_storage  # noqa: E402
+from stalwart_agents.errors import ConfigError, StorageError, StorageUnavailable, ValueTooLarge  # noqa: E402
+from stalwart_agents.storage import Changes, Event, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, check_url, open_storage  # noqa: E402
 from stalwart_agents.storage.dynamodb import DynamoStorage  # noqa: E402
 from stalwart_agents.storage.dynamodb_schema import TABLE, TTL_ATTRIBUTE  # noqa: E402
+from stalwart_agents.storage.dynamodb_sizes import ITEM_LIMIT, TRANSACTION_LIMIT, check_item, check_transaction, item_size  # noqa: E402
 
 from .conftest import REGION  # noqa: E402
 from .test_sqlite import in_two_processes, waiting_run  # noqa: E402
@@ -223,9 +224,135 @@ def test_no_item_grows_with_the_run(opened: Opened, table: str) -> None:
 
 
 def test_a_commit_over_a_hundred_items_is_refused_and_writes_nothing(opened: Opened) -> None:
-    with pytest.raises(StorageError, match="at most 100 items"):
+    with pytest.raises(ValueTooLarge, match="would write 101 items; DynamoDB takes at most 100"):
         opened.store.commit(Changes(events=[Event("thread-a", {"n": n}) for n in range(100)]))
     assert opened.store.events("thread-a") == []
+
+
+# sizes, by DynamoDB's documented rules
+
+
+def test_an_item_is_measured_by_dynamodbs_rules() -> None:
+    assert item_size({"pk": {"S": "T#a"}, "é": {"S": "ü"}}) == 2 + 3 + 2 + 2
+    numbers = {text: item_size({"n": {"N": text}}) - 1 for text in ("7", "12", "123", "1000", "-0.0012", "12345678901234567890123456789012345678")}
+    assert numbers == {"7": 2, "12": 2, "123": 3, "1000": 2, "-0.0012": 2, "12345678901234567890123456789012345678": 20}
+    assert item_size({"m": {"M": {"ab": {"S": "c"}}}, "l": {"L": [{"BOOL": True}, {"NULL": True}]}}) == (1 + 3 + 1 + 2 + 1) + (1 + 3 + 2 * 2)
+
+
+def test_an_item_of_exactly_400_kb_fits_and_one_byte_more_is_refused_naming_it() -> None:
+    check_item("the run run-1", ITEM_LIMIT)
+    with pytest.raises(ValueTooLarge, match=f"the run run-1 would take {ITEM_LIMIT + 1:,} bytes .* limit of {ITEM_LIMIT:,}"):
+        check_item("the run run-1", ITEM_LIMIT + 1)
+    half = TRANSACTION_LIMIT // 2
+    check_transaction([("an event", half), ("the run run-1", half)])
+    with pytest.raises(ValueTooLarge, match=f"{TRANSACTION_LIMIT + 1:,} bytes, over .* the largest is the run run-1, {half + 1:,} bytes"):
+        check_transaction([("an event", half), ("the run run-1", half + 1)])
+
+
+def a_big_start(run: RunRecord, key: str, length: int) -> Changes:
+    return Changes(starts=[JournalEntry(run.id, key, "send_mail", {"body": "x" * length}, "started")])
+
+
+def size_of_a_big_start(store: DynamoStorage, run: RunRecord) -> tuple[int, int]:
+    """How long an argument makes a journal entry (of a key as long as call-N) of exactly 400 KB: measured by the
+    store's own refusal."""
+    with pytest.raises(ValueTooLarge) as refused:
+        store.commit(a_big_start(run, "call-0", ITEM_LIMIT))
+    over = int(str(refused.value).split(" would take ")[1].split(" bytes")[0].replace(",", ""))
+    return ITEM_LIMIT - (over - ITEM_LIMIT), over
+
+
+def test_a_journal_entry_just_under_400_kb_is_stored_and_just_over_is_refused_before_sending(opened: Opened) -> None:
+    """Within a few bytes of the limit: a journal entry's numbers (when it started, when it expires) take one byte
+    more or less by their digits, so the exact byte is held by the item-level test above."""
+    store = opened.store
+    run = begin_run(store, a_run(1))
+    fitting, _ = size_of_a_big_start(store, run)
+    store.commit(a_big_start(run, "call-1", fitting - 8))
+    assert len(store.journal(run.id)[0].arguments["body"]) == fitting - 8
+    opened.calls.clear()
+    with pytest.raises(ValueTooLarge, match=r"the journal entry of send_mail \(call call-2\) in run run-1 would take 409,6\d\d bytes") as refused:
+        store.commit(a_big_start(run, "call-2", fitting + 8))
+    assert opened.calls == [] and refused.value.status == 413 and [entry.key for entry in store.journal(run.id)] == ["call-1"]
+
+
+def test_a_commit_over_4_mb_is_refused_naming_its_largest_item_and_writes_nothing(opened: Opened) -> None:
+    store = opened.store
+    run = begin_run(store, a_run(1))
+    fitting, _ = size_of_a_big_start(store, run)
+    entries = [JournalEntry(run.id, f"call-{n}", "send_mail", {"body": "x" * (fitting - 100)}, "started") for n in range(11)]
+    opened.calls.clear()
+    with pytest.raises(ValueTooLarge, match=r"a commit of 11 items would take [\d,]+ bytes, over DynamoDB's limit of 4,194,304"):
+        store.commit(Changes(starts=entries))
+    assert opened.calls == [] and store.journal(run.id) == []
+
+
+# retention
+
+
+def stored_items(opened: Opened, table: str) -> dict[tuple[str, str], dict[str, Any]]:
+    pages = opened.client.get_paginator("scan").paginate(TableName=table, ConsistentRead=True)
+    return {(item["pk"]["S"], item["sk"]["S"]): item for page in pages for item in page["Items"]}
+
+
+def test_every_item_but_a_secret_expires_a_retention_after_it_was_written(opened: Opened, table: str) -> None:
+    store = opened.store
+    store.clock = lambda: 1_000_000.0
+    store.own("thread-a", "ana")
+    store.commit(pausing_turn(a_run(1)))
+    store.commit(Changes(shown=[ShownMessage("m-1", "digest", "thread-a", "Sent?", 1.0)]))
+    store.rate_message(Feedback("m-1", "Sent?", "up", 2.0))
+    store.secret("session", "s3cret")
+    items = stored_items(opened, table)
+    assert {key[0][:2] for key in items} == {"T#", "R#", "M#", "F#", "K#"}
+    for key, item in items.items():
+        assert item.get(TTL_ATTRIBUTE) == (None if key[0].startswith("K#") else {"N": str(int(1_000_000 + store.retention))}), key
+
+
+def test_a_thread_is_in_the_live_index_while_it_has_an_active_run(opened: Opened, table: str) -> None:
+    store = opened.store
+    store.commit(pausing_turn(a_run(1)))
+    live = opened.client.query(TableName=table, IndexName="live", KeyConditionExpression="live = :s", ExpressionAttributeValues={":s": stored_items(opened, table)[("T#thread-a", "THREAD")]["live"]})
+    assert [(item["pk"]["S"], item["active_run"]["S"]) for item in live["Items"]] == [("T#thread-a", "run-1")]
+    store.commit(Changes(run=a_run(1, status="done"), version=0, events=said("done")))
+    assert "live" not in stored_items(opened, table)[("T#thread-a", "THREAD")]
+
+
+def test_the_owner_is_kept_on_the_thread_and_an_owner_kept_before_is_still_honoured(opened: Opened, table: str) -> None:
+    store = opened.store
+    assert opened.calls_of(lambda: store.own("thread-a", "ana")) == ["UpdateItem"]
+    store.clock = lambda: 2_000_000.0
+    store.commit(pausing_turn(a_run(1)))
+    thread = stored_items(opened, table)[("T#thread-a", "THREAD")]
+    assert thread["owner"] == {"S": "ana"} and thread[TTL_ATTRIBUTE] == {"N": str(int(2_000_000 + store.retention))}
+    assert store.own("thread-a", "bo") == "ana" and store.owner("thread-a") == "ana"
+    begin_run(store, a_run(2, thread="thread-old", status="done"))
+    opened.client.put_item(TableName=table, Item={"pk": {"S": "T#thread-old"}, "sk": {"S": "OWNER"}, "value": {"S": "cy"}})
+    assert store.owner("thread-old") == "cy"
+    assert store.own("thread-old", "bo") == "cy" and store.owner("thread-old") == "cy"
+
+
+def expiring(opened: Opened, table: str, now: float) -> set[tuple[str, str]]:
+    return {key for key, item in stored_items(opened, table).items() if float(item[TTL_ATTRIBUTE]["N"]) <= now}
+
+
+def test_prune_keeps_an_old_item_of_a_waiting_thread_written_to_since(opened: Opened, table: str) -> None:
+    store = opened.store
+    store.clock = lambda: 1_000_000.0
+    store.commit(pausing_turn(a_run(1)))
+    store.clock = lambda: 1_000_000.0 + store.retention * 0.9
+    append_event(store, "thread-a", {"type": "answer", "outcome": "refused"})
+    now = 1_000_000.0 + store.retention * 0.9
+    soon = expiring(opened, table, 1_000_000.0 + store.retention)
+    assert ("R#run-1", "P#pause-run-1") in soon and ("T#thread-a", "THREAD") not in soon
+    pruned = store.prune(now)
+    assert pruned.kept == len(soon) and expiring(opened, table, now + store.retention / 2) == set()
+
+
+def test_a_delivery_claim_is_one_conditional_write(opened: Opened) -> None:
+    store = opened.store
+    store.commit(pausing_turn(a_run(1)))
+    assert opened.calls_of(lambda: store.claim_delivery("run-1", "pause-run-1", 100.0, 60.0)) == ["UpdateItem"]
 
 
 def test_the_url_names_the_table_and_opens_it_again(opened: Opened, table: str, moto_endpoint: str) -> None:

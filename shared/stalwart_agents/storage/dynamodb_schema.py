@@ -3,19 +3,24 @@
 One table holds everything, each item under a partition named by what it belongs to:
 
     pk                sk                    what
-    T#<thread>        THREAD                the thread: active_run, last_run, seq (its event counter);
+    T#<thread>        THREAD                the thread: active_run, last_run, seq (its event counter), owner;
                                             while it has an active run, live (a shard, for the live index)
+    T#<thread>        OWNER                 the owner of a thread owned before owners moved onto THREAD (read only)
     T#<thread>        E#<seq, 12 digits>    an event of the thread's log
-    T#<thread>        S#<message id>        a reply shown to a session
     R#<run>           RUN                   the run
-    R#<run>           P#<pause id>          a pause of the run (pid: its id, for the by_id index)
+    R#<run>           P#<pause id>          a pause of the run (pid: its id, for the by_id index; claimed and
+                                            delivered: its announcement's claim and whether it was delivered)
     R#<run>           J#<key>               a journal entry of the run
+    M#<message id>    SHOWN                 a reply as shown to a session
     K#<name>          SECRET                a shared secret (the session key)
     F#<message id>    FEEDBACK              a thumb
 
 A run's pauses and journal share its partition, so one strongly consistent
-Query reads all a replay needs.  ``expires`` (TTL) only cleans up finished
-threads' leftovers; nothing relies on it for correctness.
+Query reads all a replay needs.  Every item but a secret carries ``expires``
+(epoch seconds, for TTL: the retention after it was last written), and each
+item a commit writes carries ``tx`` (that commit's request token, so a commit
+whose answer was lost can be read back).  ``prune`` moves ``expires`` on for threads the
+live index lists, so TTL only removes what no active run needs.
 """
 
 from __future__ import annotations

@@ -1,0 +1,124 @@
+"""Items as DynamoDB's JSON holds them: keys, plain values as attributes and back, and the request expressions.
+
+What the store and a commit's transaction both write and read; nothing here sends a request.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import _records as records
+from .dynamodb_schema import TTL_ATTRIBUTE
+
+Item = dict[str, dict[str, Any]]
+
+LIVE_SHARDS = 16
+TOKEN = "tx"
+"""The attribute holding the request token of the commit that last wrote an item: how a read tells "my write"."""
+
+
+def item_key(pk: str, sk: str) -> Item:
+    return {"pk": {"S": pk}, "sk": {"S": sk}}
+
+
+def run_key(run_id: str) -> Item:
+    return item_key(f"R#{run_id}", "RUN")
+
+
+def thread_key(thread: str) -> Item:
+    return item_key(f"T#{thread}", "THREAD")
+
+
+def attribute(value: Any) -> dict[str, str]:
+    if isinstance(value, str):
+        return {"S": value}
+    return {"N": repr(float(value)) if isinstance(value, float) else str(int(value))}
+
+
+def attributes(values: Mapping[str, Any]) -> Item:
+    """Plain values as attributes: text as S, numbers as N, and None as no attribute at all."""
+    return {name: attribute(value) for name, value in values.items() if value is not None}
+
+
+def plain(value: Mapping[str, Any] | None) -> str | None:
+    return None if value is None or "NULL" in value else value.get("S", value.get("N"))
+
+
+def typed(annotation: Any, text: str | None) -> Any:
+    if text is None:
+        return None
+    if "float" in str(annotation):
+        return float(text)
+    return int(text) if str(annotation) == "int" else text
+
+
+def record_of(kind: type[records.Record], item: Mapping[str, Any] | None) -> records.Record | None:
+    return None if not item else from_item(kind, item)
+
+
+def from_item(kind: type[records.Record], item: Mapping[str, Any]) -> records.Record:
+    """The record an item holds (its other attributes ignored), JSON fields decoded as SQLite's are."""
+    row = {spec.name: typed(spec.type, plain(item.get(spec.name))) for spec in records.FIELDS[kind]}
+    return records.from_row(kind, row)
+
+
+def number(item: Mapping[str, Any] | None, name: str) -> int | None:
+    text = plain((item or {}).get(name))
+    return None if text is None else int(text)
+
+
+def shard_of(thread: str) -> str:
+    """The thread's shard of the live index: stable, and spread so no one index partition holds every thread."""
+    return f"{zlib.crc32(thread.encode()) % LIVE_SHARDS:02d}"
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What every item one attempt at a commit writes carries: the attempt's request token, and when it expires."""
+
+    token: str
+    expires: int
+
+    def attributes(self) -> Item:
+        return attributes({TOKEN: self.token, TTL_ATTRIBUTE: self.expires})
+
+    def sets(self, terms: Terms) -> list[str]:
+        return [terms.equal(TOKEN, self.token), terms.equal(TTL_ATTRIBUTE, self.expires)]
+
+
+class Terms:
+    """The placeholders of one request's expressions: DynamoDB reserves words such as status, state and key."""
+
+    def __init__(self) -> None:
+        self._names: dict[str, str] = {}
+        self._values: dict[str, dict[str, Any]] = {}
+
+    def name(self, name: str) -> str:
+        return self._names.setdefault(name, f"#n{len(self._names)}")
+
+    def value(self, value: Any) -> str:
+        placeholder = f":v{len(self._values)}"
+        self._values[placeholder] = attribute(value)
+        return placeholder
+
+    def equal(self, name: str, value: Any) -> str:
+        return f"{self.name(name)} = {self.value(value)}"
+
+    def absent(self, name: str) -> str:
+        return f"attribute_not_exists({self.name(name)})"
+
+    def fields(self) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        if self._names:
+            found["ExpressionAttributeNames"] = {placeholder: name for name, placeholder in self._names.items()}
+        if self._values:
+            found["ExpressionAttributeValues"] = self._values
+        return found
+
+
+def update_expression(sets: list[str], removes: list[str]) -> str:
+    parts = [f"SET {', '.join(sets)}" if sets else "", f"REMOVE {', '.join(removes)}" if removes else ""]
+    return " ".join(part for part in parts if part)

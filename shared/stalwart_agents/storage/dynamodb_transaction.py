@@ -1,0 +1,381 @@
+"""One attempt at a DynamoDB commit: the items its transaction writes, and what a cancellation of it means.
+
+Each item carries its condition; a cancelled transaction's old images say which
+condition failed and what is stored, so a lost race is raised with the current
+record without another read, and a wrong guess is corrected for the next attempt.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from ..errors import StalwartError, StorageError, ValueTooLarge
+from . import _records as records
+from ._conditions import Check, EntryAt, EntryNew, PauseNew, PauseOpen, RunAt, RunNew, ThreadFree, checks
+from .base import Changes, Committed, JournalEntry, PauseRecord, RunRecord
+from .dynamodb_items import (
+    Item,
+    Stamp,
+    Terms,
+    attributes,
+    item_key,
+    number,
+    plain,
+    record_of,
+    run_key,
+    shard_of,
+    thread_key,
+    update_expression,
+)
+from .dynamodb_sizes import NUMBER_LIMIT, check_item, check_transaction, item_size, value_size
+
+MAX_ITEMS = 100
+GUESS = sys.maxsize  # the place of a failed guess: after every condition of the commit, so those are raised first
+RETRIED_REASONS = {"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"}
+
+Verdict = tuple[int, StalwartError | None]
+
+
+class Memory:
+    """What this process remembers between requests: each thread's event counter as last seen; the journal's clock."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seqs: dict[str, int] = {}
+        self._last_started = 0
+
+    def seq(self, thread: str) -> int | None:
+        with self._lock:
+            return self._seqs.get(thread)
+
+    def saw(self, thread: str, seq: int | None) -> None:
+        """Counters only rise, so the highest seen is the newest."""
+        if seq is not None:
+            with self._lock:
+                self._seqs[thread] = max(seq, self._seqs.get(thread, 0))
+
+    def started(self) -> int:
+        """A journal entry's place in its run: the clock in nanoseconds, rising here even if the clock steps back."""
+        with self._lock:
+            self._last_started = max(time.time_ns(), self._last_started + 1)
+            return self._last_started
+
+
+def run_seen(item: Item | None, memory: Memory) -> RunRecord | None:
+    """The run an item holds; its ``tseq`` tells this process its thread's event counter."""
+    run = record_of(RunRecord, item)
+    if run is not None:
+        memory.saw(run.thread, number(item, "tseq"))
+    return run
+
+
+def judge(transaction: Transaction, reasons: list[dict[str, Any]], table: str) -> None:
+    """Raise the first failed condition in Changes' order; return (to retry) when what failed first was a guess."""
+    verdicts: list[Verdict] = []
+    for write, reason in zip(transaction.writes, reasons, strict=False):
+        code = reason.get("Code", "None")
+        if code == "ConditionalCheckFailed":
+            verdicts.append(write.verdict(reason.get("Item")))
+        elif code in RETRIED_REASONS:
+            verdicts.append((write.position, None))
+        elif code != "None":
+            raise StorageError(f"the DynamoDB table {table} refused a commit ({code})")
+    if verdicts:
+        error = min(verdicts, key=lambda verdict: verdict[0])[1]
+        if error is not None:
+            raise error
+
+
+@dataclass
+class Write:
+    """One item of a transaction, what it holds (named as a person would, and its size as DynamoDB counts it),
+    and what its failed condition means: an error to raise, or a guess to retry."""
+
+    request: dict[str, Any]
+    position: int
+    what: str
+    size: int
+    verdict: Callable[[Item | None], Verdict] = lambda old: (GUESS, None)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        body = next(iter(self.request.values()))
+        key = body.get("Key") or body["Item"]
+        return key["pk"]["S"], key["sk"]["S"]
+
+
+@dataclass
+class Guesses:
+    """What a commit assumes of items it does not read; each is written as a condition, and corrected when wrong."""
+
+    seqs: dict[str, int]
+    run_thread: str | None = None
+    pause_run: str | None = None
+    inactive: set[str] = field(default_factory=set)
+
+
+@dataclass
+class ThreadChange:
+    """Everything one commit does to one thread's item, which a transaction may touch only once."""
+
+    thread: str
+    free: tuple[int, ThreadFree] | None = None
+    begun: RunNew | None = None
+    finished: str | None = None
+    events: int = 0
+
+
+class Transaction:
+    """The items one attempt at a commit writes, each with its condition and the meaning of its failure.
+
+    A check's writes take its place in ``checks``' order, so the first refused
+    in that order is the one raised; events and shown messages have no condition.
+    Every item carries the attempt's stamp.
+    """
+
+    def __init__(
+        self, table: str, changes: Changes, rows: records.Rows, guesses: Guesses, memory: Memory, stamp: Stamp
+    ) -> None:
+        self._table, self._changes, self._rows, self._guesses, self._memory = table, changes, rows, guesses, memory
+        self._stamp = stamp
+        self._threads: dict[str, ThreadChange] = {}
+        self.writes: list[Write] = []
+        self.event_ids: list[int] = []
+        for position, check in enumerate(checks(changes, rows)):
+            self._add(position, check)
+        self._events()
+        self._shown()
+        self.writes += [self._thread_write(change) for change in self._threads.values()]
+
+    @property
+    def token(self) -> str:
+        return self._stamp.token
+
+    def requests(self) -> list[dict[str, Any]]:
+        """The transaction's items, once they are known to fit DynamoDB's limits (else ValueTooLarge)."""
+        if len(self.writes) > MAX_ITEMS:
+            raise ValueTooLarge(
+                f"a commit would write {len(self.writes)} items; DynamoDB takes at most {MAX_ITEMS} in one transaction"
+            )
+        keys = [write.key for write in self.writes]
+        if len(set(keys)) < len(keys):
+            raise ValueError("a commit writes one item twice (the same run, pause or journal key): DynamoDB refuses it")
+        for write in self.writes:
+            check_item(write.what, write.size)
+        check_transaction([(write.what, write.size) for write in self.writes])
+        return [write.request for write in self.writes]
+
+    def keys_to_read_back(self) -> list[tuple[str, str]]:
+        """The keys written, events first: nothing rewrites an event, so one settles whether the commit landed."""
+        return sorted((write.key for write in self.writes), key=lambda key: not key[1].startswith("E#"))
+
+    def committed(self) -> Committed:
+        return Committed(self._rows.committed_run(self._guesses.run_thread), self.event_ids)
+
+    def seqs_after(self) -> dict[str, int]:
+        changed = {thread: change.events for thread, change in self._threads.items() if change.events}
+        return {thread: self._guesses.seqs[thread] + events for thread, events in changed.items()}
+
+    def _add(self, position: int, check: Check) -> None:
+        match check:
+            case ThreadFree():
+                self._thread(check.thread).free = (position, check)
+            case RunNew():
+                self._thread(check.run["thread"]).begun = check
+                what = f"run {check.run['id']}"
+                self._put_new(self._run_item(check.run), position, what, RunRecord, check.refused)
+            case PauseOpen():
+                self._claim(position, check)
+            case RunAt():
+                self._save(position, check)
+            case PauseNew():
+                item = item_key(f"R#{check.pause['run']}", f"P#{check.pause['id']}") | self._item(check.pause)
+                what = f"pause {check.pause['id']} of run {check.pause['run']}"
+                self._put_new(item | {"pid": {"S": check.pause["id"]}}, position, what, PauseRecord, check.refused)
+            case EntryNew():
+                row = check.entry | {"started": self._memory.started()}
+                item = item_key(f"R#{row['run']}", f"J#{row['key']}") | self._item(row)
+                self._put_new(item, position, entry_named(row), JournalEntry, check.refused)
+            case EntryAt():
+                self._update_entry(position, check)
+
+    def _item(self, values: Mapping[str, Any]) -> Item:
+        return attributes(values) | self._stamp.attributes()
+
+    def _thread(self, thread: str) -> ThreadChange:
+        return self._threads.setdefault(thread, ThreadChange(thread))
+
+    def _tseq(self, thread: str) -> int | None:
+        """The thread's event counter as this commit leaves it, kept on the run so that reading the run tells it."""
+        events = sum(event.thread == thread for event in self._changes.events)
+        return self._guesses.seqs[thread] + events if events else self._memory.seq(thread)
+
+    def _put(
+        self, request: dict[str, Any], position: int, what: str, verdict: Callable[[Item | None], Verdict]
+    ) -> None:
+        request = {"TableName": self._table, **request}
+        self.writes.append(Write({"Put": request}, position, what, item_size(request["Item"]), verdict))
+
+    def _put_new(
+        self, item: Item, position: int, what: str, kind: type, refused: Callable[[Any], StalwartError]
+    ) -> None:
+        """Put an item that must not exist yet; the one found instead is what ``refused`` is given."""
+        terms = Terms()
+
+        def verdict(old: Item | None) -> Verdict:
+            return position, None if not old else refused(record_of(kind, old))
+
+        condition = {"ConditionExpression": terms.absent("pk"), "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}
+        self._put({"Item": item} | condition | terms.fields(), position, what, verdict)
+
+    def _update(
+        self, key: Item, terms: Terms, sets: list[str], removes: list[str], condition: str | None = None
+    ) -> dict[str, Any]:
+        """An Update request whose item is stamped too; its condition's failure returns the old item."""
+        update = update_expression(sets + self._stamp.sets(terms), removes)
+        request = {"TableName": self._table, "Key": key, "UpdateExpression": update}
+        if condition:
+            request |= {"ConditionExpression": condition, "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}
+        return {"Update": request | terms.fields()}
+
+    def _run_item(self, row: dict[str, Any]) -> Item:
+        return run_key(row["id"]) | self._item(row | {"tseq": self._tseq(row["thread"])})
+
+    def _claim(self, position: int, check: PauseOpen) -> None:
+        terms = Terms()
+        sets = [terms.equal("status", "answered"), terms.equal("answer", check.answer)]
+        key = item_key(f"R#{self._guesses.pause_run}", f"P#{check.pause_id}")
+        request = self._update(key, terms, sets, [], terms.equal("status", "open"))
+        verdict = partial(self._claimed, position, check)
+        self.writes.append(
+            Write(request, position, f"the answer to pause {check.pause_id}", set_size(request), verdict)
+        )
+
+    def _claimed(self, position: int, check: PauseOpen, old: Item | None) -> Verdict:
+        """No pause under the run guessed: the retry looks it up by id first (and finds it, or that there is none)."""
+        if old is None:
+            self._guesses.pause_run = None
+            return position, None
+        return position, check.refused(record_of(PauseRecord, old))
+
+    def _save(self, position: int, check: RunAt) -> None:
+        thread = self._guesses.run_thread
+        assert thread is not None
+        row = check.run | {"thread": thread}
+        if check.finishes and thread not in self._guesses.inactive:
+            self._thread(thread).finished = row["id"]
+        terms = Terms()
+        condition = f"{terms.equal('version', check.version)} AND {terms.equal('thread', thread)}"
+        request = {
+            "Item": self._run_item(row),
+            "ConditionExpression": condition,
+            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+        }
+        self._put(request | terms.fields(), position, f"run {row['id']}", partial(self._saved, position, check))
+
+    def _saved(self, position: int, check: RunAt, old: Item | None) -> Verdict:
+        """A stale version is a conflict; the right version under another thread: the run keeps its stored thread."""
+        current = run_seen(old, self._memory)
+        if current is None or current.version != check.version:
+            return position, check.refused(current)
+        self._guesses.run_thread = current.thread
+        return GUESS, None
+
+    def _update_entry(self, position: int, check: EntryAt) -> None:
+        """Replace an entry's fields; its size is the whole entry's, as it will be stored."""
+        terms = Terms()
+        changed = {name: value for name, value in check.entry.items() if name not in ("run", "key")}
+        sets = [terms.equal(name, value) for name, value in changed.items() if value is not None]
+        removes = [terms.name(name) for name, value in changed.items() if value is None]
+        condition = terms.equal("status", check.status)
+        if check.attempt is not None:
+            condition += f" AND {terms.equal('attempt', check.attempt)}"
+        key = item_key(f"R#{check.entry['run']}", f"J#{check.entry['key']}")
+        request = self._update(key, terms, sets, removes, condition)
+        stored = item_size(key | self._item(check.entry)) + len("started") + NUMBER_LIMIT
+        verdict = partial(refused_entry, position, check)
+        self.writes.append(Write(request, position, entry_named(check.entry), stored, verdict))
+
+    def _events(self) -> None:
+        for (thread, body), event in zip(self._rows.events, self._changes.events, strict=True):
+            change = self._thread(thread)
+            change.events += 1
+            event_id = self._guesses.seqs[thread] + change.events
+            self.event_ids.append(event_id)
+            item = item_key(f"T#{thread}", f"E#{event_id:012d}") | self._item({"body": body})
+            kind = event.body.get("type")
+            what = f"an event{f' ({kind})' if isinstance(kind, str) else ''} of thread {thread}"
+            self._put({"Item": item}, GUESS, what, lambda old: (GUESS, None))
+
+    def _shown(self) -> None:
+        """Insert-or-ignore inside a transaction, where a failed condition would cancel it: each attribute if absent."""
+        first = {message.id: message for message in reversed(self._changes.shown)}
+        for message in first.values():
+            terms = Terms()
+            values = dataclasses.asdict(message)
+            sets = [
+                f"{terms.name(name)} = if_not_exists({terms.name(name)}, {terms.value(value)})"
+                for name, value in values.items()
+            ]
+            request = self._update(item_key(f"M#{message.id}", "SHOWN"), terms, sets, [])
+            what = f"the reply {message.id} shown in thread {message.thread}"
+            self.writes.append(Write(request, GUESS, what, set_size(request)))
+
+    def _thread_write(self, change: ThreadChange) -> Write:
+        """The thread's item: its runs, its event counter, when it expires, and whether the live index lists it."""
+        terms, sets, removes, conditions = Terms(), [], [], []
+        if change.free is not None and change.begun is not None:
+            conditions.append(terms.absent("active_run"))
+            sets.append(terms.equal("last_run", change.begun.run["id"]))
+            if change.begun.active:
+                sets += [
+                    terms.equal("active_run", change.begun.run["id"]),
+                    terms.equal("live", shard_of(change.thread)),
+                ]
+        elif change.finished is not None:
+            conditions.append(terms.equal("active_run", change.finished))
+            removes += [terms.name("active_run"), terms.name("live")]
+        if change.events:
+            old = self._guesses.seqs[change.thread]
+            conditions.append(terms.equal("seq", old) if old else terms.absent("seq"))
+            sets.append(terms.equal("seq", old + change.events))
+        request = self._update(thread_key(change.thread), terms, sets, removes, " AND ".join(conditions))
+        position = GUESS if change.free is None else change.free[0]
+        verdict = partial(self._thread_verdict, change)
+        return Write(request, position, f"the record of thread {change.thread}", set_size(request), verdict)
+
+    def _thread_verdict(self, change: ThreadChange, old: Item | None) -> Verdict:
+        """A begun run on a busy thread is ThreadBusy; anything else failing here was a guess, fixed from ``old``."""
+        active = plain((old or {}).get("active_run"))
+        if change.free is not None and active is not None:
+            position, free = change.free
+            return position, free.refused(active)
+        seq = number(old, "seq") or 0
+        self._guesses.seqs[change.thread] = seq
+        self._memory.saw(change.thread, seq)
+        if change.finished is not None and active != change.finished:
+            self._guesses.inactive.add(change.thread)
+        return GUESS, None
+
+
+def entry_named(entry: Mapping[str, Any]) -> str:
+    return f"the journal entry of {entry['tool']} (call {entry['key']}) in run {entry['run']}"
+
+
+def refused_entry(position: int, check: EntryAt, old: Item | None) -> Verdict:
+    return position, check.refused(record_of(JournalEntry, old))
+
+
+def set_size(request: Mapping[str, Any]) -> int:
+    """What an update adds to its item, at least: its key and the values it sets (the rest is already stored)."""
+    body = request["Update"]
+    names = body.get("ExpressionAttributeNames", {}).values()
+    values = body.get("ExpressionAttributeValues", {}).values()
+    return item_size(body["Key"]) + sum(len(name.encode()) for name in names) + sum(map(value_size, values))
