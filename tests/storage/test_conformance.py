@@ -232,7 +232,9 @@ def test_run_pauses_are_ordered_by_step_then_creation(store: Storage) -> None:
 
 def test_a_claim_answers_an_open_pause_and_saves_the_run_together(store: Storage) -> None:
     run = a_waiting_run_with_a_pause(store)
-    saved = claim(store, "pause-1", {"answer": "yes"}, run.replace(status="running", state={"s": 1}), expected_version=0)
+    saved = claim(
+        store, "pause-1", {"answer": "yes"}, run.replace(status="running", state={"s": 1}), expected_version=0
+    )
     assert saved == run.replace(status="running", state={"s": 1}, version=1)
     assert store.get_run(run.id) == saved
     pause = store.get_pause("pause-1")
@@ -470,7 +472,14 @@ def said(what: str, thread: str = "thread-a") -> list[Event]:
 def test_events_are_written_with_the_write_that_reports_them(store: Storage) -> None:
     run = begin_run(store, a_run(), events=said("begun"))
     open_pause(store, a_pause(), events=said("paused"))
-    run = claim(store, "pause-1", {"decision": "ok"}, run.replace(status="running"), expected_version=run.version, events=said("claimed"))
+    run = claim(
+        store,
+        "pause-1",
+        {"decision": "ok"},
+        run.replace(status="running"),
+        expected_version=run.version,
+        events=said("claimed"),
+    )
     journal_start(store, an_entry(), events=said("started"))
     journal_update(store, an_entry(status="done"), expected_status="started", events=said("done"))
     save_run(store, run.replace(status="done"), expected_version=run.version, events=said("finished"))
@@ -506,7 +515,10 @@ def test_journal_update_with_an_attempt_fences_a_late_writer(store: Storage) -> 
     with pytest.raises(JournalConflict) as refused:
         journal_update(store, an_entry(status="done"), expected_status="started", expected_attempt=1)
     assert refused.value.current.attempt == 2 and refused.value.current.status == "started"
-    assert journal_update(store, an_entry(status="done", attempt=2), expected_status="started", expected_attempt=2).status == "done"
+    assert (
+        journal_update(store, an_entry(status="done", attempt=2), expected_status="started", expected_attempt=2).status
+        == "done"
+    )
 
 
 def test_the_first_secret_written_is_the_one_every_caller_gets(store: Storage) -> None:
@@ -541,8 +553,12 @@ def test_a_commit_takes_effect_whole_or_not_at_all(store: Storage) -> None:
     open_pause(store, a_pause())
     journal_start(store, an_entry())
     doomed = Changes(
-        claim=("pause-1", {"decision": "approve"}), run=run.replace(status="running"), version=run.version,
-        pauses=[a_pause("pause-2")], starts=[an_entry("call-2"), an_entry("call-1")], events=said("never"),
+        claim=("pause-1", {"decision": "approve"}),
+        run=run.replace(status="running"),
+        version=run.version,
+        pauses=[a_pause("pause-2")],
+        starts=[an_entry("call-2"), an_entry("call-1")],
+        events=said("never"),
     )
     with pytest.raises(JournalExists):
         store.commit(doomed)
@@ -550,10 +566,11 @@ def test_a_commit_takes_effect_whole_or_not_at_all(store: Storage) -> None:
     assert store.get_run(run.id) == run and [e.key for e in store.journal(run.id)] == ["call-1"] and logged(store) == []
 
 
-
 def test_a_snapshot_reads_a_run_with_its_pauses_and_journal(store: Storage) -> None:
     run = begin_run(store, a_run())
-    store.commit(Changes(pauses=[a_pause("pause-2", step=2), a_pause("pause-1")], starts=[an_entry("b"), an_entry("a")]))
+    store.commit(
+        Changes(pauses=[a_pause("pause-2", step=2), a_pause("pause-1")], starts=[an_entry("b"), an_entry("a")])
+    )
     snapshot = store.snapshot(run.id)
     assert snapshot.run == run and [p.id for p in snapshot.pauses] == ["pause-1", "pause-2"]
     assert [e.key for e in snapshot.journal] == ["b", "a"] and store.snapshot("nope") is None
@@ -572,3 +589,178 @@ def test_a_delivery_outcome_is_written_on_its_pause(store: Storage) -> None:
     store.note_delivery(run.id, "no-such-pause", {"delivered": True})
     assert store.get_pause("pause-1").delivery == {"delivered": True}
     assert store.snapshot(run.id).pauses[0].delivery == {"delivered": True}
+
+
+def test_a_delivery_is_claimed_by_one_caller_at_a_time_and_never_once_delivered(store: Storage) -> None:
+    run = a_waiting_run_with_a_pause(store)
+    assert store.claim_delivery(run.id, "pause-1", 100.0, 60.0)
+    assert not store.claim_delivery(run.id, "pause-1", 159.0, 60.0)  # the first claim stands
+    assert store.claim_delivery(run.id, "pause-1", 161.0, 60.0)  # it lapsed: its caller died
+    store.note_delivery(run.id, "pause-1", {"delivered": False, "error": "refused"})
+    assert store.claim_delivery(run.id, "pause-1", 300.0, 60.0)  # a failed delivery is tried again
+    store.note_delivery(run.id, "pause-1", {"delivered": True})
+    assert not store.claim_delivery(run.id, "pause-1", 10_000.0, 60.0)
+    assert not store.claim_delivery(run.id, "no-such-pause", 100.0, 60.0)
+    assert not store.claim_delivery("run-other", "pause-1", 20_000.0, 60.0)
+
+
+def test_racing_claims_of_a_delivery_have_exactly_one_winner(store: Storage) -> None:
+    run = a_waiting_run_with_a_pause(store)
+    assert sum(race(6, lambda number: store.claim_delivery(run.id, "pause-1", 100.0, 60.0))) == 1
+
+
+# upkeep: stale runs and retention
+
+T0 = 1_000_000.0
+DAY = 86400.0
+
+
+def at(store: Storage, when: float) -> None:
+    """Make the store's clock (the time its commits are stamped with) read ``when``."""
+    store.clock = lambda: when
+
+
+def test_stale_runs_are_running_runs_whose_lease_ran_out(store: Storage) -> None:
+    begin_run(store, a_run("run-dead", "thread-dead", lease_owner="w", lease_until=T0 - 1))
+    begin_run(store, a_run("run-alive", "thread-alive", lease_owner="w", lease_until=T0 + 30))
+    begin_run(store, a_run("run-waiting", "thread-waiting", status="waiting"))
+    begin_run(store, a_run("run-done", "thread-done", status="done", lease_until=T0 - 10))
+    assert [run.id for run in store.stale_runs(T0)] == ["run-dead"]
+    assert store.stale_runs(T0, limit=0) == [] and store.stale_runs(T0 - 2) == []
+    assert store.stale_runs(T0)[0] == store.get_run("run-dead")
+
+
+def a_whole_finished_thread(store: Storage, thread: str, when: float) -> RunRecord:
+    """A thread as a finished turn leaves it: a run, a pause, a journal entry, events, a shown reply, an owner."""
+    at(store, when)
+    store.own(thread, "ana")
+    run = begin_run(store, a_run(f"run-{thread}", thread), events=said("turn", thread))
+    open_pause(store, a_pause(f"pause-{thread}", run=run.id, thread=thread))
+    journal_start(store, an_entry(run=run.id))
+    show_message(store, ShownMessage(f"m-{thread}", "digest", thread, "Done.", when))
+    return save_run(store, run.replace(status="done"), expected_version=run.version, events=said("done", thread))
+
+
+def expires_by(store: Storage, names: list[str], now: float) -> dict[tuple[str, str], bool]:
+    """For each DynamoDB item kept under one of ``names`` (a thread, run or message), by its key: whether its TTL
+    (``expires``) removes it by ``now``.  A test's table is small, so it is read whole."""
+    found = {}
+    for page in store.client.get_paginator("scan").paginate(TableName=store.table, ConsistentRead=True):  # type: ignore[attr-defined]
+        for item in page["Items"]:
+            key = (item["pk"]["S"], item["sk"]["S"])
+            if key[0].partition("#")[2] in names:
+                found[key] = "expires" in item and float(item["expires"]["N"]) <= now
+    return found
+
+
+def expires_itself(store: Storage) -> bool:
+    """DynamoDB removes records itself, by TTL, where the others' ``prune`` deletes them."""
+    return store.url.startswith("dynamodb://")
+
+
+def assert_removed(store: Storage, run: RunRecord, now: float) -> None:
+    """The thread is gone by ``now``, with all it held: deleted, or (DynamoDB) every item expiring by then."""
+    if expires_itself(store):
+        expiring = expires_by(store, [run.thread, run.id], now)
+        assert expiring and all(expiring.values())
+        return
+    assert store.last_run(run.thread) is None and store.active_run(run.thread) is None
+    assert store.snapshot(run.id) is None and store.get_run(run.id) is None
+    assert store.get_pause(f"pause-{run.thread}") is None and store.journal(run.id) == []
+    assert store.events(run.thread) == [] and store.owner(run.thread) is None
+    assert store.shown_message(f"m-{run.thread}") is None
+
+
+def assert_kept(store: Storage, run: RunRecord, now: float) -> None:
+    """The thread and all it holds are there at ``now``: (DynamoDB) none of its items expiring by then."""
+    if expires_itself(store):
+        expiring = expires_by(store, [run.thread, run.id], now)
+        assert expiring and not any(expiring.values())
+        return
+    snapshot = store.snapshot(run.id)
+    assert snapshot is not None and snapshot.pauses and store.last_run(run.thread) is not None
+
+
+def test_prune_removes_a_finished_idle_thread_whole(store: Storage) -> None:
+    run = a_whole_finished_thread(store, "thread-old", T0)
+    now = T0 + store.retention + 1
+    pruned = store.prune(now)
+    assert pruned.threads == (0 if expires_itself(store) else 1)
+    assert_removed(store, run, now)
+    assert store.prune(now).threads == 0
+
+
+def test_prune_never_removes_a_waiting_or_running_thread(store: Storage) -> None:
+    at(store, T0)
+    waiting = a_waiting_run_with_a_pause(store)
+    running = begin_run(store, a_run("run-2", "thread-2", lease_owner="w", lease_until=T0 + 30))
+    open_pause(store, a_pause("pause-2", run=running.id, thread=running.thread, status="answered"))
+    now = T0 + 10 * store.retention
+    assert store.prune(now).threads == 0
+    for run in (waiting, running):
+        assert_kept(store, run, now)
+    assert store.get_run(waiting.id) == waiting and store.get_pause("pause-1").status == "open"
+
+
+def test_a_thread_with_recent_activity_is_kept(store: Storage) -> None:
+    old = a_whole_finished_thread(store, "thread-old", T0)
+    busy = a_whole_finished_thread(store, "thread-busy", T0)
+    at(store, T0 + store.retention / 2)
+    begin_run(store, a_run("run-later", "thread-busy", status="done"), events=said("a later turn", "thread-busy"))
+    now = T0 + store.retention + 1
+    store.prune(now)
+    assert_removed(store, old, now)
+    if expires_itself(store):  # items expire one by one: the thread's own item stays while it is active
+        assert expires_by(store, ["thread-busy"], now)[("T#thread-busy", "THREAD")] is False
+    else:
+        assert_kept(store, busy, now)
+        assert store.last_run("thread-busy").id == "run-later"
+
+
+def test_prune_removes_shown_replies_and_thumbs_older_than_the_retention(store: Storage) -> None:
+    at(store, T0)
+    a_waiting_run_with_a_pause(store)
+    show_message(store, ShownMessage("m-old", "digest", "thread-1", "Waiting.", T0))
+    store.rate_message(Feedback("m-old", "Waiting.", "up", T0))
+    at(store, T0 + DAY)
+    show_message(store, ShownMessage("m-new", "digest", "thread-1", "Still waiting.", T0 + DAY))
+    store.rate_message(Feedback("m-new", "Still waiting.", "down", T0 + DAY))
+    now = T0 + store.retention + 1
+    pruned = store.prune(now)
+    if expires_itself(store):
+        expiring = expires_by(store, ["m-old"], now), expires_by(store, ["m-new"], now)
+        assert expiring[0] and all(expiring[0].values()) and expiring[1] and not any(expiring[1].values())
+        return
+    assert pruned.records == 2
+    assert store.shown_message("m-old") is None and store.feedback("m-old") is None
+    assert store.shown_message("m-new") is not None and store.feedback("m-new") is not None
+
+
+def test_a_dry_run_of_prune_counts_what_prune_does_and_changes_nothing(store: Storage) -> None:
+    old = a_whole_finished_thread(store, "thread-old", T0)
+    waiting = a_waiting_run_with_a_pause(store)
+    now = T0 + store.retention + 1
+
+    def stored() -> Any:
+        if expires_itself(store):
+            return expires_by(store, [old.thread, old.id, waiting.thread, waiting.id], now)
+        return [store.snapshot(old.id), store.events(old.thread), store.shown_message("m-thread-old")]
+
+    before = stored()
+    counted = store.prune(now, dry_run=True)
+    assert stored() == before
+    assert store.prune(now) == counted
+
+
+def test_prune_works_through_more_threads_than_one_batch(store: Storage) -> None:
+    at(store, T0)
+    for number in range(230):
+        begin_run(
+            store, a_run(f"run-{number}", f"thread-{number}", status="done"), events=said("x", f"thread-{number}")
+        )
+    now = T0 + store.retention + 1
+    pruned = store.prune(now)
+    if expires_itself(store):
+        assert pruned.threads == 0 and all(expires_by(store, ["thread-0", "thread-229"], now).values())
+    else:
+        assert pruned.threads == 230 and store.last_run("thread-229") is None and store.events("thread-0") == []

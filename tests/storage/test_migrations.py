@@ -259,7 +259,7 @@ def test_a_sqlite_store_from_before_opens_with_its_paused_run_answerable(tmp_pat
 
 
 def test_a_fresh_sqlite_store_has_the_schema_the_earlier_migrations_made(tmp_path: Path) -> None:
-    sqlite_store(tmp_path / "before.db", len(SQLITE_BEFORE))
+    open_storage(sqlite_store(tmp_path / "before.db", len(SQLITE_BEFORE))).close()
     open_storage(f"sqlite:///{tmp_path / 'now.db'}").close()
     assert sqlite_schema(tmp_path / "now.db") == sqlite_schema(tmp_path / "before.db")
 
@@ -298,6 +298,31 @@ def test_a_postgres_store_from_before_opens_with_its_paused_run_answerable(postg
 
 def test_a_fresh_postgres_store_has_the_schema_the_earlier_migrations_made(postgres_cluster: Any) -> None:
     before = postgres_store(postgres_cluster.create_database("before_shared_migrations"), len(POSTGRES_BEFORE))
+    open_storage(before).close()
     now = postgres_cluster.create_database("with_shared_migrations")
     open_storage(now).close()
     assert postgres_schema(now) == postgres_schema(before)
+
+
+FINISHED_RUN = ("run-2", "thread-2", "helper", "done", 3, "{}", None, None, 1.5, 1.5)
+FINISHED_THREAD = ("thread-2", None, "run-2")
+
+
+def test_a_store_from_before_retention_prunes_its_finished_threads_and_keeps_its_waiting_one(tmp_path: Path) -> None:
+    """What was stored before threads kept their last activity gets it from their runs, so prune can judge them."""
+    path = tmp_path / "runs.db"
+    sqlite_store(path, len(SQLITE_BEFORE))
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", FINISHED_RUN)
+        db.execute("INSERT INTO threads VALUES (?, ?, ?)", FINISHED_THREAD)
+        db.execute("INSERT INTO events (thread, body) VALUES ('thread-2', '{}')")
+        db.execute("INSERT INTO owners VALUES ('thread-3', 'ana')")  # owned, never begun
+    store = open_storage(f"sqlite:///{path}", retention=3600)
+    try:
+        assert store.prune(1.5 + 3600).threads == 1  # the owned one: no activity of it is known
+        assert store.owner("thread-3") is None and store.last_run("thread-2") is not None
+        assert store.prune(1.5 + 3601).threads == 1
+        assert store.last_run("thread-2") is None and store.events("thread-2") == []
+        assert_the_paused_run_is_answerable(f"sqlite:///{path}")
+    finally:
+        store.close()

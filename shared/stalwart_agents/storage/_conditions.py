@@ -11,7 +11,7 @@ them all in one request, and raises the first refused in the same order.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -139,14 +139,25 @@ def checks(changes: Changes, rows: records.Rows) -> Iterator[Check]:
         yield EntryAt(row, status, attempt)
 
 
+def written_on(changes: Changes, saved_on: str | None) -> list[str]:
+    """The threads a commit writes on, in one order (so two commits lock them alike); ``saved_on``: the saved run's."""
+    threads = {event.thread for event in changes.events} | {message.thread for message in changes.shown}
+    threads |= {pause.thread for pause in changes.pauses}
+    threads |= {thread for thread in (saved_on, changes.begin and changes.begin.thread) if thread}
+    return sorted(threads)
+
+
 class Transactional(ABC, Generic[Tx]):
     """``commit`` for a backend that writes step by step inside one transaction.
 
     The walk, and what a refused check raises, live here; a backend gives the
     transaction, one conditional write per kind of check that says whether it
-    took effect, and a read of what is stored.  Events and shown messages,
-    which have no condition, come last.
+    took effect, and a read of what is stored.  Then each thread written on is
+    touched, which is how ``prune`` knows its last activity; events and shown
+    messages, which have no condition, come last.
     """
+
+    clock: Callable[[], float]
 
     def commit(self, changes: Changes) -> Committed:
         rows = records.encoded(changes)
@@ -154,6 +165,11 @@ class Transactional(ABC, Generic[Tx]):
         with self._transaction() as tx:
             for check in checks(changes, rows):
                 thread = self._decide(tx, check) or thread
+            # Threads' rows before their event logs, the order every commit locks them in: an events-only commit
+            # (a refused answer's audit) that took a log first would wait on a row a saving commit holds, as it waits
+            # on that log: a deadlock in Postgres.
+            for written in written_on(changes, thread):
+                self._touch(tx, written, self.clock())
             event_ids = self._append(tx, rows.events)
             self._show(tx, changes.shown)
         return Committed(rows.committed_run(thread), event_ids)
@@ -226,3 +242,7 @@ class Transactional(ABC, Generic[Tx]):
     @abstractmethod
     def _show(self, tx: Tx, messages: list[ShownMessage]) -> None:
         """Remember each message as shown, unless one with its id already is."""
+
+    @abstractmethod
+    def _touch(self, tx: Tx, thread: str, at: float) -> None:
+        """Note ``at`` as the thread's last activity, giving it a row of its own if it has none."""

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..errors import StorageUnavailable
@@ -22,7 +23,7 @@ from . import _records as records
 from . import sql_schema
 from ._conditions import EntryAt, PauseOpen, RunAt, RunNew, Transactional
 from ._records import Row
-from .base import Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot
+from .base import Feedback, JournalEntry, PauseRecord, Pruned, RunRecord, ShownMessage, Snapshot
 
 PLACEHOLDER = re.compile(r":(\w+)")
 TABLES = {RunRecord: "runs", PauseRecord: "pauses", JournalEntry: "journal"}
@@ -101,6 +102,41 @@ RATE = (
 )
 FEEDBACK = "SELECT message, text, thumb, rated_at FROM feedback WHERE message = :message"
 NOTE_DELIVERY = "UPDATE pauses SET delivery = :delivery WHERE id = :id AND run = :run"
+CLAIM_DELIVERY = (
+    "UPDATE pauses SET claimed_at = :now WHERE id = :id AND run = :run AND NOT {delivered}"
+    " AND (claimed_at IS NULL OR claimed_at <= :now - :hold)"
+)
+
+TOUCH = (
+    "INSERT INTO threads (thread, touched_at) VALUES (:thread, :at)"
+    " ON CONFLICT (thread) DO UPDATE SET touched_at = excluded.touched_at"
+)
+STALE_RUNS = _select(
+    RunRecord, "status = 'running' AND COALESCE(lease_until, 0) < :now ORDER BY lease_until LIMIT :limit"
+)
+IDLE = "active_run IS NULL AND touched_at < :cutoff"
+IDLE_THREADS = f"SELECT thread FROM threads WHERE {IDLE} ORDER BY touched_at LIMIT :batch{{lock_skipping}}"
+FORGET_THREAD = (
+    "DELETE FROM journal WHERE run IN (SELECT id FROM runs WHERE thread = :thread)",
+    "DELETE FROM pauses WHERE run IN (SELECT id FROM runs WHERE thread = :thread)",
+    "DELETE FROM runs WHERE thread = :thread",
+    "DELETE FROM events WHERE thread = :thread",
+    "DELETE FROM shown WHERE thread = :thread",
+    "DELETE FROM owners WHERE thread = :thread",
+    "DELETE FROM threads WHERE thread = :thread",
+)
+OLD = (
+    "DELETE FROM shown WHERE id IN (SELECT id FROM shown WHERE shown_at < :cutoff LIMIT :batch)",
+    "DELETE FROM feedback WHERE message IN (SELECT message FROM feedback WHERE rated_at < :cutoff LIMIT :batch)",
+)
+COUNT_IDLE = f"SELECT COUNT(*) AS n FROM threads WHERE {IDLE}"
+COUNT_OLD = (
+    "SELECT (SELECT COUNT(*) FROM shown WHERE shown_at < :cutoff"
+    f" AND thread NOT IN (SELECT thread FROM threads WHERE {IDLE}))"
+    " + (SELECT COUNT(*) FROM feedback WHERE rated_at < :cutoff) AS n"
+)
+PRUNE_BATCH = 100
+"""Threads (or, on their own, records) removed per transaction, so a big prune never holds the store for long."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +181,7 @@ class SqlStorage(Transactional[Db], Generic[Db]):
 
     dialect: Dialect
     name: str  # "the SQLite store PATH", for messages
+    retention: float
 
     def setup(self) -> None:
         with self._transaction() as db:
@@ -206,7 +243,9 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         return None if row is None else str(row["value"])
 
     def own(self, thread: str, owner: str) -> str:
-        return self._first_wins(OWNERS, thread, owner)
+        with self._transaction() as db:
+            self._touch(db, thread, self.clock())
+            return self._first_wins_in(db, OWNERS, thread, owner)
 
     def shown_message(self, message_id: str) -> ShownMessage | None:
         with self._reading() as db:
@@ -225,6 +264,45 @@ class SqlStorage(Transactional[Db], Generic[Db]):
     def note_delivery(self, run_id: str, pause_id: str, outcome: dict[str, Any]) -> None:
         with self._transaction() as db:
             self._execute(db, NOTE_DELIVERY, {"delivery": records.dump(outcome), "id": pause_id, "run": run_id})
+
+    def claim_delivery(self, run_id: str, pause_id: str, now: float, hold: float) -> bool:
+        with self._transaction() as db:
+            return self._changed(db, CLAIM_DELIVERY, {"id": pause_id, "run": run_id, "now": now, "hold": hold})
+
+    def stale_runs(self, now: float, limit: int = 100) -> list[RunRecord]:
+        with self._reading() as db:
+            return self._all(db, RunRecord, STALE_RUNS, {"now": now, "limit": records.check_limit(limit)})
+
+    def prune(self, now: float, *, dry_run: bool = False) -> Pruned:
+        cutoff = {"cutoff": now - self.retention, "batch": PRUNE_BATCH}
+        if dry_run:
+            with self._reading_together() as db:
+                threads, old = (self._execute(db, count, cutoff).fetchone()["n"] for count in (COUNT_IDLE, COUNT_OLD))
+            return Pruned(threads=int(threads), records=int(old))
+        threads = self._in_batches(partial(self._forget_idle_threads, cutoff=cutoff))
+        old = sum(self._in_batches(partial(self._delete, statement=aged, params=cutoff)) for aged in OLD)
+        return Pruned(threads=threads, records=old)
+
+    def _forget_idle_threads(self, tx: Db, cutoff: Mapping[str, Any]) -> int:
+        """Remove a batch of idle threads, each with all it holds; how many."""
+        idle = [row["thread"] for row in self._execute(tx, IDLE_THREADS, cutoff).fetchall()]
+        for thread in idle:
+            for statement in FORGET_THREAD:
+                self._execute(tx, statement, {"thread": thread})
+        return len(idle)
+
+    def _delete(self, tx: Db, statement: str, params: Mapping[str, Any]) -> int:
+        return self._execute(tx, statement, params).rowcount
+
+    def _in_batches(self, batch: Callable[[Db], int]) -> int:
+        """Run ``batch`` in one transaction after another until one does less than a whole batch; the total."""
+        total = 0
+        while True:
+            with self._transaction() as tx:
+                done = batch(tx)
+            total += done
+            if done < PRUNE_BATCH:
+                return total
 
     def _lock_thread(self, tx: Db, thread: str) -> str | None:
         active: str | None = self._execute(tx, LOCK_THREAD, {"thread": thread}).fetchone()["active_run"]
@@ -267,10 +345,16 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         for message in messages:
             self._execute(tx, SHOW, asdict(message))
 
+    def _touch(self, tx: Db, thread: str, at: float) -> None:
+        self._execute(tx, TOUCH, {"thread": thread, "at": at})
+
     def _first_wins(self, table: FirstWins, key: str, value: str) -> str:
         with self._transaction() as db:
-            self._execute(db, table.insert, {"key": key, "value": value})
-            return str(self._execute(db, table.select, {"key": key}).fetchone()["value"])
+            return self._first_wins_in(db, table, key, value)
+
+    def _first_wins_in(self, tx: Db, table: FirstWins, key: str, value: str) -> str:
+        self._execute(tx, table.insert, {"key": key, "value": value})
+        return str(self._execute(tx, table.select, {"key": key}).fetchone()["value"])
 
     def _first(
         self, db: Db, kind: type[records.Record], query: str, params: Mapping[str, Any]

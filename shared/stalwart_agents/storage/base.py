@@ -9,7 +9,7 @@ record, so callers never read-then-write.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -239,7 +239,12 @@ class SideTables(Protocol):
 
 @dataclass(frozen=True)
 class Pruned:
-    """What one ``prune`` did: threads removed whole, and records removed or kept from expiring."""
+    """What one ``prune`` did (or, for a dry run, would do).
+
+    ``threads``: removed whole; ``records``: shown replies and thumbs removed on
+    their own for their age; ``kept``: records of threads with an active run kept
+    from expiring (where the database expires records itself).
+    """
 
     threads: int = 0
     records: int = 0
@@ -251,17 +256,22 @@ class Upkeep(Protocol):
     """What keeps a store bounded, and its runs moving, when no request comes: the sweep's part.
 
     ``retention`` is given when the store is opened: seconds a thread is kept after
-    its last activity.  Nothing waiting is ever removed.
+    its last activity.  Nothing waiting is ever removed.  A thread's last activity
+    is the time, by ``clock``, of the last commit that wrote on it (a run, pause,
+    event or shown reply of it) or of ``own``; ``clock`` is ``time.time`` unless a
+    test sets another.
     """
 
     retention: float
+    clock: Callable[[], float]
 
-    def prune(self, now: float) -> Pruned:
+    def prune(self, now: float, *, dry_run: bool = False) -> Pruned:
         """Remove each thread idle since before ``now - retention`` that has no active run, with all it holds.
 
         Shown messages and feedback older than that go too.  Where the database
         expires records itself (DynamoDB's TTL), this keeps the records of threads
-        that still have an active run from expiring instead.
+        that still have an active run from expiring instead.  ``dry_run`` counts
+        what would be done, and changes nothing.
         """
 
     def stale_runs(self, now: float, limit: int = 100) -> list[RunRecord]:

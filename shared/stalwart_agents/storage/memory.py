@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -11,7 +12,7 @@ from typing import Any
 from . import _records as records
 from ._conditions import EntryAt, PauseOpen, RunAt, RunNew, Transactional
 from ._records import Row
-from .base import DEFAULT_RETENTION, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, Snapshot
+from .base import DEFAULT_RETENTION, Feedback, JournalEntry, PauseRecord, Pruned, RunRecord, ShownMessage, Snapshot
 
 Key = tuple[str, ...]
 
@@ -55,6 +56,7 @@ class _Tables:
     journal: _Table = field(default_factory=_Table)
     active: _Table = field(default_factory=_Table)
     last: _Table = field(default_factory=_Table)
+    touched: _Table = field(default_factory=_Table)
 
     def of(self, kind: type) -> MutableMapping[Key, Row]:
         return {RunRecord: self.runs, PauseRecord: self.pauses, JournalEntry: self.journal}[kind]
@@ -65,7 +67,7 @@ class _Tables:
 
         Each new pause and journal entry is indexed under its run, so a run's rows are found without a scan.
         """
-        tables = (self.runs, self.pauses, self.journal, self.active, self.last)
+        tables = (self.runs, self.pauses, self.journal, self.active, self.last, self.touched)
         for table in tables:
             table.undo = []
         try:
@@ -94,7 +96,7 @@ class MemoryStorage(Transactional[_Tables]):
     url = "memory://"
 
     def __init__(self, *, retention: float = DEFAULT_RETENTION) -> None:
-        self.retention = retention
+        self.retention, self.clock = retention, time.time
         self._lock = threading.Lock()
         self._tables = _Tables()
         self._by_run: dict[str, list[Key]] = {}
@@ -104,6 +106,7 @@ class MemoryStorage(Transactional[_Tables]):
         self._owners: dict[str, str] = {}
         self._shown: dict[str, ShownMessage] = {}
         self._feedback: dict[str, Feedback] = {}
+        self._claims: dict[str, float] = {}
 
     def setup(self) -> None:
         pass
@@ -156,6 +159,7 @@ class MemoryStorage(Transactional[_Tables]):
 
     def own(self, thread: str, owner: str) -> str:
         with self._lock:
+            self._tables.touched[thread] = self.clock()
             return self._owners.setdefault(thread, owner)
 
     def shown_message(self, message_id: str) -> ShownMessage | None:
@@ -176,6 +180,55 @@ class MemoryStorage(Transactional[_Tables]):
             pause = self._tables.pauses.get((pause_id,))
             if pause is not None and pause["run"] == run_id:
                 self._tables.pauses[(pause_id,)] = pause | {"delivery": text}
+
+    def claim_delivery(self, run_id: str, pause_id: str, now: float, hold: float) -> bool:
+        with self._lock:
+            pause = self._tables.pauses.get((pause_id,))
+            if pause is None or pause["run"] != run_id or (records.load(pause["delivery"]) or {}).get("delivered"):
+                return False
+            if self._claims.get(pause_id, now - hold) > now - hold:
+                return False
+            self._claims[pause_id] = now
+            return True
+
+    def stale_runs(self, now: float, limit: int = 100) -> list[RunRecord]:
+        records.check_limit(limit)
+        with self._lock:
+            running = [row for row in self._tables.runs.values() if row["status"] == "running"]
+        stale = sorted(
+            (row for row in running if (row["lease_until"] or 0) < now), key=lambda row: row["lease_until"] or 0
+        )
+        return [records.from_row(RunRecord, row) for row in stale[:limit]]
+
+    def prune(self, now: float, *, dry_run: bool = False) -> Pruned:
+        cutoff = now - self.retention
+        with self._lock:
+            touched, active = self._tables.touched, self._tables.active
+            idle = {thread for thread, at in touched.items() if at < cutoff and active.get(thread) is None}
+            shown = [m.id for m in self._shown.values() if m.shown_at < cutoff and m.thread not in idle]
+            rated = [f.message for f in self._feedback.values() if f.rated_at < cutoff]
+            if not dry_run:
+                for thread in idle:
+                    self._forget(thread)
+                for message in shown:
+                    del self._shown[message]
+                for message in rated:
+                    del self._feedback[message]
+        return Pruned(threads=len(idle), records=len(shown) + len(rated))
+
+    def _forget(self, thread: str) -> None:
+        """Remove the thread with everything it holds."""
+        tables = self._tables
+        for run in [key for key, row in tables.runs.items() if row["thread"] == thread]:
+            for key in self._by_run.pop(run[0], ()):
+                if tables.pauses.pop(key, None) is not None:
+                    self._claims.pop(key[0], None)
+                tables.journal.pop(key, None)
+            del tables.runs[run]
+        for table in (tables.active, tables.last, tables.touched, self._events, self._owners):
+            table.pop(thread, None)
+        for message in [m.id for m in self._shown.values() if m.thread == thread]:
+            del self._shown[message]
 
     @contextmanager
     def _transaction(self) -> Iterator[_Tables]:
@@ -238,6 +291,9 @@ class MemoryStorage(Transactional[_Tables]):
     def _show(self, tx: _Tables, messages: list[ShownMessage]) -> None:
         for message in messages:
             self._shown.setdefault(message.id, message)
+
+    def _touch(self, tx: _Tables, thread: str, at: float) -> None:
+        tx.touched[thread] = at
 
     def _run(self, run_id: str | None) -> RunRecord | None:
         return None if run_id is None else records.record(RunRecord, self._tables.runs.get((run_id,)))

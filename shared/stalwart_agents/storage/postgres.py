@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -35,6 +36,8 @@ POSTGRES = Dialect(
         "arrival_indexed": ", seq",
         "arrival": "seq",
         "next_started_order": "DEFAULT",
+        "lock_skipping": " FOR UPDATE SKIP LOCKED",
+        "delivered": "COALESCE(CAST(delivery AS jsonb) ->> 'delivered' = 'true', false)",
     },
     placeholder="%({})s",
 )
@@ -74,7 +77,7 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
         max_connections: int = MAX_CONNECTIONS,
         retention: float = DEFAULT_RETENTION,
     ) -> None:
-        self.retention = retention
+        self.retention, self.clock = retention, time.time
         self.url = masked(url)
         params = conninfo_to_dict(url)
         self._conninfo, self._password = url, str(params.get("password") or "")

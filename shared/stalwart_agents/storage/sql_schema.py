@@ -96,4 +96,25 @@ MIGRATIONS: list[str] = [
         owner TEXT NOT NULL
     );
     """,
+    # 5: retention and the sweep: every thread anything is kept under has a row, with its last activity
+    # (back-filled from its runs' last save, else its shown replies, else 0: long idle); a pause's
+    # delivery claim; and the indexes prune and stale_runs read by
+    """
+    ALTER TABLE threads ADD COLUMN touched_at {real} NOT NULL DEFAULT 0;
+    INSERT INTO threads (thread)
+        SELECT thread FROM events UNION SELECT thread FROM shown UNION SELECT thread FROM owners
+        EXCEPT SELECT thread FROM threads;
+    UPDATE threads SET touched_at = COALESCE(
+        (SELECT MAX(updated_at) FROM runs WHERE runs.thread = threads.thread),
+        (SELECT MAX(shown_at) FROM shown WHERE shown.thread = threads.thread),
+        0
+    );
+    CREATE INDEX threads_idle ON threads (touched_at) WHERE active_run IS NULL;
+    CREATE INDEX runs_by_thread ON runs (thread);
+    CREATE INDEX runs_running ON runs (lease_until) WHERE status = 'running';
+    CREATE INDEX shown_by_thread ON shown (thread);
+    CREATE INDEX shown_by_age ON shown (shown_at);
+    CREATE INDEX feedback_by_age ON feedback (rated_at);
+    ALTER TABLE pauses ADD COLUMN claimed_at {real};
+    """,
 ]

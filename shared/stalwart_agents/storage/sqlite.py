@@ -40,6 +40,8 @@ SQLITE = Dialect(
         "arrival_indexed": "",
         "arrival": "rowid",
         "next_started_order": "(SELECT COALESCE(MAX(started_order), 0) + 1 FROM journal WHERE run = :run)",
+        "lock_skipping": "",
+        "delivered": "COALESCE(json_extract(delivery, '$.delivered') = 1, 0)",
     }
 )
 
@@ -75,7 +77,7 @@ class SqliteStorage(SqlStorage[sqlite3.Connection]):
     def __init__(
         self, path: Path | str, *, busy_timeout: float = BUSY_TIMEOUT, retention: float = DEFAULT_RETENTION
     ) -> None:
-        self.retention = retention
+        self.retention, self.clock = retention, time.time
         self.path = Path(path)
         self.url = f"sqlite:///{self.path}"
         self.name = f"the SQLite store {self.path}"
