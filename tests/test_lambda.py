@@ -5,13 +5,16 @@ a function makes is one its policy allows; the fan-out posts what the stream bri
 
 import asyncio
 import base64
+import contextlib
 import copy
 import fnmatch
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
+import time
 import uuid
 from urllib.parse import urlencode
 
@@ -47,6 +50,7 @@ from .test_template import (
     http_routes,
     route_of,
     statements,
+    sweep,
 )
 
 EVENT = json.loads((ROOT / "tests" / "events" / "http_api.json").read_text())
@@ -57,11 +61,13 @@ OPERATOR = "operator-token-for-lambda-tests"
 CHARGE = {"text": "look up order 4411 and charge 40 to order 4411"}
 ALICE = JWT_EVENT["requestContext"]["authorizer"]["jwt"]["claims"]
 BOB = ALICE | {"sub": "5d0c2b7e-bob", "email": "bob@shop.example", "name": "Bob Example", "groups": "[support]"}
-STACK = {"Authentication": "jwt", "OperatorToken": OPERATOR} | JWT
-OPEN_STACK = {"Authentication": NO_AUTHORIZER, "OperatorToken": OPERATOR}
+MODEL_KEY_ENV = "STALWART_SHOP_MODEL_KEY"
 TABLE_ARN = {"Fn::GetAtt": ["Table", "Arn"]}
 LOCAL_ONLY = {"DescribeTable", "CreateTable", "UpdateTimeToLive"}
 """What the store's setup sends only where DynamoDB runs locally; on AWS it checks the table with a GetItem in K#."""
+WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
+SCHEDULED = {"version": "0", "id": "e-1", "detail-type": "Scheduled Event", "source": "aws.events", "detail": {}}
+"""What EventBridge hands the sweep every five minutes."""
 
 
 @pytest.fixture(scope="module")
@@ -71,52 +77,120 @@ def template():
 
 @pytest.fixture
 def storage_url(moto_endpoint, monkeypatch):
-    for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}.items():
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }.items():
         monkeypatch.setenv(name, value)
     url = f"dynamodb://t-{uuid.uuid4().hex}?region=us-east-1&endpoint={moto_endpoint}"
     Desk.from_file(SHOP, storage=url).close()
     return url
 
 
+@pytest.fixture
+def secrets(storage_url, moto_endpoint):
+    """The stack's secrets as a user passes them: the ARNs of a Secrets Manager secret and an SSM SecureString."""
+    name = uuid.uuid4().hex
+    manager = boto3.client("secretsmanager", region_name="us-east-1", endpoint_url=moto_endpoint)
+    ssm = boto3.client("ssm", region_name="us-east-1", endpoint_url=moto_endpoint)
+    ssm.put_parameter(Name=f"/stalwart/{name}/model-key", Value="sk-shop-model-key", Type="SecureString")
+    model_key = ssm.get_parameter(Name=f"/stalwart/{name}/model-key")["Parameter"]["ARN"]
+    return {
+        "OperatorTokenArn": manager.create_secret(Name=f"stalwart/{name}/operator", SecretString=OPERATOR)["ARN"],
+        "WebhookSecretArn": manager.create_secret(Name=f"stalwart/{name}/webhook", SecretString="whsec-lambda")["ARN"],
+        "ModelKeyArn": model_key,
+        "ModelKeyEnv": MODEL_KEY_ENV,
+    }
+
+
+@pytest.fixture
+def stack(secrets):
+    """The parameters of a stack with the authorizer on, your provider's, and its secrets given."""
+    return {"Authentication": "jwt"} | JWT | secrets
+
+
+@pytest.fixture
+def open_stack(secrets):
+    return {"Authentication": NO_AUTHORIZER} | secrets
+
+
 class Deployed:
     """The functions of template.yaml as a stack with ``parameters`` deploys them: each a cold-started handler with
-    the environment the template gives it, routed as API Gateway routes, every DynamoDB request it makes recorded."""
+    the environment the template gives it, routed as API Gateway routes, every AWS request it makes recorded.
+    Besides the routes: the sweep, and the fan-out where the stack has a webhook."""
 
     def __init__(self, template, parameters, storage_url, monkeypatch):
-        self.template, self.monkeypatch = template, monkeypatch
+        self.template, self.parameters, self.monkeypatch = template, parameters, monkeypatch
+        self.endpoint = storage_url.split("endpoint=")[1]
         self.routes = {(method, path): name for method, path, name in http_routes(template)}
-        names = set(self.routes.values())
+        background = [sweep(template)] + ([fan_out(template)] if parameters.get("WebhookUrl") else [])
+        names = set(self.routes.values()) | set(background)
         self.environ = {name: self._environ(name, parameters, storage_url) for name in names}
         self.requests = {name: [] for name in names}
         self.handlers = {name: self.fresh(name) for name in names}
 
     def _environ(self, name, parameters, storage_url):
-        variables = environment(self.template, name, parameters) | {"STALWART_CONFIG": str(SHOP), "STALWART_STORAGE": storage_url}
+        variables = environment(self.template, name, parameters) | {
+            "STALWART_CONFIG": str(SHOP),
+            "STALWART_STORAGE": storage_url,
+        }
         assert all(isinstance(value, str) for value in variables.values()), variables
-        return variables
+        # where Lambda's own endpoints would answer, moto's does
+        return variables | {"AWS_ENDPOINT_URL_SECRETS_MANAGER": self.endpoint, "AWS_ENDPOINT_URL_SSM": self.endpoint}
 
-    def fresh(self, name):
-        """A cold start of the function: functions/<route>/app.py imported anew, its environment (and only its) set first."""
-        known = {variable for variables in self.environ.values() for variable in variables}
+    @contextlib.contextmanager
+    def _running_as(self, name):
+        """The function's environment (and only its), and boto3 recording what it sends, for as long as this lasts."""
+        known = {variable for variables in self.environ.values() for variable in variables} | {MODEL_KEY_ENV}
         with self.monkeypatch.context() as patch:
             for variable in known:
                 patch.delenv(variable, raising=False)
             for variable, value in self.environ[name].items():
                 patch.setenv(variable, value)
             patch.setattr(boto3, "client", self._recording(name, boto3.client))
+            yield
+
+    def fresh(self, name):
+        """A cold start: functions/<route>/app.py imported anew, with the function's environment (and only its) set."""
+        with self._running_as(name):
             route = route_of(functions(self.template)[name])
-            spec = importlib.util.spec_from_file_location(f"function_{route}_{uuid.uuid4().hex}", ROOT / "functions" / route / "app.py")
+            spec = importlib.util.spec_from_file_location(
+                f"function_{route}_{uuid.uuid4().hex}", ROOT / "functions" / route / "app.py"
+            )
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
-        return module.handler
+        cold_start = getattr(sys.modules[module.handler.__module__], "_cold_start", None)
+        if cold_start is None:
+            return module.handler
+        # the sweep and the fan-out start cold on their first event, not on import: that event runs as the function
+        cold_start.cache_clear()
+
+        def invoke(event, context):
+            with self._running_as(name):
+                return module.handler(event, context)
+
+        return invoke
+
+    def invoke(self, name, event):
+        """What a function not behind the API (the sweep, the fan-out) returns for an event."""
+        return self.handlers[name](event, None)
 
     def _recording(self, name, client):
         def recording(*args, **kwargs):
             made = client(*args, **kwargs)
-            made.meta.events.register("provide-client-params.dynamodb", lambda params, model, **_: self.requests[name].append((model.name, params)))
+            service = made.meta.service_model.service_name
+            made.meta.events.register(
+                f"provide-client-params.{made.meta.service_model.endpoint_prefix}",
+                lambda params, model, **_: self.requests[name].append((service, model.name, params)),
+            )
             return made
 
         return recording
+
+    def sent(self, name, service="dynamodb"):
+        """(operation, parameters) of each request the function sent to ``service``."""
+        return [(operation, params) for sent_to, operation, params in self.requests[name] if sent_to == service]
 
     def call(self, method, path, body=None, *, claims=None, headers=None, query=None, handler=None):
         """What the function behind ``method path`` answers: (status, headers, text). POSTs say they carry JSON,
@@ -130,9 +204,15 @@ class Deployed:
         if raw:
             sent["content-length"] = str(len(raw))  # API Gateway passes the client's, as it does every header
         event.update(
-            routeKey=f"{method} {route[1]}", rawPath=path, rawQueryString=urlencode(query or {}), cookies=[],
-            queryStringParameters=query or None, headers={k: v for k, v in sent.items() if v is not None}, pathParameters=parameters,
-            body=base64.b64encode(raw).decode() if raw else None, isBase64Encoded=bool(raw),
+            routeKey=f"{method} {route[1]}",
+            rawPath=path,
+            rawQueryString=urlencode(query or {}),
+            cookies=[],
+            queryStringParameters=query or None,
+            headers={k: v for k, v in sent.items() if v is not None},
+            pathParameters=parameters,
+            body=base64.b64encode(raw).decode() if raw else None,
+            isBase64Encoded=bool(raw),
         )
         event["requestContext"]["http"].update(method=method, path=path)
         answer = (handler or self.handlers[self.routes[route]])(event, None)
@@ -142,8 +222,14 @@ class Deployed:
     def _route(self, method, path):
         for verb, template_path in self.routes:
             parts, given = template_path.strip("/").split("/"), path.strip("/").split("/")
-            if verb == method and len(parts) == len(given) and all(p == g or p.startswith("{") for p, g in zip(parts, given)):
-                return (verb, template_path), {p[1:-1]: g for p, g in zip(parts, given) if p.startswith("{")} or None
+            if (
+                verb == method
+                and len(parts) == len(given)
+                and all(p == g or p.startswith("{") for p, g in zip(parts, given, strict=True))
+            ):
+                return (verb, template_path), {
+                    p[1:-1]: g for p, g in zip(parts, given, strict=True) if p.startswith("{")
+                } or None
         raise AssertionError(f"no function serves {method} {path}")
 
     def refused_by_iam(self):
@@ -151,17 +237,26 @@ class Deployed:
         return [
             (name, action, key)
             for name, requests in self.requests.items()
-            for operation, params in requests
+            for service, operation, params in requests
             if operation not in LOCAL_ONLY
-            for action, resource, key in iam_requests(operation, params)
-            if not allowed(statements(self.template, name), action, resource, key)
+            for action, resource, key in iam_requests(service, operation, params)
+            if not allowed(statements(self.template, name, self.parameters), action, resource, key)
         ]
 
 
-def iam_requests(operation, params):
-    """(action, resource, partition key) IAM checks for one DynamoDB request; a transaction is checked item by item."""
-    if operation == "TransactWriteItems":
-        kinds = {"Put": "PutItem", "Update": "UpdateItem", "ConditionCheck": "ConditionCheckItem", "Delete": "DeleteItem"}
+def iam_requests(service, operation, params):
+    """(action, resource, partition key) IAM checks for one request; a DynamoDB transaction is checked item by item."""
+    if service == "secretsmanager":
+        yield f"secretsmanager:{operation}", params["SecretId"], None
+    elif service == "ssm":
+        yield f"ssm:{operation}", params["Name"], None
+    elif operation == "TransactWriteItems":
+        kinds = {
+            "Put": "PutItem",
+            "Update": "UpdateItem",
+            "ConditionCheck": "ConditionCheckItem",
+            "Delete": "DeleteItem",
+        }
         for item in params["TransactItems"]:
             ((kind, request),) = item.items()
             yield f"dynamodb:{kinds[kind]}", TABLE_ARN, (request.get("Item") or request["Key"])["pk"]["S"]
@@ -192,23 +287,26 @@ def allowed(policy, action, resource, key):
         if condition is None:
             return True
         assert list(condition) == ["ForAllValues:StringLike"], f"a condition this test does not read: {condition}"
-        if key is not None and any(fnmatch.fnmatchcase(key, pattern) for pattern in condition["ForAllValues:StringLike"]["dynamodb:LeadingKeys"]):
+        if key is not None and any(
+            fnmatch.fnmatchcase(key, pattern)
+            for pattern in condition["ForAllValues:StringLike"]["dynamodb:LeadingKeys"]
+        ):
             return True
     return False
 
 
 @pytest.fixture
-def deployed(template, storage_url, monkeypatch, ledger):
-    stack = Deployed(template, STACK, storage_url, monkeypatch)
-    yield stack
-    assert stack.refused_by_iam() == []
+def deployed(template, stack, storage_url, monkeypatch, ledger):
+    deployed = Deployed(template, stack, storage_url, monkeypatch)
+    yield deployed
+    assert deployed.refused_by_iam() == []
 
 
 @pytest.fixture
-def open_deployed(template, storage_url, monkeypatch, ledger):
-    stack = Deployed(template, OPEN_STACK, storage_url, monkeypatch)
-    yield stack
-    assert stack.refused_by_iam() == []
+def open_deployed(template, open_stack, storage_url, monkeypatch, ledger):
+    deployed = Deployed(template, open_stack, storage_url, monkeypatch)
+    yield deployed
+    assert deployed.refused_by_iam() == []
 
 
 def shape(value):
@@ -251,15 +349,21 @@ def test_every_http_route_answers_from_its_own_function(deployed, ledger):
     pause = paused(deployed, "u-17")
     status, headers, listed = deployed.call("GET", "/threads/u-17/interrupts", claims=ALICE)
     assert json.loads(listed)["waiting"] == [pause]
-    status, _, events = deployed.call("GET", "/threads/u-17/stream", query={"ticket": headers["stalwart-stream-ticket"]})
+    status, _, events = deployed.call(
+        "GET", "/threads/u-17/stream", query={"ticket": headers["stalwart-stream-ticket"]}
+    )
     assert status == 200 and events.startswith("retry: 3000") and "event: pause" in events
     status, _, done = deployed.call("POST", "/threads/u-17/resume", approval(pause), claims=ALICE)
     assert status == 200 and json.loads(done)["steps"][-1]["result"]["charge_id"] == "ch-4411"
-    rolled = deployed.call("POST", "/threads/u-17/rollback", claims=ALICE, headers={"stalwart-operator-token": OPERATOR})
+    rolled = deployed.call(
+        "POST", "/threads/u-17/rollback", claims=ALICE, headers={"stalwart-operator-token": OPERATOR}
+    )
     assert rolled[0] == 200 and json.loads(rolled[2])["rollback"]["undone"][0]["tool"] == "charge_card"
     assert [entry["kind"] for entry in ledger()] == ["charge", "refund"]
     message = json.loads(done)["reply"]["id"]
-    assert error(deployed.call("POST", "/threads/u-17/feedback", {"message": message, "thumb": "up"}, claims=ALICE)) == (403, "forbidden")
+    assert error(
+        deployed.call("POST", "/threads/u-17/feedback", {"message": message, "thumb": "up"}, claims=ALICE)
+    ) == (403, "forbidden")
 
 
 # ------------------------------------------------------------------ who calls
@@ -304,7 +408,10 @@ def forged_token(claims):
 def test_a_header_the_client_sets_never_stands_in_for_claims(deployed, ledger, headers):
     pause = paused(deployed, "u-17")
     assert error(deployed.call("GET", "/threads/u-17/interrupts", headers=headers)) == (401, "unauthorized")
-    assert error(deployed.call("POST", "/threads/u-17/resume", approval(pause), headers=headers)) == (401, "unauthorized")
+    assert error(deployed.call("POST", "/threads/u-17/resume", approval(pause), headers=headers)) == (
+        401,
+        "unauthorized",
+    )
     assert error(deployed.call("POST", "/threads/u-9/messages", CHARGE, headers=headers)) == (401, "unauthorized")
     assert ledger() == [] and waiting(deployed, "u-17") == [pause]
 
@@ -314,7 +421,11 @@ def test_claims_without_a_subject_are_no_one(deployed):
     assert error(deployed.call("POST", "/threads/u-9/messages", CHARGE, claims=nobody)) == (401, "unauthorized")
 
 
-@pytest.mark.parametrize("other", [BOB, ALICE | {"iss": "https://other-provider.example/"}], ids=["another-subject", "same-subject-another-issuer"])
+@pytest.mark.parametrize(
+    "other",
+    [BOB, ALICE | {"iss": "https://other-provider.example/"}],
+    ids=["another-subject", "same-subject-another-issuer"],
+)
 def test_another_persons_thread_answers_as_one_that_does_not_exist(deployed, ledger, other):
     pause = paused(deployed, "u-17")
     absent = deployed.call("GET", "/threads/never-started/interrupts", claims=other)
@@ -341,8 +452,15 @@ def test_the_stream_opens_with_its_threads_ticket_only(deployed):
     status, _, events = deployed.call("GET", "/threads/u-17/stream", query={"ticket": ticket})
     assert status == 200 and "event: pause" in events
     paused(deployed, "u-18")
-    bobs = deployed.call("POST", "/threads/u-99/messages", {"text": "look up order 4412"}, claims=BOB)[1]["stalwart-stream-ticket"]
-    for query in (None, {"ticket": bobs}, {"ticket": ticket[:-1] + ("0" if ticket[-1] != "0" else "1")}, {"ticket": ""}):
+    bobs = deployed.call("POST", "/threads/u-99/messages", {"text": "look up order 4412"}, claims=BOB)[1][
+        "stalwart-stream-ticket"
+    ]
+    for query in (
+        None,
+        {"ticket": bobs},
+        {"ticket": ticket[:-1] + ("0" if ticket[-1] != "0" else "1")},
+        {"ticket": ""},
+    ):
         assert error(deployed.call("GET", "/threads/u-17/stream", query=query)) == (401, "unauthorized"), query
     assert error(deployed.call("GET", "/threads/u-18/stream", query={"ticket": ticket})) == (401, "unauthorized")
 
@@ -351,9 +469,15 @@ def test_the_operator_token_travels_beside_the_persons_token(deployed, ledger):
     pause = paused(deployed, "u-17")
     assert deployed.call("POST", "/threads/u-17/resume", approval(pause), claims=ALICE)[0] == 200
     for headers in ({}, {"stalwart-operator-token": "not-the-operator-token"}):
-        assert error(deployed.call("POST", "/threads/u-17/rollback", claims=ALICE, headers=headers)) == (403, "forbidden")
+        assert error(deployed.call("POST", "/threads/u-17/rollback", claims=ALICE, headers=headers)) == (
+            403,
+            "forbidden",
+        )
     assert ledger("refund") == []
-    assert deployed.call("POST", "/threads/u-17/rollback", claims=ALICE, headers={"stalwart-operator-token": OPERATOR})[0] == 200
+    assert (
+        deployed.call("POST", "/threads/u-17/rollback", claims=ALICE, headers={"stalwart-operator-token": OPERATOR})[0]
+        == 200
+    )
     assert len(ledger("refund")) == 1
 
 
@@ -371,20 +495,26 @@ def test_without_an_authorizer_everyone_is_one_anonymous_person(open_deployed, l
 @pytest.mark.parametrize("content_type", ["text/plain", None, "application/x-www-form-urlencoded"])
 def test_a_body_that_does_not_say_it_is_json_is_refused(deployed, ledger, content_type):
     pause = paused(deployed, "u-17")
-    answer = deployed.call("POST", "/threads/u-17/resume", approval(pause), claims=ALICE, headers={"content-type": content_type})
+    answer = deployed.call(
+        "POST", "/threads/u-17/resume", approval(pause), claims=ALICE, headers={"content-type": content_type}
+    )
     assert error(answer) == (415, "unsupported_media_type")
     assert ledger() == [] and waiting(deployed, "u-17") == [pause]
 
 
-def test_a_page_from_another_site_is_refused_unless_its_origin_is_listed(template, storage_url, monkeypatch, ledger):
-    listed = Deployed(template, STACK | {"AllowedOrigins": "https://shop.example"}, storage_url, monkeypatch)
-    for stack, origin, status in [
+def test_a_page_from_another_site_is_refused_unless_its_origin_is_listed(
+    template, stack, storage_url, monkeypatch, ledger
+):
+    listed = Deployed(template, stack | {"AllowedOrigins": "https://shop.example"}, storage_url, monkeypatch)
+    for answering, origin, status in [
         (listed, "https://shop.example", 200),
         (listed, "https://evil.example", 403),
         (listed, f"https://{HOST}", 200),
-        (Deployed(template, STACK, storage_url, monkeypatch), "https://shop.example", 403),
+        (Deployed(template, stack, storage_url, monkeypatch), "https://shop.example", 403),
     ]:
-        answer = stack.call("POST", "/threads/u-1/messages", {"text": "look up order 4412"}, claims=ALICE, headers={"origin": origin})
+        answer = answering.call(
+            "POST", "/threads/u-1/messages", {"text": "look up order 4412"}, claims=ALICE, headers={"origin": origin}
+        )
         assert answer[0] == status, (origin, answer)
     assert ledger() == []
 
@@ -396,10 +526,14 @@ def test_the_functions_answer_as_the_local_server_does(deployed, tmp_path):
     _, _, from_lambda = deployed.call("POST", "/threads/u-17/messages", CHARGE, claims=ALICE)
     with serving(make_app(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}")) as base:
         local = httpx.post(f"{base}/threads/u-17/messages", json=CHARGE).json()
-        missing = httpx.post(f"{base}/threads/u-17/resume", json={"interrupt_id": "p_x", "decision": "approve", "token": "t"})
+        missing = httpx.post(
+            f"{base}/threads/u-17/resume", json={"interrupt_id": "p_x", "decision": "approve", "token": "t"}
+        )
     lambda_body = json.loads(from_lambda)
     assert shape({**lambda_body, "reply": None}) == shape({**local, "reply": None})
-    lambda_missing = deployed.call("POST", "/threads/u-17/resume", {"interrupt_id": "p_x", "decision": "approve", "token": "t"}, claims=ALICE)
+    lambda_missing = deployed.call(
+        "POST", "/threads/u-17/resume", {"interrupt_id": "p_x", "decision": "approve", "token": "t"}, claims=ALICE
+    )
     assert (lambda_missing[0], json.loads(lambda_missing[2])) == (missing.status_code, missing.json())
 
 
@@ -443,15 +577,23 @@ def test_the_handler_gives_the_service_the_functions_settings(monkeypatch):
     assert default["allowed_hosts"] == ("*",) and default["allowed_origins"] == ()
     assert default["stream_mode"] == "once" and default["routes"] == ("messages",)
     assert isinstance(built_with(monkeypatch, {"STALWART_AUTH": "none"})["auth"], NoAuth)
-    narrowed = built_with(monkeypatch, {"STALWART_ALLOWED_ORIGINS": " https://a.example ,https://b.example,", "STALWART_ALLOWED_HOSTS": "api.shop.example"})
+    narrowed = built_with(
+        monkeypatch,
+        {
+            "STALWART_ALLOWED_ORIGINS": " https://a.example ,https://b.example,",
+            "STALWART_ALLOWED_HOSTS": "api.shop.example",
+        },
+    )
     assert narrowed["allowed_origins"] == ("https://a.example", "https://b.example")
     assert narrowed["allowed_hosts"] == ("api.shop.example",)
-    with pytest.raises(RuntimeError, match="'jwt'.*api-gateway or none"):
+    with pytest.raises(RuntimeError, match=r"'jwt'.*api-gateway or none"):
         built_with(monkeypatch, {"STALWART_AUTH": "jwt"})
 
 
 def test_mangum_hands_the_verified_claims_to_the_service():
-    """The event API Gateway passes reaches a request's scope, where ApiGatewayClaims reads it; list claims arrive as "[a b]"."""
+    """The event API Gateway passes reaches a request's scope, where ApiGatewayClaims reads it.
+
+    List claims arrive as "[a b]"."""
 
     async def who(request: Request) -> JSONResponse:
         try:
@@ -469,26 +611,48 @@ def test_mangum_hands_the_verified_claims_to_the_service():
         answer = handler(event, None)
         return answer["statusCode"], json.loads(answer["body"])
 
-    assert ask(JWT_EVENT) == (200, {
-        "iss": ALICE["iss"], "sub": ALICE["sub"],
-        "claims": {"groups": ["finance", "admin"], "email": "alice@shop.example", "name": "Alice Example"},
-    })
-    assert ask(EVENT, {"x-user": "alice", "authorization": f"Bearer {forged_token(ALICE)}"}) == (401, {"error": "unauthorized"})
+    assert ask(JWT_EVENT) == (
+        200,
+        {
+            "iss": ALICE["iss"],
+            "sub": ALICE["sub"],
+            "claims": {"groups": ["finance", "admin"], "email": "alice@shop.example", "name": "Alice Example"},
+        },
+    )
+    assert ask(EVENT, {"x-user": "alice", "authorization": f"Bearer {forged_token(ALICE)}"}) == (
+        401,
+        {"error": "unauthorized"},
+    )
 
 
 def test_a_function_never_loads_a_jwt_library():
     """API Gateway verifies the tokens, so the layer ships no PyJWT (shared/requirements.txt)."""
-    event = copy.deepcopy(JWT_EVENT) | {"rawPath": "/threads/u-1/messages", "rawQueryString": "", "isBase64Encoded": False}
-    event |= {"body": json.dumps({"text": "look up order 4412"}), "headers": {"host": HOST, "content-type": "application/json"}}
+    event = copy.deepcopy(JWT_EVENT) | {
+        "rawPath": "/threads/u-1/messages",
+        "rawQueryString": "",
+        "isBase64Encoded": False,
+    }
+    event |= {
+        "body": json.dumps({"text": "look up order 4412"}),
+        "headers": {"host": HOST, "content-type": "application/json"},
+    }
     event["requestContext"]["http"].update(method="POST", path="/threads/u-1/messages")
     script = (
         "import json, sys\n"
         "from stalwart_agents.lambdas import handler\n"
-        f"answer = handler('messages', {{'STALWART_CONFIG': {str(SHOP)!r}, 'STALWART_STORAGE': 'memory://'}})(json.loads(sys.argv[1]), None)\n"
+        f"environ = {{'STALWART_CONFIG': {str(SHOP)!r}, 'STALWART_STORAGE': 'memory://'}}\n"
+        "answer = handler('messages', environ)(json.loads(sys.argv[1]), None)\n"
         "assert answer['statusCode'] == 200, answer\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('jwt', 'cryptography')))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script, json.dumps(event)], check=False, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(event)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip() == "[]"
 
@@ -504,7 +668,9 @@ def stream_records(storage_url):
     streams = boto3.client("dynamodbstreams", region_name="us-east-1", endpoint_url=endpoint)
     arn = client.describe_table(TableName=table)["Table"]["LatestStreamArn"]
     shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["ShardId"]
-    iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+    iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON")[
+        "ShardIterator"
+    ]
     return streams.get_records(ShardIterator=iterator)["Records"]
 
 
@@ -544,3 +710,113 @@ def test_a_failing_receiver_leaves_the_record_for_a_retry_and_the_pause_marked(t
     with serving(make_app(desk)) as base:
         listed = httpx.get(f"{base}/threads/u-17/interrupts").json()
     assert [missed["interrupt"] for missed in listed["not_notified"]] == [pause.id]
+
+
+# ------------------------------------------------------------------ secrets, the sweep and the fan-out, as deployed
+
+
+def test_each_function_reads_its_own_secrets_once_at_cold_start(deployed, template, stack):
+    """The operator token from Secrets Manager, the model key from an SSM SecureString: each by the functions that
+    need it, before the first request, and by no other (their policies allow nothing else: the fixture checks)."""
+    deployed.invoke(sweep(template), SCHEDULED)
+    for name in deployed.requests:
+        route = route_of(functions(template)[name])
+        read = sorted(
+            (service, operation) for service, operation, _ in deployed.requests[name] if service != "dynamodb"
+        )
+        expected = [("ssm", "GetParameter")] if route in ("messages", "resume", "rollback", "sweep") else []
+        expected += [("secretsmanager", "GetSecretValue")] if route == "rollback" else []
+        assert read == sorted(expected), name
+    for thread in ("u-17", "u-18"):
+        paused(deployed, thread)
+    assert [op for service, op, _ in deployed.requests["MessagesFunction"] if service == "ssm"] == ["GetParameter"]
+
+
+def died_mid_charge(storage_url, pause, tmp_path):
+    """A worker that took the approval, journaled the charge `started`, and was killed inside it.
+
+    The shop's charge appends to its ledger; a FIFO there holds the worker in that call until it is killed."""
+    fifo = tmp_path / "ledger.fifo"
+    os.mkfifo(fifo)
+    script = (
+        "import sys\nfrom stalwart_agents import Desk\n"
+        "desk = Desk.from_file(sys.argv[1], storage=sys.argv[2])\n"
+        "desk.confirm(sys.argv[3], 'approve', waiting=sys.argv[4], token=sys.argv[5])\n"
+    )
+    args = [str(SHOP), storage_url, pause["thread"], pause["id"], pause["token"]]
+    worker = subprocess.Popen(
+        [sys.executable, "-c", script, *args], env={**os.environ, "STALWART_SHOP_LEDGER": str(fifo)}
+    )
+    store = Desk.from_file(SHOP, storage=storage_url).storage
+    try:
+        for _ in range(600):
+            if any(entry.status == "started" for entry in store.journal(pause["run"])):
+                break
+            assert worker.poll() is None, "the worker ended before it got into the charge"
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the worker never journaled the charge")
+    finally:
+        worker.kill()
+        worker.wait(timeout=30)
+
+
+def expire_lease(storage_url, run_id):
+    """What the clock does to a dead worker's lease, done at once: it lies in the past."""
+    table, endpoint = storage_url.split("://")[1].split("?")[0], storage_url.split("endpoint=")[1]
+    client = boto3.client("dynamodb", region_name="us-east-1", endpoint_url=endpoint)
+    client.update_item(
+        TableName=table,
+        Key={"pk": {"S": f"R#{run_id}"}, "sk": {"S": "RUN"}},
+        UpdateExpression="SET lease_until = :past",
+        ExpressionAttributeValues={":past": {"N": "1"}},
+    )
+
+
+def written(deployed, name):
+    """The writes a function sent, but the session key's (K#session, on a first start)."""
+    return [
+        (operation, params)
+        for operation, params in deployed.sent(name)
+        if operation in WRITES
+        and not (params.get("Item") or params.get("Key") or {}).get("pk", {}).get("S", "").startswith("K#")
+    ]
+
+
+def test_reading_a_run_whose_worker_died_writes_nothing_and_the_sweep_carries_it_on(
+    deployed, template, storage_url, ledger, tmp_path
+):
+    pause = paused(deployed, "u-17")
+    died_mid_charge(storage_url, pause, tmp_path)
+    expire_lease(storage_url, pause["run"])
+
+    status, headers, _ = deployed.call("GET", "/threads/u-17/interrupts", claims=ALICE)
+    assert status == 200
+    status, _, _ = deployed.call("GET", "/threads/u-17/stream", query={"ticket": headers["stalwart-stream-ticket"]})
+    assert status == 200
+    assert deployed.sent("InterruptsFunction") and deployed.sent("StreamFunction")  # they did read the run
+    assert written(deployed, "InterruptsFunction") == written(deployed, "StreamFunction") == []
+
+    swept = deployed.invoke(sweep(template), SCHEDULED)
+    assert swept["recovered"] == [pause["run"]] and swept["failed"] == []
+    [asked] = waiting(deployed, "u-17")
+    assert (asked["kind"], asked["tool"]) == ("outcome_unknown", "charge_card")
+    assert swept["opened"] == [asked["id"]]
+    assert ledger("charge") == []  # the charge never reached the shop's ledger, and nothing ran it again
+    assert deployed.invoke(sweep(template), SCHEDULED)["recovered"] == []  # carried on once
+
+
+def test_the_deployed_fan_out_posts_each_pause_once_with_the_secret_it_read(
+    template, stack, storage_url, monkeypatch, receiver
+):
+    deployed = Deployed(template, stack | {"WebhookUrl": receiver.url}, storage_url, monkeypatch)
+    fanout = fan_out(template)
+    pause = paused(deployed, "u-17")
+    records = filtered(template, stream_records(storage_url))
+    batch = {"Records": json.loads(json.dumps(records, default=str))}
+    assert deployed.invoke(fanout, batch) == {"batchItemFailures": []}
+    assert deployed.invoke(fanout, batch) == {"batchItemFailures": []}  # Lambda retrying the batch whole
+    [delivery] = receiver.got  # signed with the secret Secrets Manager holds: the receiver checked it
+    assert delivery["interrupt"]["id"] == pause["id"]
+    assert [op for service, op, _ in deployed.requests[fanout] if service == "secretsmanager"] == ["GetSecretValue"]
+    assert deployed.refused_by_iam() == []

@@ -6,18 +6,24 @@ no AWS account and no Docker; the first run installs aws-sam-cli from PyPI, and 
 needs python3.13 (PYENV_VERSION makes pyenv's visible) and PyPI for the layer's wheels.
 """
 
+import contextlib
+import http.server
 import json
 import os
 import re
 import subprocess
+import threading
 import tomllib
+import types
 from pathlib import Path
 
+import boto3
 import pytest
 import yaml
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+from stalwart_agents.config import ModelConfig
 from stalwart_agents.lambdas import AUTHS
 from stalwart_agents.serve import make_app
 from stalwart_agents.storage.dynamodb_schema import TABLE, TTL_ATTRIBUTE
@@ -25,6 +31,8 @@ from stalwart_agents.storage.dynamodb_schema import TABLE, TTL_ATTRIBUTE
 from .conftest import SHOP
 
 ROOT = Path(__file__).resolve().parent.parent
+MAGIC_313 = (3571).to_bytes(2, "little") + b"\r\n"
+"""The first four bytes of a CPython 3.13 .pyc (importlib.util.MAGIC_NUMBER there)."""
 TEMPLATE = ROOT / "template.yaml"
 
 # The chapter's routes, by the name stalwart_agents.lambdas.handler() takes.
@@ -41,7 +49,13 @@ ROUTES = {
 }
 BUNDLE = {"interface": [("GET", "/agent-ui.js")]}
 """The interface's function also serves the built web components it loads."""
-PUBLIC = {("GET", "/"), ("GET", "/agent-ui.js"), ("GET", "/healthz"), ("GET", "/config.json"), ("GET", "/threads/{id}/stream")}
+PUBLIC = {
+    ("GET", "/"),
+    ("GET", "/agent-ui.js"),
+    ("GET", "/healthz"),
+    ("GET", "/config.json"),
+    ("GET", "/threads/{id}/stream"),
+}
 """Routes API Gateway lets through without a token: the interface, and the stream a browser's EventSource
 opens without headers (the service checks the stream ticket in its query instead)."""
 NO_AUTHORIZER = "none-anyone-on-the-internet-may-act"
@@ -49,8 +63,23 @@ ISSUER = "https://id.example/realms/shop"
 JWT = {"JwtIssuer": ISSUER, "JwtAudience": "stalwart,stalwart-mobile"}
 READ_ONLY = {"interface", "config", "healthz", "interrupts", "stream"}
 TRANSACT = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"}
-SECRETS = {"QLS_OPERATOR_TOKEN": "rollback", "STALWART_RESUME_SECRET": "resume"}
-WEBHOOK = {"STALWART_WEBHOOK_URL", "STALWART_WEBHOOK_SECRET"}
+SECRETS = {
+    "STALWART_OPERATOR_TOKEN_ARN": "rollback",
+    "STALWART_RESUME_SECRET_ARN": "resume",
+    "STALWART_WEBHOOK_SECRET_ARN": "fanout",
+}
+"""Each secret's ARN, and the one function whose environment holds it."""
+SECRET_PARAMETERS = {
+    "OperatorTokenArn": "rollback",
+    "ResumeSecretArn": "resume",
+    "WebhookSecretArn": "fanout",
+    "ModelKeyArn": None,
+}
+MODEL_KEY = {"STALWART_MODEL_KEY_ARN", "STALWART_MODEL_KEY_ENV"}
+RUNS_TURNS = {"messages", "resume", "rollback", "sweep"}
+"""The functions that run turns or take answers, so call the agent's model: they get its key."""
+XRAY = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
+TABLE_ARN = {"Fn::GetAtt": ["Table", "Arn"]}
 
 
 class CloudFormationLoader(yaml.SafeLoader):
@@ -94,26 +123,40 @@ def variables(function):
     return function["Properties"].get("Environment", {}).get("Variables", {})
 
 
-def statements(template, name):
-    """Every IAM statement a function gets: its inline Policies, or those of its in-template Role."""
-    props = functions(template)[name]["Properties"]
-    if "Role" in props:
-        role = template["Resources"][props["Role"]["Fn::GetAtt"][0]]
-        assert role["Type"] == "AWS::IAM::Role"
-        return [s for policy in role["Properties"]["Policies"] for s in policy["PolicyDocument"]["Statement"]]
-    policies = props.get("Policies", [])
-    # a string or a SAM policy template here would be a managed policy: none is narrow enough
-    assert all(isinstance(p, dict) and "Statement" in p for p in policies), name
-    return [s for p in policies for s in p["Statement"]]
+def roles(template):
+    """Every IAM role of the stack, by name: each function's, the fan-out's, the sign-in settings'."""
+    return resources(template, "AWS::IAM::Role")
+
+
+def role_of(template, name):
+    """The in-template role a function (SAM's or a plain Lambda one) runs as."""
+    props = template["Resources"][name]["Properties"]
+    (role,) = props["Role"]["Fn::GetAtt"][:1]
+    assert template["Resources"][role]["Type"] == "AWS::IAM::Role", name
+    return role
+
+
+def statements(template, name, parameters=None):
+    """Every IAM statement of a function's role, as deployed with these parameters (the defaults filling the rest)."""
+    role = template["Resources"][role_of(template, name)]["Properties"]
+    # no managed policy: none is narrow enough, and SAM adds none to a role it is given
+    assert "ManagedPolicyArns" not in role and "PermissionsBoundary" not in role, name
+    policies = resolve(role["Policies"], template, parameters or {})
+    return [s for policy in policies for s in policy["PolicyDocument"]["Statement"]]
 
 
 def as_list(value):
     return value if isinstance(value, list) else [value]
 
 
-def actions(template, name, resource=None):
+def actions(template, name, resource=None, parameters=None):
     """The actions a function may take (on ``resource`` only, where given)."""
-    return {a for s in statements(template, name) if resource is None or s["Resource"] == resource for a in as_list(s["Action"])}
+    return {
+        a
+        for s in statements(template, name, parameters)
+        if resource is None or s["Resource"] == resource
+        for a in as_list(s["Action"])
+    }
 
 
 def refs(node):
@@ -146,8 +189,9 @@ NO_VALUE = object()
 def resolve(node, template, parameters):
     """A node as CloudFormation resolves it for these parameters (the template's defaults filling the rest).
 
-    Ref to a parameter, Fn::If, Fn::Equals, Fn::Not and Fn::Split are resolved and AWS::NoValue removed; a Ref
-    to a resource, Fn::Sub and Fn::GetAtt are left as they are, for CloudFormation to resolve at deploy time.
+    Ref to a parameter, Fn::If, conditions (Fn::Equals, Fn::Not, Fn::And, Fn::Or) and Fn::Split are resolved and
+    AWS::NoValue removed; a Ref to a resource, Fn::Sub and Fn::GetAtt are left as they are, for CloudFormation to
+    resolve at deploy time.
     """
     values = {name: p.get("Default") for name, p in template["Parameters"].items()} | parameters
 
@@ -165,10 +209,16 @@ def resolve(node, template, parameters):
             if key == "Fn::If":
                 condition, yes, no = value
                 return walk(yes if walk(template["Conditions"][condition]) else no)
+            if key == "Condition":
+                return walk(template["Conditions"][value])
             if key == "Fn::Equals":
                 return walk(value[0]) == walk(value[1])
             if key == "Fn::Not":
                 return not walk(value[0])
+            if key == "Fn::And":
+                return all(walk(v) for v in value)
+            if key == "Fn::Or":
+                return any(walk(v) for v in value)
             if key == "Fn::Split":
                 return walk(value[1]).split(value[0])
         return {k: v for k, v in ((k, walk(v)) for k, v in node.items()) if v is not NO_VALUE}
@@ -181,7 +231,9 @@ def broken_rules(template, parameters):
     broken = []
     for rule in template["Rules"].values():
         if resolve(rule.get("RuleCondition", True), template, parameters):
-            broken += [a["AssertDescription"] for a in rule["Assertions"] if not resolve(a["Assert"], template, parameters)]
+            broken += [
+                a["AssertDescription"] for a in rule["Assertions"] if not resolve(a["Assert"], template, parameters)
+            ]
     return broken
 
 
@@ -205,8 +257,48 @@ def api_body(template, parameters):
 
 
 def fan_out(template):
-    (name,) = [n for n, f in functions(template).items() if any(e["Type"] == "DynamoDB" for e in f["Properties"]["Events"].values())]
+    (name,) = [
+        n
+        for n, f in functions(template).items()
+        if any(e["Type"] == "DynamoDB" for e in f["Properties"]["Events"].values())
+    ]
     return name
+
+
+def sweep(template):
+    (name,) = [
+        n
+        for n, f in functions(template).items()
+        if any(e["Type"] == "Schedule" for e in f["Properties"]["Events"].values())
+    ]
+    return name
+
+
+def every_function(template):
+    """SAM's functions, and the plain Lambda ones (the sign-in settings' custom resource)."""
+    return functions(template) | resources(template, "AWS::Lambda::Function")
+
+
+def deployed_resources(template, parameters):
+    """The resources a stack deployed with these parameters has: those without a Condition, or whose Condition holds."""
+    return {
+        name
+        for name, r in template["Resources"].items()
+        if "Condition" not in r or resolve({"Condition": r["Condition"]}, template, parameters)
+    }
+
+
+EVERYTHING = JWT | {
+    "WebhookUrl": "https://ops.example/hooks/stalwart",
+    "WebhookSecretArn": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:stalwart/webhook-AbCdEf",
+    "OperatorTokenArn": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:stalwart/operator-AbCdEf",
+    "ResumeSecretArn": "arn:aws:ssm:eu-west-1:123456789012:parameter/stalwart/resume",
+    "ModelKeyArn": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:stalwart/model-AbCdEf",
+    "ModelKeyEnv": "OPENAI_API_KEY",
+    "SecretsKmsKeyArn": "arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+    "AlarmEmail": "oncall@shop.example",
+}
+"""Every optional feature on, every secret given."""
 
 
 # ------------------------------------------------------------------ routes and handlers
@@ -218,27 +310,34 @@ def test_every_route_of_the_chapter_has_exactly_one_function(template):
         for event in function["Properties"]["Events"].values():
             if event["Type"] == "HttpApi":
                 assert event["Properties"]["ApiId"] == {"Ref": "HttpApi"}, name
-                served.setdefault(route_of(function), []).append((event["Properties"]["Method"], event["Properties"]["Path"]))
-    assert served == {route: [method_path] + BUNDLE.get(route, []) for route, method_path in ROUTES.items()}
+                served.setdefault(route_of(function), []).append(
+                    (event["Properties"]["Method"], event["Properties"]["Path"])
+                )
+    assert served == {route: [method_path, *BUNDLE.get(route, [])] for route, method_path in ROUTES.items()}
 
 
 def test_the_deployed_routes_are_the_services_routes():
     app = make_app(SHOP, storage="memory://")
     app.state.desk.close()
-    service = {(method, re.sub(r"\{\w+\}", "{id}", r.path)) for r in app.routes if isinstance(r, APIRoute) for method in r.methods}
+    service = {
+        (method, re.sub(r"\{\w+\}", "{id}", r.path))
+        for r in app.routes
+        if isinstance(r, APIRoute)
+        for method in r.methods
+    }
     assert service == set(ROUTES.values()) | {path for paths in BUNDLE.values() for path in paths}
 
 
 def test_each_handler_is_a_few_lines_that_name_their_own_route(template):
     named = {route_of(f) for f in functions(template).values()}
     on_disk = {p.name for p in (ROOT / "functions").iterdir() if p.is_dir()}
-    assert named == on_disk == set(ROUTES) | {"fanout"}
+    assert named == on_disk == set(ROUTES) | {"fanout", "sweep"}
     for function in functions(template).values():
         assert function["Properties"]["CodeUri"] == f"functions/{route_of(function)}/"
         source = (ROOT / "functions" / route_of(function) / "app.py").read_text()
         assert len(source.splitlines()) <= 5
-        if route_of(function) == "fanout":
-            assert "from stalwart_agents.fanout import handler" in source
+        if route_of(function) in ("fanout", "sweep"):
+            assert f"from stalwart_agents.{route_of(function)} import handler" in source
         else:
             assert "from stalwart_agents.lambdas import handler" in source
             assert f'handler = handler("{route_of(function)}")' in source
@@ -251,7 +350,7 @@ def test_each_handler_is_a_few_lines_that_name_their_own_route(template):
 def test_the_authorizer_guards_every_route_but_the_public_ones(template):
     body = api_body(template, {"Authentication": "jwt"} | JWT)
     routes = {(method, path) for method, path, _ in http_routes(template)}
-    assert PUBLIC < routes
+    assert routes > PUBLIC
     for method, path in routes:
         operation = body["paths"].get(path, {}).get(method.lower(), {})
         assert ("security" in operation) == ((method, path) not in PUBLIC), (method, path)
@@ -261,26 +360,157 @@ def test_the_authorizer_guards_every_route_but_the_public_ones(template):
     assert {(m.upper(), path) for path, ops in body["paths"].items() for m in ops} <= routes
 
 
-def test_the_authorizer_checks_the_providers_tokens(template):
-    scheme = api_body(template, {"Authentication": "jwt"} | JWT)["components"]["securitySchemes"]["StalwartJwt"]
+def jwt_configuration(template, parameters):
+    scheme = api_body(template, {"Authentication": "jwt"} | parameters)["components"]["securitySchemes"]["StalwartJwt"]
     assert scheme["type"] == "oauth2"
-    assert scheme["x-amazon-apigateway-authorizer"] == {
+    authorizer = scheme["x-amazon-apigateway-authorizer"]
+    assert {k: v for k, v in authorizer.items() if k != "jwtConfiguration"} == {
         "type": "jwt",
         "identitySource": "$request.header.Authorization",
-        "jwtConfiguration": {"issuer": ISSUER, "audience": ["stalwart", "stalwart-mobile"]},
     }
+    return authorizer["jwtConfiguration"]
+
+
+def test_the_authorizer_checks_the_providers_tokens(template):
+    assert jwt_configuration(template, JWT) == {"issuer": ISSUER, "audience": ["stalwart", "stalwart-mobile"]}
     # an import warning (a security entry API Gateway could not apply) fails the deploy, never opens a route
     assert template["Resources"]["HttpApi"]["Properties"]["FailOnWarnings"] is True
     assert "Auth" not in template["Resources"]["HttpApi"]["Properties"]
+    assert not deployed_resources(template, JWT) & set(resources(template, "AWS::Cognito::UserPool"))
 
 
-def test_jwt_is_the_default_and_needs_an_issuer_and_an_audience(template):
+SIGN_IN = {
+    "UserPool",
+    "UserPoolDomain",
+    "UserPoolClient",
+    "SignInSettings",
+    "SignInSettingsFunction",
+    "SignInSettingsRole",
+    "SignInSettingsLogs",
+}
+
+
+def test_jwt_is_the_default_and_signs_in_with_a_user_pool_of_its_own(template):
+    """Enter at every prompt: the stack makes a Cognito user pool, and the authorizer trusts its interface client."""
     parameter = template["Parameters"]["Authentication"]
     assert parameter["Default"] == "jwt" and parameter["AllowedValues"] == ["jwt", NO_AUTHORIZER]
-    issuer_missing, audience_missing = broken_rules(template, {})  # a bare `sam deploy` fails, saying why
-    assert "JwtIssuer" in issuer_missing and "JwtAudience" in audience_missing
-    assert all(f"Authentication={NO_AUTHORIZER}" in told for told in (issuer_missing, audience_missing))
-    assert broken_rules(template, {"JwtIssuer": ISSUER}) == [audience_missing]
+    assert broken_rules(template, {}) == []
+    assert deployed_resources(template, {}) >= SIGN_IN
+    assert jwt_configuration(template, {}) == {
+        "issuer": {"Fn::Sub": "https://${UserPool.ProviderURL}"},
+        "audience": [{"Ref": "UserPoolClient"}],
+    }
+    for given in (JWT, {"Authentication": NO_AUTHORIZER}):
+        assert not SIGN_IN & deployed_resources(template, given), given
+    pool = template["Resources"]["UserPool"]["Properties"]
+    assert pool["AdminCreateUserConfig"] == {"AllowAdminCreateUserOnly": True}  # nobody signs themselves up
+    client = template["Resources"]["UserPoolClient"]["Properties"]
+    assert client["GenerateSecret"] is False and client["SupportedIdentityProviders"] == ["COGNITO"]
+    # the hosted sign-in page's prefix: "stalwart-" and the stack id's UUID, unique in the region
+    domain = template["Resources"]["UserPoolDomain"]["Properties"]["Domain"]
+    assert domain == {
+        "Fn::Join": ["-", ["stalwart", {"Fn::Select": [2, {"Fn::Split": ["/", {"Ref": "AWS::StackId"}]}]}]]
+    }
+    assert re.fullmatch(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?", "stalwart-" + "1c2fa620-982a-11e3-aff7-50e2416294e0")
+
+
+def test_the_sign_in_callback_is_written_after_the_api_exists(template):
+    """The client's callback URL needs the API's id, and the API's authorizer the client's: SignInSettings, which
+    needs both, writes the callback, so neither of the two needs the other's."""
+    assert "HttpApi" not in set(refs(template["Resources"]["UserPoolClient"]))
+    assert {"UserPoolClient", "UserPool"} <= set(refs(template["Resources"]["HttpApi"]))
+    settings = template["Resources"]["SignInSettings"]["Properties"]
+    assert settings["ServiceToken"] == {"Fn::GetAtt": ["SignInSettingsFunction", "Arn"]}
+    assert settings["CallbackURL"] == template["Outputs"]["ApiUrl"]["Value"]
+    assert settings["AllowedOAuthFlows"] == ["implicit"]  # the interface reads #access_token (response_type=token)
+    assert "openid" in settings["AllowedOAuthScopes"]
+    (statement,) = [s for s in statements(template, "SignInSettingsFunction") if s["Sid"] == "WritesTheAppClient"]
+    assert set(statement["Action"]) == {"cognito-idp:DescribeUserPoolClient", "cognito-idp:UpdateUserPoolClient"}
+    assert statement["Resource"] == {"Fn::GetAtt": ["UserPool", "Arn"]}
+    sign_in = template["Outputs"]["SignInUrl"]["Value"]["Fn::Sub"]
+    assert "response_type=token" in sign_in and sign_in.endswith("redirect_uri=" + settings["CallbackURL"]["Fn::Sub"])
+
+
+@contextlib.contextmanager
+def cloudformation_responses():
+    """Where a custom resource answers CloudFormation: a URL on 127.0.0.1, and the bodies PUT to it."""
+    received = []
+
+    class Answers(http.server.BaseHTTPRequestHandler):
+        def do_PUT(self):
+            received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Answers)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/answer", received
+    finally:
+        server.shutdown()
+        thread.join()
+
+
+def test_the_sign_in_settings_function_writes_the_callback_and_keeps_the_rest(template, moto_endpoint, monkeypatch):
+    """The inline function behind SignInSettings, run against Cognito (moto's): it answers CloudFormation either way."""
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("AWS_ENDPOINT_URL", moto_endpoint)
+    code = template["Resources"]["SignInSettingsFunction"]["Properties"]["Code"]["ZipFile"]
+    function = types.ModuleType("index")
+    exec(compile(code, "index.py", "exec"), function.__dict__)
+    cognito = boto3.client("cognito-idp")
+    pool = cognito.create_user_pool(PoolName="stalwart")["UserPool"]["Id"]
+    client = cognito.create_user_pool_client(
+        UserPoolId=pool,
+        ClientName="interface",
+        ExplicitAuthFlows=["ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
+        AccessTokenValidity=1,
+        TokenValidityUnits={"AccessToken": "hours"},
+        SupportedIdentityProviders=["COGNITO"],
+    )["UserPoolClient"]["ClientId"]
+    api_url = "https://a1b2c3.execute-api.us-east-1.amazonaws.com/"
+    settings = resolve(template["Resources"]["SignInSettings"]["Properties"], template, {}) | {
+        "UserPoolId": pool,
+        "ClientId": client,
+        "CallbackURL": api_url,
+        "Revision": "1",  # CloudFormation sends text
+    }
+    context = types.SimpleNamespace(log_stream_name="2026/01/01/[$LATEST]abc")
+    with cloudformation_responses() as (url, answers):
+        event = {"ResponseURL": url, "StackId": "arn:stack", "RequestId": "r-1", "LogicalResourceId": "SignInSettings"}
+        function.handler(event | {"RequestType": "Create", "ResourceProperties": settings}, context)
+        function.handler(
+            event | {"RequestType": "Update", "ResourceProperties": settings | {"ClientId": "no-such-client"}}, context
+        )
+        function.handler(
+            event | {"RequestType": "Delete", "ResourceProperties": settings | {"ClientId": "no-such-client"}}, context
+        )
+    written = cognito.describe_user_pool_client(UserPoolId=pool, ClientId=client)["UserPoolClient"]
+    assert written["CallbackURLs"] == written["LogoutURLs"] == [api_url]
+    assert written["AllowedOAuthFlows"] == ["implicit"] and written["AllowedOAuthFlowsUserPoolClient"] is True
+    assert set(written["AllowedOAuthScopes"]) == {"openid", "email", "profile"}
+    assert written["ExplicitAuthFlows"] == ["ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"]  # kept as they were
+    assert written["AccessTokenValidity"] == 1 and written["ClientName"] == "interface"
+    created, failed, deleted = answers
+    assert created["Status"] == deleted["Status"] == "SUCCESS"  # deleting leaves the client to the stack
+    assert failed["Status"] == "FAILED" and "ResourceNotFoundException" in failed["Reason"]  # said, never a hang
+    assert created["PhysicalResourceId"] == "SignInSettings-sign-in" and created["RequestId"] == "r-1"
+
+
+def test_an_issuer_and_an_audience_go_together(template):
+    (audience_missing,) = broken_rules(template, {"JwtIssuer": ISSUER})
+    assert "JwtAudience" in audience_missing and "Leave both empty" in audience_missing
+    (issuer_missing,) = broken_rules(template, {"JwtAudience": "stalwart"})
+    assert "JwtIssuer" in issuer_missing
     assert broken_rules(template, JWT) == []
     assert broken_rules(template, {"Authentication": NO_AUTHORIZER}) == []
 
@@ -312,7 +542,14 @@ def test_cors_is_for_exactly_the_allowed_origins(template):
     assert "STALWART_ALLOWED_ORIGINS" not in environment(template, name, {})
     pattern = re.compile(template["Parameters"]["AllowedOrigins"]["AllowedPattern"])
     assert all(pattern.fullmatch(value) for value in ("", origins, "http://localhost:5173"))
-    refused = ("*", "https://*.shop.example", "https://shop.example/", "https://a.example, https://b.example", "null", "file://x")
+    refused = (
+        "*",
+        "https://*.shop.example",
+        "https://shop.example/",
+        "https://a.example, https://b.example",
+        "null",
+        "file://x",
+    )
     assert not any(pattern.fullmatch(value) for value in refused)
     for origin in origins.split(","):  # what the deploy takes, the functions take too
         make_app(SHOP, storage="memory://", allowed_origins=[origin]).state.desk.close()
@@ -325,7 +562,11 @@ def test_api_gateway_answers_preflights_as_the_service_would(template):
     with TestClient(app, base_url="http://127.0.0.1") as client:
         preflight = client.options(
             "/threads/u-1/messages",
-            headers={"Origin": "https://shop.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"},
+            headers={
+                "Origin": "https://shop.example",
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "content-type",
+            },
         )
         answer = client.get("/healthz", headers={"Origin": "https://shop.example"})
     app.state.desk.close()
@@ -334,7 +575,11 @@ def test_api_gateway_answers_preflights_as_the_service_would(template):
         return {h.strip().lower() for h in header.split(",")}
 
     assert {m.lower() for m in cors["allowMethods"]} == listed(preflight.headers["access-control-allow-methods"])
-    assert set(cors["allowHeaders"]) == listed(preflight.headers["access-control-allow-headers"]) - {"accept", "accept-language", "content-language"}
+    assert set(cors["allowHeaders"]) == listed(preflight.headers["access-control-allow-headers"]) - {
+        "accept",
+        "accept-language",
+        "content-language",
+    }
     assert cors["maxAge"] == int(preflight.headers["access-control-max-age"])
     assert set(cors["exposeHeaders"]) == listed(answer.headers["access-control-expose-headers"])
     assert "allowCredentials" not in cors
@@ -348,7 +593,10 @@ def test_the_layers_hold_the_package_and_the_shop_agent(template):
     architectures = template["Globals"]["Function"]["Architectures"]
     assert template["Globals"]["Function"]["Runtime"] == "python3.13"
     assert shared["Properties"]["ContentUri"] == "shared/"
-    assert shared["Metadata"] == {"BuildMethod": "python3.13", "BuildArchitecture": architectures[0]}
+    assert shared["Metadata"] == {"BuildMethod": "makefile", "BuildArchitecture": architectures[0]}
+    makefile = (ROOT / "shared" / "Makefile").read_text()
+    assert "build-SharedLayer:" in makefile and "--invalidation-mode unchecked-hash" in makefile
+    assert "--platform manylinux2014_aarch64" in makefile and "--python-version 3.13" in makefile
     assert (ROOT / "shared" / "stalwart_agents" / "__init__.py").exists()
     assert agent["Properties"]["ContentUri"] == "examples/shop/" and "Metadata" not in agent
     assert (ROOT / "examples" / "shop" / "agent.yaml").exists()
@@ -369,9 +617,10 @@ def test_the_layer_requirements_are_the_packages_runtime_dependencies():
     pinned = [line for line in lines if line and not line.startswith("#")]
     assert all(re.search(r"(~=|==)\d", line) for line in pinned), pinned
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    # no uvicorn (mangum runs the app) and no PyJWT (API Gateway verifies tokens; test_lambda checks it is never imported)
+    # no uvicorn (mangum runs the app) and no PyJWT (API Gateway verifies tokens; test_lambda checks it is not imported)
     runtime = {name(r) for r in project["project"]["dependencies"]} - {"uvicorn", "pyjwt"}
-    assert {name(r) for r in pinned} == runtime | {"mangum", "boto3"}
+    # and what only Lambda needs: Mangum runs the app there, Powertools logs, measures and traces it
+    assert {name(r) for r in pinned} == runtime | {"mangum", "boto3", "aws-lambda-powertools"}
 
 
 # ------------------------------------------------------------------ the table
@@ -395,66 +644,217 @@ def test_the_table_is_the_backends_table(template):
 # ------------------------------------------------------------------ secrets and parameters
 
 
-def test_the_secret_parameters_are_noecho_and_empty_unless_given(template):
+def test_no_parameter_holds_a_secret(template):
+    """A secret is the ARN of a Secrets Manager secret or an SSM SecureString parameter, never its value."""
     parameters = template["Parameters"]
-    assert set(parameters) >= {"WebhookUrl", "WebhookSecret", "OperatorToken", "ResumeSecret", "AgentName"}
-    for secret in ("WebhookSecret", "OperatorToken", "ResumeSecret"):
-        assert parameters[secret]["NoEcho"] is True, secret
-    for name in ("WebhookUrl", "WebhookSecret", "OperatorToken", "ResumeSecret", "AgentName"):
+    assert not [
+        name for name, p in parameters.items() if p.get("NoEcho")
+    ]  # SAM's guided prompts cannot leave those empty
+    assert "{{resolve:" not in TEMPLATE.read_text()  # nor is a value pulled into a property by a dynamic reference
+    for name in SECRET_PARAMETERS:
         assert parameters[name]["Type"] == "String" and parameters[name]["Default"] == "", name
-    assert not parameters["WebhookUrl"].get("NoEcho")
+        pattern = re.compile(parameters[name]["AllowedPattern"])
+        for arn in (
+            "",
+            EVERYTHING["OperatorTokenArn"],
+            EVERYTHING["ResumeSecretArn"],
+            "arn:aws-cn:ssm:cn-north-1:123456789012:parameter/a/b",
+        ):
+            assert pattern.fullmatch(arn), (name, arn)
+        for value in (
+            "0123456789abcdef0123456789abcdef",
+            "arn:aws:s3:::bucket",
+            "arn:aws:secretsmanager:eu-west-1:123456789012:secret:a b",
+        ):
+            assert not pattern.fullmatch(value), (name, value)
+    assert where_named(template, "WebhookUrl") == {fan_out(template)}
+
+
+def secret_grants(template, name, parameters):
+    """The resources a function may read secrets from (each statement that allows secretsmanager:GetSecretValue)."""
+    return [
+        s["Resource"]
+        for s in statements(template, name, parameters)
+        if "secretsmanager:GetSecretValue" in as_list(s["Action"])
+    ]
 
 
 def test_each_secret_reaches_only_the_function_that_needs_it(template):
-    fanout = fan_out(template)
+    """Its ARN in that function's environment alone, and a grant to read it in that function's role alone."""
+    assert not (set(SECRETS) | MODEL_KEY) & set(template["Globals"]["Function"]["Environment"]["Variables"])
+    parameter_of = {route: parameter for parameter, route in SECRET_PARAMETERS.items() if route}
     for name, function in functions(template).items():
-        env = variables(function)
-        for variable, route in SECRETS.items():
-            assert (variable in env) == (route_of(function) == route), (name, variable)
-        assert WEBHOOK & set(env) == (WEBHOOK if name == fanout else set()), name
-    assert not (set(SECRETS) | WEBHOOK) & set(template["Globals"]["Function"]["Environment"]["Variables"])
-    # and the parameters themselves are named nowhere else
+        route = route_of(function)
+        env = environment(template, name, EVERYTHING)
+        given = []
+        for variable, owner in SECRETS.items():
+            assert (variable in env) == (route == owner), (name, variable)
+            if route == owner:
+                assert env[variable] == EVERYTHING[parameter_of[route]], name
+                given.append(env[variable])
+        if route in RUNS_TURNS:
+            assert (
+                env["STALWART_MODEL_KEY_ARN"] == EVERYTHING["ModelKeyArn"]
+                and env["STALWART_MODEL_KEY_ENV"] == "OPENAI_API_KEY"
+            ), name
+            given.append(EVERYTHING["ModelKeyArn"])
+        else:
+            assert not MODEL_KEY & set(env), name
+        assert sorted(secret_grants(template, name, EVERYTHING)) == sorted(given), (
+            name
+        )  # its own secrets' ARNs, no other
+        for statement in statements(template, name, EVERYTHING):
+            if statement["Resource"] in given:
+                assert set(as_list(statement["Action"])) == {"secretsmanager:GetSecretValue", "ssm:GetParameter"}, name
+            if "kms:Decrypt" in as_list(statement["Action"]):
+                assert given and statement["Resource"] == EVERYTHING["SecretsKmsKeyArn"], name
+                assert statement["Condition"] == {
+                    "StringLike": {"kms:ViaService": ["secretsmanager.*.amazonaws.com", "ssm.*.amazonaws.com"]}
+                }
     by_route = {route_of(f): n for n, f in functions(template).items()}
-    assert where_named(template, "OperatorToken") == {by_route["rollback"]}
-    assert where_named(template, "ResumeSecret") == {by_route["resume"]}
-    assert where_named(template, "WebhookSecret") == where_named(template, "WebhookUrl") == {fanout}
+    for parameter, route in SECRET_PARAMETERS.items():
+        owners = {by_route[r] for r in ([route] if route else RUNS_TURNS)}
+        assert where_named(template, parameter) == owners | {role_of(template, n) for n in owners}, parameter
+
+
+def test_a_secret_not_given_is_generated_where_its_feature_needs_one(template):
+    by_route = {route_of(f): n for n, f in functions(template).items()}
+    generated = resources(template, "AWS::SecretsManager::Secret")
+    assert set(generated) == {"OperatorToken", "WebhookSecret"}
+    for secret in generated.values():
+        assert secret["Properties"]["GenerateSecretString"] == {"PasswordLength": 64, "ExcludePunctuation": True}
+        assert "SecretString" not in secret["Properties"]
+    # by default the operator token is generated, and the rollback function reads the generated one
+    assert "OperatorToken" in deployed_resources(template, {})
+    assert environment(template, by_route["rollback"], {})["STALWART_OPERATOR_TOKEN_ARN"] == {"Ref": "OperatorToken"}
+    assert secret_grants(template, by_route["rollback"], {}) == [{"Ref": "OperatorToken"}]
+    assert "OperatorToken" not in deployed_resources(template, EVERYTHING)
+    # the webhook's only with a webhook and none given; the resume secret never (a signed-in person needs none)
+    assert "WebhookSecret" not in deployed_resources(template, {})
+    assert "WebhookSecret" in deployed_resources(template, {"WebhookUrl": EVERYTHING["WebhookUrl"]})
+    assert environment(template, fan_out(template), {"WebhookUrl": EVERYTHING["WebhookUrl"]})[
+        "STALWART_WEBHOOK_SECRET_ARN"
+    ] == {"Ref": "WebhookSecret"}
+    assert "STALWART_RESUME_SECRET_ARN" not in environment(template, by_route["resume"], {})
+    # the stack tells where each is, never what
+    outputs = template["Outputs"]
+    assert resolve(outputs["OperatorTokenArn"]["Value"], template, {}) == {"Ref": "OperatorToken"}
+    assert resolve(outputs["WebhookSecretArn"]["Value"], template, {}) == {"Ref": "WebhookSecret"}
+    assert not [o for o in outputs.values() if "Fn::GetAtt" in json.dumps(o) and "SecretString" in json.dumps(o)]
+
+
+def test_a_model_key_needs_the_variable_the_agent_reads(template):
+    key = {"ModelKeyArn": EVERYTHING["ModelKeyArn"]}
+    (told,) = broken_rules(template, key)
+    assert "ModelKeyEnv" in told and "model.api_key_env" in told
+    (told,) = broken_rules(template, {"ModelKeyEnv": "OPENAI_API_KEY"})
+    assert "ModelKeyArn" in told
+    assert broken_rules(template, key | {"ModelKeyEnv": "OPENAI_API_KEY"}) == []
+    pattern = re.compile(template["Parameters"]["ModelKeyEnv"]["AllowedPattern"])
+    assert all(pattern.fullmatch(v) for v in ("", "OPENAI_API_KEY", "anthropic_key"))
+    assert not any(
+        pattern.fullmatch(v) for v in ("AWS_SECRET_ACCESS_KEY", "LAMBDA_TASK_ROOT", "_HANDLER", "1KEY", "A-B")
+    )
 
 
 # ------------------------------------------------------------------ least privilege
 
 
 def test_no_policy_grants_a_wildcard_action_or_resource(template):
-    for name in functions(template):
-        for statement in statements(template, name):
-            assert statement["Effect"] == "Allow", name
-            assert not any("*" in action for action in as_list(statement["Action"])), (name, statement)
-            assert all(r != "*" and r != {"Fn::Sub": "*"} for r in as_list(statement["Resource"])), (name, statement)
-            assert "NotAction" not in statement and "NotResource" not in statement, name
+    assert set(roles(template)) == {
+        role_of(template, name) for name in every_function(template)
+    }  # every role is a function's own
+    for name in every_function(template):
+        for parameters in ({}, EVERYTHING):
+            for statement in statements(template, name, parameters):
+                assert statement["Effect"] == "Allow", name
+                assert "NotAction" not in statement and "NotResource" not in statement, name
+                assert not any("*" in action for action in as_list(statement["Action"])), (name, statement)
+                if any(r == "*" or r == {"Fn::Sub": "*"} for r in as_list(statement["Resource"])):
+                    # X-Ray's PutTraceSegments and PutTelemetryRecords support no resource-level permissions:
+                    # IAM accepts them on "*" only. Nothing else is granted on it.
+                    assert set(as_list(statement["Action"])) == XRAY, (name, statement)
+
+
+def test_each_function_traces_and_writes_its_own_log_only(template):
+    assert template["Globals"]["Function"]["Tracing"] == "Active"
+    for name, function in every_function(template).items():
+        log_group = function["Properties"]["LoggingConfig"]["LogGroup"]["Ref"]
+        logs = [s for s in statements(template, name) if any(a.startswith("logs:") for a in as_list(s["Action"]))]
+        assert logs == [
+            {
+                "Sid": "WritesItsLog",
+                "Effect": "Allow",
+                "Action": ["logs:CreateLogStream", "logs:PutLogEvents"],
+                "Resource": {"Fn::GetAtt": [log_group, "Arn"]},
+            }
+        ], name
+        if name in functions(template):
+            assert actions(template, name) >= XRAY, name
 
 
 def test_each_function_gets_only_what_its_route_does_to_the_table(template):
-    table, index = {"Fn::GetAtt": ["Table", "Arn"]}, {"Fn::Sub": "${Table.Arn}/index/by_id"}
-    fanout = fan_out(template)
+    table, by_id, live = TABLE_ARN, {"Fn::Sub": "${Table.Arn}/index/by_id"}, {"Fn::Sub": "${Table.Arn}/index/live"}
     for name, function in functions(template).items():
-        granted = actions(template, name)
-        assert not granted & {"dynamodb:DeleteItem", "dynamodb:Scan", "dynamodb:BatchWriteItem", "dynamodb:DeleteTable"}, name
-        if name == fanout:
-            assert actions(template, name, table) == {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem"}
-            continue
+        route = route_of(function)
+        granted = actions(template, name, parameters=EVERYTHING)
+        assert not granted & {
+            "dynamodb:DeleteItem",
+            "dynamodb:Scan",
+            "dynamodb:BatchWriteItem",
+            "dynamodb:DeleteTable",
+        }, name
+        assert (actions(template, name, by_id) != set()) == (route == "resume"), name
+        assert (actions(template, name, live) != set()) == (route == "sweep"), name
         on_table = actions(template, name, table)
+        if route == "fanout":
+            assert on_table == {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem"}
+            continue
+        assert not any(a.startswith(("sqs:", "dynamodb:GetRecords")) for a in granted), name
+        tables = [
+            s
+            for s in statements(template, name, EVERYTHING)
+            if any(a.startswith("dynamodb:") for a in as_list(s["Action"]))
+        ]
+        assert all(s["Resource"] in (table, by_id, live) for s in tables), name
+        if route == "sweep":
+            # it finds live threads through the index alone, and carries a dead worker's run on in a transaction
+            assert actions(template, name, live) == {"dynamodb:Query"}
+            assert on_table == TRANSACT | {"dynamodb:GetItem", "dynamodb:Query"}
+            continue
         assert "dynamodb:GetItem" in on_table, name  # every cold start reads the session key
-        assert all(s["Resource"] in (table, index) for s in statements(template, name)), name
-        if route_of(function) in READ_ONLY:
+        if route in READ_ONLY:
             assert not on_table & {"dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"}, name
             # it may write one item only: the session key, K#session, on a first start
-            for statement in statements(template, name):
+            for statement in tables:
                 if "dynamodb:PutItem" in as_list(statement["Action"]):
-                    assert statement["Condition"] == {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["K#*"]}}, name
+                    assert statement["Condition"] == {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["K#*"]}}, (
+                        name
+                    )
             assert "dynamodb:PutItem" in on_table, name
         else:
             assert on_table >= TRANSACT | {"dynamodb:GetItem", "dynamodb:Query"}, name
-        assert (actions(template, name, index) != set()) == (route_of(function) == "resume"), name
-        assert not any(a.startswith(("sqs:", "dynamodb:GetRecords")) for a in granted), name
+
+
+def test_the_sweep_runs_every_five_minutes_within_its_schedule(template):
+    function = functions(template)[sweep(template)]
+    (event,) = function["Properties"]["Events"].values()
+    assert event["Properties"]["Schedule"] == "rate(5 minutes)"
+    assert function["Properties"]["Timeout"] < 5 * 60  # one sweep ends before the next starts
+    assert function["Properties"]["CodeUri"] == "functions/sweep/"
+
+
+def test_each_wait_ends_before_what_waits_on_it(template):
+    """A model call gives up before its function, and a route's function before API Gateway's 30-second limit."""
+    model = ModelConfig.model_fields["timeout"].default
+    function = template["Globals"]["Function"]["Timeout"]
+    assert model < function < 30
+    for _, _, name in http_routes(template):
+        assert "Timeout" not in functions(template)[name]["Properties"], name
+    for event in (
+        e for _, _, n in http_routes(template) for e in functions(template)[n]["Properties"]["Events"].values()
+    ):
+        assert event["Properties"].get("TimeoutInMillis", 30000) == 30000
 
 
 # ------------------------------------------------------------------ the fan-out
@@ -482,7 +882,11 @@ def _matches(pattern, record):
 
 def _record(event, pk, sk):
     keys = {"pk": {"S": pk}, "sk": {"S": sk}}
-    return {"eventName": event, "eventSource": "aws:dynamodb", "dynamodb": {"Keys": keys, "NewImage": dict(keys), "StreamViewType": "NEW_IMAGE"}}
+    return {
+        "eventName": event,
+        "eventSource": "aws:dynamodb",
+        "dynamodb": {"Keys": keys, "NewImage": dict(keys), "StreamViewType": "NEW_IMAGE"},
+    }
 
 
 def test_the_fan_out_reads_only_new_pauses_from_the_stream(template):
@@ -503,7 +907,13 @@ def test_the_fan_out_reads_only_new_pauses_from_the_stream(template):
     assert delivered(_record("INSERT", "R#run-1", "P#pause-1"))
     assert not delivered(_record("MODIFY", "R#run-1", "P#pause-1"))  # a claim, or a delivery recorded
     assert not delivered(_record("REMOVE", "R#run-1", "P#pause-1"))  # TTL
-    for pk, sk in [("R#run-1", "RUN"), ("R#run-1", "J#key"), ("T#u-17", "THREAD"), ("T#u-17", "E#000000000001"), ("K#session", "SECRET")]:
+    for pk, sk in [
+        ("R#run-1", "RUN"),
+        ("R#run-1", "J#key"),
+        ("T#u-17", "THREAD"),
+        ("T#u-17", "E#000000000001"),
+        ("K#session", "SECRET"),
+    ]:
         assert not delivered(_record("INSERT", pk, sk)), (pk, sk)
 
 
@@ -539,23 +949,87 @@ def test_every_log_is_kept_for_a_bounded_time(template):
     assert retained(api["AccessLogSettings"]["DestinationArn"]["Fn::GetAtt"][0])
     assert "$context.requestId" in api["AccessLogSettings"]["Format"]
     json.loads(re.sub(r"\$context\.\w+(\.\w+)?", "x", api["AccessLogSettings"]["Format"]))
-    for name, function in functions(template).items():
+    for name, function in every_function(template).items():
         assert retained(function["Properties"]["LoggingConfig"]["LogGroup"]["Ref"]), name
 
 
-def test_the_outputs_name_the_api_the_table_and_the_queue(template):
+def test_the_outputs_name_what_an_operator_needs(template):
     outputs = template["Outputs"]
     assert outputs["ApiUrl"]["Value"] == {"Fn::Sub": "https://${HttpApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}/"}
     assert outputs["TableName"]["Value"] == {"Ref": "Table"}
-    assert "DeadLetterQueueUrl" in outputs
+    assert {
+        "DeadLetterQueueUrl",
+        "SignInUrl",
+        "UserPoolId",
+        "OperatorTokenArn",
+        "WebhookSecretArn",
+        "AlarmTopicArn",
+    } <= set(outputs)
+    assert resolve(outputs["AlarmTopicArn"]["Value"], template, {}) == {"Ref": "AlarmTopic"}
+    assert (
+        resolve(
+            outputs["AlarmTopicArn"]["Value"], template, {"AlarmTopicArn": "arn:aws:sns:eu-west-1:123456789012:pager"}
+        )
+        == "arn:aws:sns:eu-west-1:123456789012:pager"
+    )
+
+
+# ------------------------------------------------------------------ alarms
+
+
+def watched(alarm):
+    """(metric, resource) an alarm watches: the resource its one dimension names."""
+    props = alarm["Properties"]
+    (dimension,) = props["Dimensions"]
+    value = dimension["Value"]
+    return props["MetricName"], value.get("Ref") or value["Fn::GetAtt"][0]
+
+
+def test_alarms_watch_every_function_the_dead_letters_and_the_stream(template):
+    alarms = resources(template, "AWS::CloudWatch::Alarm")
+    by_what = {watched(alarm): name for name, alarm in alarms.items()}
+    for name, function in functions(template).items():
+        for metric in ("Errors", "Throttles"):
+            alarm = alarms[by_what[(metric, name)]]
+            assert alarm.get("Condition") == function.get("Condition"), (
+                metric,
+                name,
+            )  # it exists wherever its function does
+            assert alarm["Properties"]["Namespace"] == "AWS/Lambda" and alarm["Properties"]["Threshold"] == 1
+    iterator_age = alarms[by_what[("IteratorAge", fan_out(template))]]["Properties"]
+    assert iterator_age["Statistic"] == "Maximum" and iterator_age["Threshold"] <= 5 * 60 * 1000
+    dead_letters = alarms[by_what[("ApproximateNumberOfMessagesVisible", "DeadLetterQueue")]]["Properties"]
+    assert dead_letters["Namespace"] == "AWS/SQS" and dead_letters["Threshold"] == 1
+    assert ("5xx", "HttpApi") in by_what
+    for alarm in alarms.values():
+        assert alarm["Properties"]["TreatMissingData"] == "notBreaching"  # no traffic is not an outage
+
+
+def test_alarms_notify_a_topic_whatever_the_parameters(template):
+    """With neither AlarmEmail nor AlarmTopicArn the alarms still exist, and notify the stack's own topic."""
+    alarms = resources(template, "AWS::CloudWatch::Alarm")
+    given = "arn:aws:sns:eu-west-1:123456789012:pager"
+    for parameters, topic in [({}, {"Ref": "AlarmTopic"}), ({"AlarmTopicArn": given}, given)]:
+        for name, alarm in alarms.items():
+            props = resolve(alarm["Properties"], template, parameters)
+            assert props["AlarmActions"] == props["OKActions"] == [topic], name
+        assert ("AlarmTopic" in deployed_resources(template, parameters)) == (topic != given)
+    assert "AlarmEmailSubscription" not in deployed_resources(template, {})
+    for parameters in (
+        {"AlarmEmail": "oncall@shop.example"},
+        {"AlarmEmail": "oncall@shop.example", "AlarmTopicArn": given},
+    ):
+        assert "AlarmEmailSubscription" in deployed_resources(template, parameters)
+        subscription = resolve(template["Resources"]["AlarmEmailSubscription"]["Properties"], template, parameters)
+        assert subscription["Endpoint"] == "oncall@shop.example" and subscription["Protocol"] == "email"
+        assert subscription["TopicArn"] == parameters.get("AlarmTopicArn", {"Ref": "AlarmTopic"})
 
 
 # ------------------------------------------------------------------ the SAM CLI
 
 
-@pytest.fixture(scope="module")
-def sam():
-    """Runs a tool of .venv-sam (made on first use by scripts/sam-env) in the repo, offline from AWS."""
+def sam_environment():
+    """.venv-sam's bin folder (scripts/sam-env makes it on first use), and an environment that keeps it off AWS."""
     made = subprocess.run([str(ROOT / "scripts" / "sam-env")], capture_output=True, text=True, timeout=900)
     assert made.returncode == 0, made.stderr[-4000:]
     bin_dir = Path(made.stdout.strip().splitlines()[-1])
@@ -566,9 +1040,23 @@ def sam():
         "AWS_DEFAULT_REGION": "us-east-1",  # a region, not an account: nothing here calls AWS
         "AWS_EC2_METADATA_DISABLED": "true",
     }
+    return bin_dir, env
+
+
+@pytest.fixture(scope="module")
+def sam_tools():
+    return sam_environment()
+
+
+@pytest.fixture(scope="module")
+def sam(sam_tools):
+    """Runs a tool of .venv-sam in the repo, offline from AWS."""
+    bin_dir, env = sam_tools
 
     def run(tool, *args):
-        done = subprocess.run([str(bin_dir / tool), *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+        done = subprocess.run(
+            [str(bin_dir / tool), *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+        )
         assert done.returncode == 0, f"{tool} {' '.join(args)}:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
         return done.stdout + done.stderr
 
@@ -628,7 +1116,9 @@ def test_sam_build_makes_the_layer_and_every_function(sam, template, tmp_path):
     build = tmp_path / "build"
     sam("sam", "build", "--build-dir", str(build))
     layer = build / "SharedLayer" / "python"
-    assert (layer / "stalwart_agents" / "__init__.py").read_bytes() == (ROOT / "shared/stalwart_agents/__init__.py").read_bytes()
+    assert (layer / "stalwart_agents" / "__init__.py").read_bytes() == (
+        ROOT / "shared/stalwart_agents/__init__.py"
+    ).read_bytes()
     assert (layer / "stalwart_agents" / "storage" / "dynamodb_schema.py").exists()
     assert (layer / "fastapi").is_dir() and (layer / "mangum").is_dir()
     assert not (layer / "uvicorn").exists()
@@ -636,5 +1126,20 @@ def test_sam_build_makes_the_layer_and_every_function(sam, template, tmp_path):
     machine = {"arm64": "aarch64", "x86_64": "x86_64"}[template["Globals"]["Function"]["Architectures"][0]]
     (core,) = (layer / "pydantic_core").glob("_pydantic_core.*.so")
     assert f"cpython-313-{machine}-linux" in core.name
+    # compiled bytecode for the runtime's Python, beside every module, loaded without checking its source
+    for module in [
+        *(layer / "stalwart_agents").rglob("*.py"),
+        layer / "fastapi" / "applications.py",
+        layer / "boto3" / "session.py",
+    ]:
+        compiled = module.parent / "__pycache__" / f"{module.stem}.cpython-313.pyc"
+        assert compiled.exists(), module
+        header = compiled.read_bytes()[:16]
+        assert header[:4] == MAGIC_313 and int.from_bytes(header[4:8], "little") == 0b01, (
+            module
+        )  # hash-based, unchecked
+    assert not list(layer.rglob("*.cpython-311.pyc")) and not (layer / "bin").exists()
     for name in functions(template):
-        assert (build / name / "app.py").read_text() == (ROOT / functions(template)[name]["Properties"]["CodeUri"] / "app.py").read_text()
+        assert (build / name / "app.py").read_text() == (
+            ROOT / functions(template)[name]["Properties"]["CodeUri"] / "app.py"
+        ).read_text()
