@@ -10,7 +10,8 @@ def test_the_package_exports_exactly_its_public_names():
     assert sorted(stalwart_agents.__all__) == [
         "ANSWERS", "BadRequest", "BadSignature", "CallOutcome", "ConfigError", "Desk", "Forbidden", "InterruptStale",
         "NondeterministicStep", "NotFound", "OutcomeUnknown", "Pause", "Refusal", "Reply", "Run", "RunBusy",
-        "RunWaiting", "StalwartError", "StepFunction", "StorageUnavailable", "Tool", "Webhook", "WebhookError",
+        "RunWaiting", "StalwartError", "StepFunction", "StorageUnavailable", "Tool",
+        "ValueTooLarge", "Webhook", "WebhookError",
         "step", "tool", "verify_signature",
     ]
     for name in stalwart_agents.__all__:

@@ -20,6 +20,7 @@ from .errors import (
     RunWaiting,
     StalwartError,
     StorageUnavailable,
+    ValueTooLarge,
 )
 from .signature import BadSignature, verify_signature
 
@@ -71,6 +72,7 @@ __all__ = [
     "StepFunction",
     "StorageUnavailable",
     "Tool",
+    "ValueTooLarge",
     "Webhook",
     "WebhookError",
     "step",

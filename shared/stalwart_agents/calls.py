@@ -5,6 +5,12 @@ after; a read, safe to repeat, is journaled once, finished.  A call found
 ``started`` (its worker died) or ``unknown`` (the tool could not tell) is sent
 again only when the tool is idempotent or a person says it did not happen: a
 write that is not idempotent is never silently sent twice.
+
+A value over the run's size limit is refused here, at the tool boundary: a
+call whose arguments are over it is not made; a read whose result is over it
+failed; a write whose result is over it ran, so it is kept done, its result
+replaced by a marker of its size, and never sent again.  Either way a call of
+the run then stops the walk, and the move ends the run (``move.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from typing import cast
 from .arguments import Argument, keywords
 from .ledger import Ledger
 from .pause import PausePoint
+from .sizes import call_named, oversize
 from .storage import JournalEntry
 from .tools import OutcomeUnknown, Tool
 from .vocabulary import JSON
@@ -35,6 +42,9 @@ class Caller:
         entry = self._ledger.entry(key)
         if entry is not None:
             return entry
+        refused = self._ledger.refused_arguments(key, tool.name, arguments)
+        if refused is not None:
+            return JournalEntry(self._ledger.journal_of, key, tool.name, [], "failed", error=refused)
         return self._run(self._ledger.start(key, tool.name, arguments, durable=tool.write), tool, arguments)
 
     def again(self, entry: JournalEntry, tool: Tool, arguments: Sequence[Argument]) -> JournalEntry:
@@ -42,7 +52,10 @@ class Caller:
         return self._run(self._ledger.restart(entry), tool, arguments)
 
     def settle(self, step: int, tool: Tool, arguments: Sequence[Argument], entry: JournalEntry) -> JournalEntry | None:
-        """The call of ``entry`` once its outcome is known; None while a person is asked whether it happened."""
+        """The call of ``entry`` once its outcome is known; None while a person is asked whether it happened,
+        or where a write's result was too large to keep (the walk stops there; the move ends the run)."""
+        if entry.status == "done" and self._ledger.stopped_at(entry.key):
+            return None
         while entry.status in UNSETTLED:
             if tool.idempotent and entry.attempt < RESEND_ATTEMPTS:
                 entry = self.again(entry, tool, arguments)
@@ -58,7 +71,21 @@ class Caller:
         return entry
 
     def _run(self, started: JournalEntry, tool: Tool, arguments: Sequence[Argument]) -> JournalEntry:
-        return self._ledger.finish(_invoked(tool, arguments, started))
+        return self._ledger.finish(self._kept(_invoked(tool, arguments, started), tool, arguments))
+
+    def _kept(self, outcome: JournalEntry, tool: Tool, arguments: Sequence[Argument]) -> JournalEntry:
+        """The outcome as the journal may keep it: a result over the limit refused (failed, or a write's marker)."""
+        what = f"the result of {call_named(tool.name, outcome.key)}"
+        over = oversize(what, outcome.result, self._ledger.limit) if outcome.status == "done" else None
+        if over is None:
+            return outcome
+        if not tool.write:
+            said = f"{over.sentence}; it was not kept"
+            self._ledger.refuse(outcome.key, tool.name, arguments, over, "failed", said)
+            return outcome.replace(status="failed", result=None, error=said)
+        said = f"{over.sentence}; {tool.name} ran, and is kept as done without its result, so it is never sent again"
+        self._ledger.refuse(outcome.key, tool.name, arguments, over, "done", said)
+        return outcome.replace(result=over.marker, error=said)
 
 
 def _invoked(tool: Tool, arguments: Sequence[Argument], started: JournalEntry) -> JournalEntry:

@@ -4,7 +4,8 @@ The model only proposes: its answer is journaled (so a replay never asks it
 twice), and each call it proposes is taken like a planned one, each argument
 with origin ``model``, which the check does not trust.  A model that fails
 says so, and under ``on_unread: ask`` the run waits on a fresh ``delegate``
-so the person can try again.
+so the person can try again.  An answer over the run's size limit is a
+failure of the model's like any other: it is not kept.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .ledger import Ledger
 from .model import ModelAnswer, ModelError, tool_schema
 from .pause import PausePoint
 from .progress import Report
+from .sizes import oversize
 from .state import RunState
 from .step_calls import Attempt
 from .storage import JournalEntry
@@ -83,7 +85,11 @@ class Delegation:
             answer = self._agent.model.answer(self._agent.name, self._turn, schemas)
         except ModelError as exc:
             return self._ledger.finish(started.replace(status="failed", error=exc.message))
-        return self._ledger.finish(started.replace(status="done", result=answer.to_json()))
+        said = answer.to_json()
+        over = oversize("the model's answer", said, self._ledger.limit)
+        if over is not None:
+            return self._ledger.finish(started.replace(status="failed", error=f"{over.sentence}; it was not kept"))
+        return self._ledger.finish(started.replace(status="done", result=said))
 
     def _proposed(self, answer: ModelAnswer) -> None:
         """The model's words, then each call it proposed, in order, until one waits, fails or does not fit its tool."""

@@ -5,6 +5,11 @@ are staged on the lease with the events that report them, and committed where
 they must be durable: a call's ``started`` entry, before a write runs, so a
 worker that dies mid-call leaves it to be found.  It is also the one place a
 pause is made from what it asks, so its id is the same on every worker.
+
+It keeps nothing over the run's size limit (``sizes.py``): a call whose
+arguments are over it is refused before it is journaled or shown, and the first
+value refused at a call of the run is noted (``too_large``), with an event
+that says so, for the move to end the run on.
 """
 
 from __future__ import annotations
@@ -17,10 +22,11 @@ from .arguments import Argument, shown
 from .lease import Lease
 from .pause import ANSWERS, Pause, PausePoint, UndoFailure, UndoLine, iso, new_token
 from .reply import CallOutcome
+from .sizes import Oversize, bounded, call_named, oversize
 from .steps import StepFunction
 from .storage import Changes, Event, JournalEntry, PauseRecord, RunRecord
 from .tools import Tool
-from .vocabulary import JournalStatus, PauseKind
+from .vocabulary import CallStatus, JournalStatus, PauseKind
 
 
 class KindDetails(TypedDict, total=False):
@@ -37,7 +43,8 @@ class Ledger:
 
     ``journal_of`` is the run whose journal the move reads and writes: its own, or
     the one an operator rolls back.  ``answering`` is the pause whose answer
-    started the move; each call the move makes names it in the log.
+    started the move; each call the move makes names it in the log.  ``limit``
+    is the agent's ``settings.max_value_bytes``.
     """
 
     def __init__(
@@ -49,13 +56,17 @@ class Ledger:
         *,
         journal_of: str,
         answering: str | None,
+        limit: int,
     ) -> None:
         self._lease = lease
         self._clock = clock
         held = lease.run
         self._thread, self._run = held.thread, held.id
-        self._journal_of = journal_of
+        self.journal_of = journal_of
         self._answering = answering
+        self.limit = limit
+        self._too_large: CallOutcome | None = None
+        self._too_large_at = ""
         self._entries = {entry.key: entry for entry in journal}
         self._pauses = {pause.id: pause for pause in pauses}
         self._waiting: list[Pause] = []
@@ -78,15 +89,59 @@ class Ledger:
         """The pauses the move opened: what ``on_interrupt`` is told of."""
         return list(self._opened)
 
+    @property
+    def too_large(self) -> CallOutcome | None:
+        """The call of the run a value over the limit stopped, as the reply reports it; None while none did."""
+        return self._too_large
+
+    def refused_arguments(self, key: str, tool: str, arguments: Sequence[Argument]) -> str | None:
+        """Why the call at ``key`` is refused, its arguments being over the limit (noted, ``failed``); else None.
+
+        An undo's are not measured: they are its call's arguments and result, each already within the limit.
+        """
+        if not is_call(key):
+            return None
+        over = oversize(f"the arguments of {call_named(tool, key)}", shown(arguments), self.limit)
+        if over is None:
+            return None
+        said = f"{over.sentence}; {tool} was not run"
+        self.refuse(key, tool, arguments, over, "failed", said)
+        return said
+
+    def refuse(
+        self,
+        key: str,
+        tool: str,
+        arguments: Sequence[Argument],
+        over: Oversize,
+        status: CallStatus,
+        said: str,
+    ) -> None:
+        """Note the first value a call of the run could not keep, as ``said``, and tell the thread's log of it.
+
+        An undo's is not noted: a rollback goes on past it.
+        """
+        if self._too_large is not None or not is_call(key):
+            return
+        result = over.marker if status == "done" else None
+        self._too_large = CallOutcome(call_position(key), tool, shown(arguments), status, result, said, call_of(key))
+        self._too_large_at = key
+        body = {"type": "too_large", "run": self._run, "key": key, "tool": tool, "bytes": over.size}
+        self._lease.stage(events=(self._event({**body, "limit": over.limit, "message": said}),))
+
+    def stopped_at(self, key: str) -> bool:
+        """Whether the call at ``key`` is the one a value over the limit stopped in this move."""
+        return self._too_large is not None and self._too_large_at == key
+
     def start(self, key: str, tool: str, arguments: Sequence[Argument], *, durable: bool) -> JournalEntry:
         """A call's ``started`` entry; a durable one (a write's) is committed before the call runs."""
         entry = JournalEntry(
-            self._journal_of,
+            self.journal_of,
             key,
             tool,
             [a.to_dict() for a in arguments],
             "started",
-            idempotency_key=f"{self._journal_of}:{key}",
+            idempotency_key=f"{self.journal_of}:{key}",
             started_at=self._clock(),
         )
         if durable:
@@ -131,7 +186,10 @@ class Ledger:
         """The decision on this pause; or None, having opened it if it is new and listed it as waiting.
 
         ``about`` is the tool or step the pause is about (None for the turn itself, as delegate is).
+        A call whose arguments are over the limit opens no pause: it is refused, and None returned.
         """
+        if about is not None and self.refused_arguments(point.key, about.name, arguments) is not None:
+            return None
         pause = self._pause(kind, point, about, arguments, reasons, question, details)
         stored = self._pauses.get(pause.id)
         if stored is not None and stored.status == "answered":
@@ -146,7 +204,7 @@ class Ledger:
 
     def _open(self, pause: Pause) -> None:
         record, opened = opening(pause, self._clock())
-        self._lease.stage(pauses=(record,), events=(opened,))
+        self._lease.stage(pauses=(record,), events=(bounded(opened, self.limit),))
         self._pauses[pause.id] = record
         self._opened.append(pause)
 
@@ -191,7 +249,11 @@ class Ledger:
             "arguments": entry.arguments,
         }
         answered = {"answer": self._answering} if self._answering else {}
-        return Event(self._thread, {**body, **answered, "at": iso(self._clock())})
+        return self._event({**body, **answered})
+
+    def _event(self, body: dict[str, object]) -> Event:
+        """A line of the thread's log, kept within the limit: an undo's arguments hold its call's result too."""
+        return bounded(Event(self._thread, {**body, "at": iso(self._clock())}), self.limit)
 
 
 def opening(pause: Pause, at: float) -> tuple[PauseRecord, Event]:

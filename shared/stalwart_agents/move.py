@@ -7,6 +7,11 @@ model (``delegation.py``); a run that ends early, or that an operator rolls
 back, then undoes what it did (``saga.py``).  Every write of the move goes
 through its ledger (``ledger.py``), staged on the lease (``lease.py``) and
 committed only where it must be durable.
+
+What a move would keep is bounded by ``settings.max_value_bytes`` (``sizes.py``):
+a turn or an answer over it is refused (413) before anything is stored; a call
+a value over it stopped ends the run failed, which is committed whole, and the
+turn then answers 413 naming the call, so the thread takes a new turn.
 """
 
 from __future__ import annotations
@@ -18,8 +23,18 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from .agent import Agent
+from .arguments import shown
 from .delegation import Delegation
-from .errors import JournalConflict, JournalExists, PauseExists, RunBusy, RunWaiting, ThreadBusy, VersionConflict
+from .errors import (
+    JournalConflict,
+    JournalExists,
+    PauseExists,
+    RunBusy,
+    RunWaiting,
+    ThreadBusy,
+    ValueTooLarge,
+    VersionConflict,
+)
 from .lease import Lease
 from .ledger import Ledger, journal_outcomes
 from .pause import Pause, iso
@@ -27,6 +42,7 @@ from .progress import Progress, Report
 from .replay import Replay
 from .reply import Reply
 from .saga import Rollback
+from .sizes import Oversize, bounded, call_named, json_size, refuse
 from .state import RunState, Saga
 from .storage import FINISHED, Event, PauseRecord, RunRecord, ShownMessage, Snapshot, Storage
 from .tools import Tool
@@ -48,8 +64,9 @@ def move(runtime: Runtime, lease: Lease, state: RunState, snapshot: Snapshot, an
     run = lease.run
     target = state.saga.target if state.saga is not None else run.id
     journal = snapshot.journal if target == run.id else runtime.store.journal(target)
-    ledger = Ledger(lease, runtime.clock, snapshot.pauses, journal, journal_of=target, answering=answering)
     agent, report, saga = runtime.agents[run.agent], Report(), state.saga
+    limit = agent.settings.max_value_bytes
+    ledger = Ledger(lease, runtime.clock, snapshot.pauses, journal, journal_of=target, answering=answering, limit=limit)
     if saga is None:
         saga = _walk(agent, runtime.agents, ledger, report, state, run.id)
     else:
@@ -66,6 +83,7 @@ def move(runtime: Runtime, lease: Lease, state: RunState, snapshot: Snapshot, an
         notes=report.notes,
         saga=saga,
         rollback=rollback,
+        too_large=ledger.too_large.error if ledger.too_large is not None else None,
     )
 
 
@@ -96,7 +114,12 @@ class Mover:
     ) -> Lease:
         """This worker's hold on ``run``: a new run (``begin``), or one stored at ``version`` (a pause ``claim``ed)."""
         clock = self._runtime.clock
-        seconds = self._runtime.agents[run.agent].settings.lease_seconds
+        settings = self._runtime.agents[run.agent].settings
+        if begin:
+            _refuse_large_turn(run, settings.max_value_bytes)
+        if claim is not None:
+            self.refuse_large_answer(run, *claim)
+        seconds = settings.lease_seconds
         now = clock()
         held = run.replace(status="running", lease_owner=self._worker, lease_until=now + seconds, updated_at=now)
         return Lease(self._store, held, seconds=seconds, clock=clock, begin=begin, claim=claim, version=version)
@@ -113,12 +136,20 @@ class Mover:
         """One move of the run under ``lease``, from ``state`` and what ``snapshot`` read, in as few commits as can be.
 
         ``answering`` is the pause whose answer the move takes, if one is; ``session``
-        is told the reply was shown to it, in the same commit.
+        is told the reply was shown to it, in the same commit.  A run a value over the size
+        limit ended is committed, then answered as ValueTooLarge (413), naming the call.
         """
-        lease.stage(events=events)
+        limit = self._runtime.agents[lease.run.agent].settings.max_value_bytes
+        lease.stage(events=tuple(bounded(event, limit) for event in events))
         try:
             with lease:
-                return self._let_go(lease, state, move(self._runtime, lease, state, snapshot, answering), session)
+                progress = move(self._runtime, lease, state, snapshot, answering)
+                reply = self._let_go(lease, state, progress, session)
+            if progress.too_large is not None and reply.status in FINISHED:
+                raise ValueTooLarge(
+                    f"{progress.too_large}; the run ended {reply.status}, and the thread takes a new turn"
+                )
+            return reply
         except ThreadBusy:
             self.refuse_new_turn(self._store.active_run(lease.run.thread))
         except VersionConflict as exc:
@@ -142,6 +173,17 @@ class Mover:
         with contextlib.suppress(VersionConflict, RunBusy):  # another worker carried it on first
             self.advance(self.lease(run, version=run.version), RunState.of(run), snapshot, None, events=(recovered,))
         return self._store.get_run(run.id)
+
+    def refuse_large_answer(self, run: RunRecord, pause: str, answer: dict[str, object]) -> None:
+        """An answer a store could not keep, refused (413) naming the call it answers: the pause stays open."""
+        limit = self._runtime.agents[run.agent].settings.max_value_bytes
+        size = json_size(answer)
+        if size <= limit:
+            return
+        stored = self._store.get_pause(pause)
+        named = call_named(str(stored.payload.get("tool") or "the turn"), str(stored.step)) if stored else pause
+        over = Oversize(f"the answer to {named}", size, limit)
+        raise ValueTooLarge(f"{over.sentence}; it was not taken, and the question still waits")
 
     def refuse_new_turn(self, run: RunRecord | None) -> NoReturn:
         """A turn on a thread whose run waits (listing what waits) or is being moved right now."""
@@ -213,7 +255,30 @@ def _walk(
         Delegation(agent, state, ledger, report, replay.attempt).take()
     else:
         replay.plan(state.plan)
+    _stopped_by_size(ledger, report)
     return Saga(report.ending, run) if report.ending is not None else None
+
+
+def _stopped_by_size(ledger: Ledger, report: Report) -> None:
+    """End the run failed where a value over the size limit stopped a call the walk could not report itself.
+
+    A read refused, or a call whose arguments were refused, failed as any call does; a pause whose
+    arguments were refused was not opened, and a write whose result was refused ran (and says so).
+    """
+    refused = ledger.too_large
+    if refused is None or report.ending is not None:
+        return
+    report.steps.append(refused)
+    if refused.status == "done" and refused.error is not None:
+        report.notes.append(refused.error)
+    report.ending = "failed"
+
+
+def _refuse_large_turn(run: RunRecord, limit: int) -> None:
+    """A turn a store could not keep, refused (413) before anything is stored: a call's arguments by its name."""
+    for position, planned in enumerate(RunState.of(run).plan, start=1):
+        refuse(f"the arguments of {call_named(planned.tool, str(position))}", shown(planned.arguments), limit)
+    refuse("this turn, with what the application gave it,", run.state, limit)
 
 
 def _every_tool(agents: Mapping[str, Agent], agent: Agent) -> dict[str, Tool]:

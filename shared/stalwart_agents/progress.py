@@ -35,6 +35,8 @@ class Progress:
     notes: list[str] = field(default_factory=list)
     saga: Saga | None = None
     rollback: RollbackReport | None = None
+    too_large: str | None = None
+    """Why a value over the size limit stopped a call of the run, which then ended; None where none did."""
 
     @cached_property
     def status(self) -> RunStatus:
