@@ -1,4 +1,5 @@
 import json
+import uuid
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,16 @@ from stalwart_agents.aws_local import start_moto
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = ROOT / "examples" / "shop" / "agent.yaml"
+REGION = "us-east-1"
+FAKE_AWS = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": REGION,
+    "AWS_CONFIG_FILE": "/nonexistent/aws-config",
+    "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/aws-credentials",
+}
+"""Credentials moto accepts, and none of this machine's own AWS configuration."""
 
 
 @pytest.fixture
@@ -47,3 +58,18 @@ def postgres_cluster():
 
     with throwaway_cluster() as cluster:
         yield cluster
+
+
+@pytest.fixture
+def fake_aws(monkeypatch):
+    """Credentials moto accepts, and no AWS configuration of this machine's."""
+    for name, value in FAKE_AWS.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("AWS_PROFILE", raising=False)
+
+
+@pytest.fixture
+def dynamodb_url(moto_endpoint, fake_aws):
+    """A table of its own on the session's moto server (the store creates it on first open)."""
+    return f"dynamodb://t-{uuid.uuid4().hex}?region={REGION}&endpoint={moto_endpoint}"
+

@@ -39,15 +39,8 @@ CLAIM = "look up order 4411 and charge 40 to order 4411"
 
 
 @pytest.fixture
-def url(moto_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    for name, value in {
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_DEFAULT_REGION": REGION,
-    }.items():
-        monkeypatch.setenv(name, value)
-    monkeypatch.delenv("AWS_PROFILE", raising=False)
-    return f"dynamodb://t-{uuid.uuid4().hex}?region={REGION}&endpoint={moto_endpoint}"
+def url(dynamodb_url: str) -> str:
+    return dynamodb_url
 
 
 class LostAnswers:

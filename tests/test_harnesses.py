@@ -7,15 +7,13 @@ from bench.race import race
 
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("backend", ["sqlite", "postgres", "dynamodb"])
-def test_racing_two_processes_on_every_pause_executes_each_exactly_once(backend, tmp_path, request, monkeypatch):
+def test_racing_two_processes_on_every_pause_executes_each_exactly_once(backend, tmp_path, request):
     if backend == "sqlite":
         url = f"sqlite:///{tmp_path / 'race.db'}"
     elif backend == "postgres":
         url = request.getfixturevalue("postgres_cluster").create_database("race")
     else:
-        for name, value in (("AWS_ACCESS_KEY_ID", "x"), ("AWS_SECRET_ACCESS_KEY", "x"), ("AWS_DEFAULT_REGION", "us-east-1")):
-            monkeypatch.setenv(name, value)
-        url = f"dynamodb://race?region=us-east-1&endpoint={request.getfixturevalue('moto_endpoint')}"
+        url = request.getfixturevalue("dynamodb_url")
     figures = race(url, 20, tmp_path / "ledger.jsonl")
     assert figures == {
         "races": 20, "one_winner": 20, "refused_stale": 20, "executed_once": 20,

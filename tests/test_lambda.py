@@ -76,16 +76,9 @@ def template():
 
 
 @pytest.fixture
-def storage_url(moto_endpoint, monkeypatch):
-    for name, value in {
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_DEFAULT_REGION": "us-east-1",
-    }.items():
-        monkeypatch.setenv(name, value)
-    url = f"dynamodb://t-{uuid.uuid4().hex}?region=us-east-1&endpoint={moto_endpoint}"
-    Desk.from_file(SHOP, storage=url).close()
-    return url
+def storage_url(dynamodb_url):
+    Desk.from_file(SHOP, storage=dynamodb_url).close()
+    return dynamodb_url
 
 
 @pytest.fixture

@@ -455,14 +455,8 @@ def cloudformation_responses():
         thread.join()
 
 
-def test_the_sign_in_settings_function_writes_the_callback_and_keeps_the_rest(template, moto_endpoint, monkeypatch):
+def test_the_sign_in_settings_function_writes_the_callback_and_keeps_the_rest(template, moto_endpoint, fake_aws, monkeypatch):
     """The inline function behind SignInSettings, run against Cognito (moto's): it answers CloudFormation either way."""
-    for name, value in {
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_DEFAULT_REGION": "us-east-1",
-    }.items():
-        monkeypatch.setenv(name, value)
     monkeypatch.setenv("AWS_ENDPOINT_URL", moto_endpoint)
     code = template["Resources"]["SignInSettingsFunction"]["Properties"]["Code"]["ZipFile"]
     function = types.ModuleType("index")

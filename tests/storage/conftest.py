@@ -17,16 +17,6 @@ import pytest
 
 from stalwart_agents.storage import Storage, open_storage
 
-REGION = "us-east-1"
-FAKE_AWS = {
-    "AWS_ACCESS_KEY_ID": "testing",
-    "AWS_SECRET_ACCESS_KEY": "testing",
-    "AWS_SESSION_TOKEN": "testing",
-    "AWS_DEFAULT_REGION": REGION,
-    "AWS_CONFIG_FILE": "/nonexistent/aws-config",
-    "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/aws-credentials",
-}
-
 BACKENDS: dict[str, Callable[[pytest.FixtureRequest, Path], str]] = {
     "memory": lambda request, folder: "memory://",
     "sqlite": lambda request, folder: f"sqlite:///{folder / 'runs.db'}",
@@ -40,19 +30,6 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
     opened = open_storage(BACKENDS[request.param](request, tmp_path))
     yield opened
     opened.close()
-
-
-@pytest.fixture
-def fake_aws(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Credentials moto accepts, and no AWS configuration of this machine's."""
-    for name, value in FAKE_AWS.items():
-        monkeypatch.setenv(name, value)
-    monkeypatch.delenv("AWS_PROFILE", raising=False)
-
-
-@pytest.fixture
-def dynamodb_url(moto_endpoint: str, fake_aws: None) -> str:
-    return f"dynamodb://t-{uuid.uuid4().hex}?region={REGION}&endpoint={moto_endpoint}"
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from stalwart_agents.storage.dynamodb import DynamoStorage  # noqa: E402
 from stalwart_agents.storage.dynamodb_schema import TABLE, TTL_ATTRIBUTE  # noqa: E402
 from stalwart_agents.storage.dynamodb_sizes import ITEM_LIMIT, TRANSACTION_LIMIT, check_item, check_transaction, item_size  # noqa: E402
 
-from .conftest import REGION  # noqa: E402
+from ..conftest import REGION  # noqa: E402
 from .test_sqlite import in_two_processes, waiting_run  # noqa: E402
 from .writes import append_event, begin_run, claim, open_pause  # noqa: E402
 
