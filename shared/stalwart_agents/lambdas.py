@@ -3,7 +3,10 @@
 A function's environment is read once, at cold start, into a frozen
 value; nothing below reads the environment again.  Each function sees only the
 secrets its route needs: the operator token reaches the rollback function
-alone, the resume secret the resume function alone (template.yaml).
+alone, the resume secret the resume function alone (template.yaml).  The stack
+gives their ARNs, read here once (aws_secrets.py); a secret that cannot be read
+stops the cold start with a sentence naming its variable.  A model's API key
+arrives the same way and is put where the agent's ``model.api_key_env`` reads it.
 
 Who a request is from comes from API Gateway's JWT authorizer: the handler
 reads the claims it verified from the request context of the Lambda event,
@@ -19,10 +22,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .auth import ApiGatewayClaims, Auth, NoAuth
+from .aws_secrets import SecretUnreadable, read_secret, secret_from_environ
+from .observe import Handler, observer_from_environ
+
+if TYPE_CHECKING:
+    from .desk import Desk
+    from .metrics import Meter
 
 AUTHS: dict[str, Callable[[], Auth]] = {"api-gateway": ApiGatewayClaims, "none": NoAuth}
 """STALWART_AUTH's values: the claims API Gateway's JWT authorizer verified, or nobody is asked."""
@@ -33,11 +42,22 @@ class FunctionEnvironment:
     config: str
     storage: str
     agent: str | None = None
-    operator_token: str | None = None
-    resume_secret: str | None = None
+    operator_token: str | None = field(default=None, repr=False)
+    resume_secret: str | None = field(default=None, repr=False)
+    model_key: tuple[str, str] | None = field(default=None, repr=False)
+    """(the variable the agent's model.api_key_env names, the key), where the stack gives one."""
     auth: str = "api-gateway"
     allowed_origins: tuple[str, ...] = ()
     allowed_hosts: tuple[str, ...] = ("*",)
+
+    def desk(self, meter: Meter | None = None) -> Desk:
+        """The function's Desk over the stack's store, its model key put where the agents read it first."""
+        from .desk import Desk
+
+        if self.model_key is not None:
+            variable, key = self.model_key
+            os.environ[variable] = key
+        return Desk.from_file(self.config, self.storage, meter=meter)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str]) -> FunctionEnvironment:
@@ -48,12 +68,24 @@ class FunctionEnvironment:
             config=environ["STALWART_CONFIG"],
             storage=environ["STALWART_STORAGE"],
             agent=environ.get("STALWART_AGENT") or None,
-            operator_token=environ.get("QLS_OPERATOR_TOKEN") or None,
-            resume_secret=environ.get("STALWART_RESUME_SECRET") or None,
+            operator_token=secret_from_environ(environ, "QLS_OPERATOR_TOKEN", "STALWART_OPERATOR_TOKEN_ARN"),
+            resume_secret=secret_from_environ(environ, "STALWART_RESUME_SECRET", "STALWART_RESUME_SECRET_ARN"),
+            model_key=_model_key(environ),
             auth=_auth_mode(environ.get("STALWART_AUTH") or "api-gateway"),
             allowed_origins=_listed(environ.get("STALWART_ALLOWED_ORIGINS", "")),
             allowed_hosts=_listed(environ.get("STALWART_ALLOWED_HOSTS", "")) or ("*",),
         )
+
+
+def _model_key(environ: Mapping[str, str]) -> tuple[str, str] | None:
+    arn, variable = environ.get("STALWART_MODEL_KEY_ARN"), environ.get("STALWART_MODEL_KEY_ENV")
+    if not arn:
+        return None
+    if not variable:
+        raise SecretUnreadable(
+            "STALWART_MODEL_KEY_ARN is set without STALWART_MODEL_KEY_ENV, the variable to put it in"
+        )
+    return variable, read_secret(arn, "STALWART_MODEL_KEY_ARN")
 
 
 def _auth_mode(value: str) -> str:
@@ -67,7 +99,7 @@ def _listed(value: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in value.split(",") if item.strip())
 
 
-def handler(route: str, environ: Mapping[str, str] = os.environ) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+def handler(route: str, environ: Mapping[str, str] = os.environ) -> Handler:
     """The Lambda handler for one route, built once per cold start.
 
     API Gateway buffers whole responses, so the stream answers what is there,
@@ -78,9 +110,9 @@ def handler(route: str, environ: Mapping[str, str] = os.environ) -> Callable[[di
     from .serve import make_app
 
     settings = FunctionEnvironment.from_environ(environ)
+    observer = observer_from_environ(environ)
     app = make_app(
-        settings.config,
-        storage=settings.storage,
+        settings.desk(observer.meter),
         agent=settings.agent,
         operator_token=settings.operator_token,
         secret=settings.resume_secret,
@@ -90,4 +122,4 @@ def handler(route: str, environ: Mapping[str, str] = os.environ) -> Callable[[di
         allowed_hosts=settings.allowed_hosts,
         allowed_origins=settings.allowed_origins,
     )
-    return Mangum(app, lifespan="off")
+    return observer.route(route, Mangum(app, lifespan="off"))

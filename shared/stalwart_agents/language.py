@@ -6,7 +6,9 @@ Portuguese", so unread turns are passed through :func:`detect`.
 
 The model (py3langid) takes most of a second to load, so it is loaded on first
 use, once, under a lock: importing this module, or reading English turns, never
-pays for it.  Candidates are limited to widely used languages, which makes
+pays for it.  Where py3langid is not installed (with numpy it is more than half
+the Lambda layer, bench/README.md, so a layer may leave it out), no language is
+named and a turn that could not be read says only that.  Candidates are limited to widely used languages, which makes
 short turns, the usual case, far more accurate than choosing among ~100.
 """
 
@@ -57,17 +59,21 @@ _MAX_CHARS = 2000
 
 _lock = threading.Lock()
 _identifier: LanguageIdentifier | None = None
+_absent = False
 
 
-def _model() -> LanguageIdentifier:
-    """The identifier, loaded on the first call; concurrent first calls load it once."""
-    global _identifier
+def _model() -> LanguageIdentifier | None:
+    """The identifier, loaded on the first call (concurrent first calls load it once); None without py3langid."""
+    global _identifier, _absent
     loaded = _identifier
-    if loaded is None:
+    if loaded is None and not _absent:
         with _lock:
-            if _identifier is None:
-                from py3langid.langid import MODEL_FILE, LanguageIdentifier
-
+            if _identifier is None and not _absent:
+                try:
+                    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+                except ImportError:
+                    _absent = True
+                    return None
                 identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
                 identifier.set_languages(list(LANGUAGES))
                 _identifier = identifier
@@ -77,9 +83,10 @@ def _model() -> LanguageIdentifier:
 
 def detect(text: str) -> str | None:
     """The ISO 639-1 code of ``text``'s language, or None when unsure or there are no letters to go on."""
-    if not any(char.isalpha() for char in text):
+    model = _model() if any(char.isalpha() for char in text) else None
+    if model is None:
         return None
-    code, probability = _model().classify(text[:_MAX_CHARS])
+    code, probability = model.classify(text[:_MAX_CHARS])
     return str(code) if probability >= MIN_PROBABILITY else None
 
 
