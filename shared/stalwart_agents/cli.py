@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import sys
+import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .boundary import LOOPBACK_HOSTS
@@ -15,9 +18,12 @@ from .errors import ConfigError, StorageError
 if TYPE_CHECKING:
     from .auth import Auth
     from .aws_local import LocalAws
+    from .storage import Pruned
 
 WILDCARD = ("0.0.0.0", "::", "")
 SECRET_ENV = "STALWART_JWT_SECRET"
+DAY = 86400.0
+MAX_RETENTION_DAYS = 36500
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,14 +49,74 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(moto, on 127.0.0.1) with its stream fanned out to STALWART_WEBHOOK_URL, signed with STALWART_WEBHOOK_SECRET",
     )
     _auth_options(serve)
+    _prune_options(commands.add_parser("prune", help="remove threads idle for longer than the retention"))
     args = parser.parse_args(argv)
     # The pool's own retries would print before our one line saying what is wrong and how to fix it.
     logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
     try:
-        return _serve(args)
+        return _prune(args) if args.command == "prune" else _serve(args)
     except (ConfigError, StorageError, ValueError) as exc:
         print(f"stalwart: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 2
+
+
+def _prune_options(prune: argparse.ArgumentParser) -> None:
+    prune.description = (
+        "Remove every thread idle for longer than the retention that has no run waiting or running, with all it "
+        "holds, and shown replies and thumbs older than that. On DynamoDB, TTL removes them; this keeps what "
+        "waits from expiring."
+    )
+    prune.add_argument("config", nargs="?", help="the agent.yaml whose storage and settings.retention_days to use")
+    prune.add_argument("--storage", default=None, help="a storage URL to prune instead of the file's")
+    prune.add_argument(
+        "--retention-days",
+        type=_retention_days,
+        default=None,
+        metavar="N",
+        help="days a thread is kept after its last activity (default: the file's settings.retention_days, else 30)",
+    )
+    prune.add_argument("--dry-run", action="store_true", help="say what would be removed, and remove nothing")
+
+
+def _retention_days(text: str) -> float:
+    try:
+        days = float(text)
+    except ValueError:
+        days = math.nan
+    if not 0 < days <= MAX_RETENTION_DAYS:
+        raise argparse.ArgumentTypeError(f"a number of days above 0 and at most {MAX_RETENTION_DAYS}, not {text!r}")
+    return days
+
+
+def _prune(args: argparse.Namespace) -> int:
+    from .config import load_config
+    from .storage import DEFAULT_RETENTION, open_storage
+
+    if args.config is None and args.storage is None:
+        raise ValueError("name the store to prune: an agent.yaml, or --storage URL")
+    config = load_config(args.config) if args.config is not None else None
+    days = args.retention_days or (config.settings.retention_days if config else DEFAULT_RETENTION / DAY)
+    url, base = (args.storage, Path.cwd()) if args.storage or config is None else (config.storage, config.base_dir)
+    store = open_storage(url, base_dir=base, retention=days * DAY)
+    try:
+        pruned = store.prune(time.time(), dry_run=args.dry_run)
+    finally:
+        store.close()
+    print(f"stalwart prune: {_pruned_sentence(pruned, args.dry_run)} ({store.url}, {days:g} days)", flush=True)
+    return 0
+
+
+def _pruned_sentence(pruned: Pruned, dry_run: bool) -> str:
+    removed = "would remove" if dry_run else "removed"
+    sentence = f"{removed} {_count(pruned.threads, 'thread')} and {_count(pruned.records, 'old record')}"
+    if pruned.kept:
+        sentence += f"; {'would keep' if dry_run else 'kept'} {_count(pruned.kept, 'record')} of waiting threads"
+        sentence += " from expiring"
+    return sentence
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _auth_options(serve: argparse.ArgumentParser) -> None:
@@ -100,6 +166,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .serve import make_app
+    from .sweep import Sweeper
 
     auth = _auth(args)
     hosts = _hosts(args)
@@ -129,6 +196,10 @@ def _serve(args: argparse.Namespace) -> int:
             flush=True,
         )
         print(f"stalwart serve: {_who_note(args)}; answering for Host {', '.join(hosts)}", flush=True)
+        # The sweep lives as long as the application: uvicorn ends a process it stops by re-raising the signal.
+        sweeper = Sweeper(desk)
+        app.router.on_startup.append(sweeper.start)
+        app.router.on_shutdown.append(sweeper.stop)
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     finally:
         if local is not None:

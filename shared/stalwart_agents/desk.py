@@ -25,9 +25,10 @@ from .auth import ANONYMOUS, Principal
 from .config import Config, load_config
 from .engine import Engine
 from .errors import BadRequest, ConfigError, NotFound
+from .metrics import Meter, NoMeter
 from .move import Runtime
-from .pause import AfterAnswer, Pause
-from .reply import Reply
+from .pause import AfterAnswer, Pause, seconds_since
+from .reply import NotNotified, Reply
 from .storage import Storage, open_storage
 from .vocabulary import JSON
 
@@ -38,6 +39,7 @@ class DeskOptions(TypedDict, total=False):
     clock: Callable[[], float]
     sleep: Callable[[float], None]
     on_interrupt: Notify | None
+    meter: Meter | None
 
 
 class Desk:
@@ -51,13 +53,17 @@ class Desk:
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], None] = time.sleep,
         on_interrupt: Notify | None = None,
+        meter: Meter | None = None,
     ) -> None:
         """``on_interrupt(thread, pause)`` is told of each new pause (a ``Webhook`` is one); what it
         fails to take is listed in the reply's ``not_notified`` and never fails the turn, which ran.
         ``clock`` and ``sleep`` are injectable so tests control leases and undo backoff without waiting.
+        ``meter`` is told of each pause opened and each answer taken, and how long it waited.
         """
         self.config = config
         self.on_interrupt = on_interrupt
+        self.meter: Meter = meter or NoMeter()
+        self.clock = clock
         self.agents = {a.name: Agent.build(a, config.settings, config.base_dir, os.environ) for a in config.agents}
         self.storage = _storage(storage, config)
         worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
@@ -155,10 +161,18 @@ class Desk:
         """Everything that waits for a person in the thread, each by its own id."""
         return self._engine.waiting(_thread(user))
 
+    def recover(self, user: str) -> list[Pause]:
+        """Carry on the thread's run if its worker died (its lease ran out), as the thread's next request would.
+
+        What the sweep calls for each stale run; the pauses that opened are announced
+        to ``on_interrupt`` as any new pause is, and returned.
+        """
+        opened = self._engine.recover(_thread(user))
+        self._announced(opened)
+        return opened
+
     def _notified(self, reply: Reply, after: Answer | None = None) -> Reply:
         """Tell ``on_interrupt`` of each pause the reply opened, and, after an answer, who gave it."""
-        if self.on_interrupt is None or not reply.opened:
-            return reply
         answered: AfterAnswer | None = None
         if after is not None:
             answered = {
@@ -167,12 +181,22 @@ class Desk:
                 "principal": after.principal,
                 "channel": after.channel,
             }
+        if reply.answered is not None:
+            self.meter.answer_taken(reply.answered.kind, seconds_since(reply.answered.created_at, self.clock()))
+        missed = self._announced(reply.opened, answered)
+        return dataclasses.replace(reply, not_notified=missed) if missed else reply
+
+    def _announced(self, pauses: list[Pause], answered: AfterAnswer | None = None) -> list[NotNotified]:
+        """Tell ``on_interrupt`` (and the meter) of each pause; those it did not take."""
+        for pause in pauses:
+            self.meter.pause_opened(pause.kind)
+        if self.on_interrupt is None:
+            return []
         notify = self.on_interrupt
         missed = [
-            announce(self.storage, notify, pause, dataclasses.replace(pause, after_answer=answered))
-            for pause in reply.opened
+            announce(self.storage, notify, pause, dataclasses.replace(pause, after_answer=answered)) for pause in pauses
         ]
-        return dataclasses.replace(reply, not_notified=[m for m in missed if m is not None])
+        return [m for m in missed if m is not None]
 
     def close(self) -> None:
         self.storage.close()

@@ -2,13 +2,15 @@
 
 Every request that writes first carries on a run whose worker died (its lease
 ran out), so the next turn, answer or rollback on a thread shows what that
-worker left uncertain; reading what waits only reports.  Moving a run under a
+worker left uncertain; reading what waits only reports.  Where nobody comes,
+the sweep (``sweep.py``) carries such a run on through ``recover``.  Moving a run under a
 lease is ``move.py``'s.
 """
 
 from __future__ import annotations
 
 import hmac
+from dataclasses import replace
 from typing import NoReturn
 
 from .agent import Agent
@@ -71,6 +73,21 @@ class Engine:
         run = self._store.active_run(thread)
         return [] if run is None else waiting_pauses(run, self._store.run_pauses(run.id))
 
+    def recover(self, thread: str) -> list[Pause]:
+        """Carry on the thread's run if its worker died, as its next turn or answer would: the sweep's part.
+
+        The pauses that opened (an ``outcome_unknown`` for a call cut off mid-way) are
+        returned, to be announced as any new pause is; none where the run was alive.
+        """
+        run = self._store.active_run(thread)
+        if run is None or run.status != "running":
+            return []
+        before = {pause.id for pause in self._store.run_pauses(run.id)}
+        after = self._runs.recovered(run)
+        if after is None or after is run:
+            return []
+        return [pause for pause in waiting_pauses(after, self._store.run_pauses(run.id)) if pause.id not in before]
+
     def answer(self, thread: str, answer: Answer, waiting: str | None = None, session: str | None = None) -> Reply:
         """Claim a pause in the commit that moves its run; the first answer wins, any other is stale.
 
@@ -115,11 +132,12 @@ class Engine:
             answered = self._runs.event(thread, {"type": "answer", **taken})
             try:
                 if others_open:
-                    return self._answer_one_of_several(snapshot, pause, stored, answered)
+                    return replace(self._answer_one_of_several(snapshot, pause, stored, answered), answered=pause)
                 lease = self._runs.lease(snapshot.run, claim=(pause.id, stored))
                 moved = Snapshot(snapshot.run, _answered(snapshot.pauses, pause.id, stored), snapshot.journal)
                 state = RunState.of(snapshot.run)
-                return self._runs.advance(lease, state, moved, session, (answered,), answering=pause.id)
+                reply = self._runs.advance(lease, state, moved, session, (answered,), answering=pause.id)
+                return replace(reply, answered=pause)
             except PauseClosed as exc:
                 raise InterruptStale("this pause was already answered and the run moved on") from exc
             except VersionConflict:
@@ -157,6 +175,7 @@ class Engine:
         answered: Event,
     ) -> Reply:
         """Nothing runs until the last of several pauses is answered: record this one and say what still waits."""
+        self._runs.refuse_large_answer(snapshot.run, pause.id, stored)
         claimed = claiming(pause.id, stored, snapshot.run, self._runtime.clock(), events=[answered])
         run = self._store.commit(claimed).run
         assert run is not None, "a claim saves its run"

@@ -142,6 +142,11 @@ def iso(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def seconds_since(stamp: str, now: float) -> float:
+    """Seconds from an ``iso`` time to ``now``."""
+    return now - datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
 @dataclass(frozen=True, slots=True)
 class Pause:
     """One thing a run waits on.  ``arguments`` are ``{name, value, origin}``, sorted by name.

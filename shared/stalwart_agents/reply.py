@@ -76,6 +76,8 @@ class Reply:
     id: str = field(default_factory=lambda: "m_" + secrets.token_urlsafe(16))
     opened: list[Pause] = field(default_factory=list, repr=False, compare=False)
     """The pauses this call opened: what ``on_interrupt`` is told of.  Not part of the JSON."""
+    answered: Pause | None = field(default=None, repr=False, compare=False)
+    """The pause an answer was taken for, which says how long it waited.  Not part of the JSON."""
 
     def to_dict(self) -> dict[str, object]:
         return {
