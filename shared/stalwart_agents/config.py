@@ -7,7 +7,6 @@ meeting its errors one run at a time.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -104,14 +103,15 @@ class Settings(_Model):
     ``retention_days``: how long a finished thread is kept after its last
     activity (``stalwart prune``; DynamoDB's TTL); a thread that waits is kept.
     ``max_value_bytes``: the largest a call's arguments, its result or an event
-    may be as JSON; a store keeps them whole, and a DynamoDB item holds 400 KB.
+    may be as JSON.  At most 128 KiB: an undo's journal entry keeps its call's
+    arguments and result beside its own, and a DynamoDB item holds 400 KB.
     """
 
     lease_seconds: float = Field(30.0, gt=0, allow_inf_nan=False, strict=True)
     undo_retries: int = Field(3, ge=0, strict=True)
     undo_backoff: float = Field(0.5, ge=0, le=60, allow_inf_nan=False, strict=True)
     retention_days: float = Field(30.0, gt=0, le=36500, allow_inf_nan=False, strict=True)
-    max_value_bytes: int = Field(131072, ge=1024, le=180000, strict=True)
+    max_value_bytes: int = Field(131072, ge=1024, le=131072, strict=True)
 
 
 class RuleConfig(_Model):
@@ -485,6 +485,8 @@ def _sentence(error: Any, loc: Loc) -> str:
 def _unknown_key(loc: Loc) -> str:
     model = _model_at(loc[:-1])
     valid = list(model.model_fields) if model else []
+    import difflib  # only a message about a mistake needs it, so loading a good file does not import it
+
     near = difflib.get_close_matches(str(loc[-1]), valid, n=1)
     hint = f"; did you mean {near[0]!r}?" if near else f"; the keys here are {', '.join(valid)}" if valid else ""
     return f"unknown key {loc[-1]!r}{hint}"

@@ -1,5 +1,9 @@
 """The service's JSON, as pydantic models: request bodies are validated with them, and the
-OpenAPI document at ``/openapi.json`` describes every answer with them."""
+OpenAPI document at ``/openapi.json`` describes every answer with them.
+
+Every model defers building its validator and schema to first use: a Lambda serves
+one route, and only that route's models are then built at its cold start.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +34,11 @@ SafeFloat = Annotated[StrictFloat, Field(ge=-SAFE_INTEGER, le=SAFE_INTEGER)]
 """Numbers a browser shows exactly (``body.SAFE_INTEGER``): what a person approves is what runs."""
 
 
-class _Body(BaseModel):
+class _Model(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
+
+class _Body(_Model):
     model_config = ConfigDict(extra="forbid")
 
 
@@ -50,13 +58,13 @@ class Thumb(_Body):
     thumb: Literal["up", "down"]
 
 
-class Argument(BaseModel):
+class Argument(_Model):
     name: str
     value: Value
     origin: str
 
 
-class PauseOut(BaseModel):
+class PauseOut(_Model):
     model_config = ConfigDict(extra="allow")
     id: str
     kind: Literal["confirm", "outcome_unknown", "saga_stuck", "ask", "delegate"]
@@ -73,7 +81,7 @@ class PauseOut(BaseModel):
     created_at: str
 
 
-class StepOut(BaseModel):
+class StepOut(_Model):
     step: int
     tool: str
     arguments: list[Argument]
@@ -83,7 +91,7 @@ class StepOut(BaseModel):
     call: int | None = Field(None, description="the call's number within a team's step")
 
 
-class RefusalOut(BaseModel):
+class RefusalOut(_Model):
     step: int
     tool: str
     arguments: list[Argument]
@@ -91,12 +99,12 @@ class RefusalOut(BaseModel):
     rule: str | None
 
 
-class ReplyText(BaseModel):
+class ReplyText(_Model):
     id: str
     text: str
 
 
-class ReplyOut(BaseModel):
+class ReplyOut(_Model):
     thread: str
     reply: ReplyText
     steps: list[StepOut]
@@ -106,28 +114,28 @@ class ReplyOut(BaseModel):
     not_notified: list[dict[str, Any]]
 
 
-class WaitingOut(BaseModel):
+class WaitingOut(_Model):
     thread: str
     waiting: list[PauseOut]
     not_notified: list[dict[str, Any]] = Field(description="pauses whose announcement to on_interrupt failed")
 
 
-class FeedbackOut(BaseModel):
+class FeedbackOut(_Model):
     message: str
     thumb: Literal["up", "down"]
 
 
-class ErrorOut(BaseModel):
+class ErrorOut(_Model):
     error: str
     message: str
     waiting: list[PauseOut] | None = None
 
 
-class HealthOut(BaseModel):
+class HealthOut(_Model):
     ok: bool
 
 
-class ConfigOut(BaseModel):
+class ConfigOut(_Model):
     agent: str
     base: str
 

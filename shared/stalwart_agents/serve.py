@@ -21,12 +21,12 @@ import time
 from collections.abc import Callable, Collection, Mapping
 from functools import cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.routing import APIRoute
+from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
@@ -79,6 +79,7 @@ PUBLIC = ("/", f"/{BUNDLE}", "/healthz", "/config.json", "/openapi.json")
 OPERATOR_HEADER = "Stalwart-Operator-Token"
 
 OnInterrupt = Callable[[str, Pause], object]
+Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
 
 
 def make_app(
@@ -149,6 +150,7 @@ def make_app(
         Boundary, hosts=LOOPBACK_HOSTS if allowed_hosts is None else allowed_hosts, origins=origins, public=PUBLIC
     )
     _handle_errors(app)
+    route = _Declare(app, routes)
 
     def enter(request: Request, thread: str, *, start: bool = False) -> Principal:
         """Who calls, let into the thread only if it is theirs (``start``: or nobody's yet)."""
@@ -173,23 +175,24 @@ def make_app(
         """An answer on a thread, with a ticket to open its stream (an EventSource cannot send a token)."""
         return JSONResponse(body, headers={TICKET_HEADER: tickets.mint(thread, who.key, time.time())})
 
-    @app.get("/", response_class=HTMLResponse, name="interface")
+    @route("interface", "GET", "/", response_class=HTMLResponse)
     def interface(request: Request) -> HTMLResponse:
         base = html.escape(request.scope.get("root_path", "").rstrip("/"), quote=True)
         return HTMLResponse(PAGE.format(name=html.escape(agent_name), base=base), headers=SECURE)
 
-    @app.get(f"/{BUNDLE}", name="interface", include_in_schema=False)
+    @route("interface", "GET", f"/{BUNDLE}", include_in_schema=False)
     def interface_bundle() -> Response:
         """@stalwart-agents/agent-ui, built into the package: the interface needs no Node at run time."""
         return Response(
             _bundle(), media_type="text/javascript", headers={**SECURE, "Cache-Control": "public, max-age=300"}
         )
 
-    @app.post(
+    @route(
+        "messages",
+        "POST",
         "/threads/{thread}/messages",
-        name="messages",
+        body=Turn,
         response_model=None,
-        openapi_extra=body_of(Turn),
         responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503),
     )
     async def messages(thread: Thread, request: Request) -> JSONResponse:
@@ -203,9 +206,10 @@ def make_app(
         reply = await run_in_threadpool(send)
         return ticketed(reply.to_dict(), thread, who)
 
-    @app.get(
+    @route(
+        "interrupts",
+        "GET",
         "/threads/{thread}/interrupts",
-        name="interrupts",
         response_model=None,
         responses=answers(WaitingOut, 400, 401, 404, 503),
     )
@@ -224,11 +228,12 @@ def make_app(
             {"thread": thread, "waiting": [pause.to_dict() for pause in waiting], "not_notified": missed}, thread, who
         )
 
-    @app.post(
+    @route(
+        "resume",
+        "POST",
         "/threads/{thread}/resume",
-        name="resume",
+        body=Resume,
         response_model=None,
-        openapi_extra=body_of(Resume),
         responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503),
     )
     async def resume(thread: Thread, request: Request) -> JSONResponse:
@@ -249,9 +254,10 @@ def make_app(
         )
         return ticketed(reply.to_dict(), thread, who)
 
-    @app.get(
+    @route(
+        "stream",
+        "GET",
         "/threads/{thread}/stream",
-        name="stream",
         responses={200: {"content": {"text/event-stream": {}}}, **errors(400, 401, 404, 503)},
     )
     async def steps(thread: Thread, request: Request) -> Response:
@@ -266,9 +272,10 @@ def make_app(
 
         return EventSourceResponse(stream.live(read, after), ping=15, headers=headers)
 
-    @app.post(
+    @route(
+        "rollback",
+        "POST",
         "/threads/{thread}/rollback",
-        name="rollback",
         response_model=None,
         responses=answers(ReplyOut, 400, 401, 403, 404, 409, 415, 503),
     )
@@ -278,11 +285,12 @@ def make_app(
         reply = await run_in_threadpool(desk.rollback, thread, session=_session(request))
         return JSONResponse(reply.to_dict())
 
-    @app.post(
+    @route(
+        "feedback",
+        "POST",
         "/threads/{thread}/feedback",
-        name="feedback",
+        body=Thumb,
         response_model=FeedbackOut,
-        openapi_extra=body_of(Thumb),
         responses=errors(400, 401, 403, 404, 413, 415, 503),
     )
     async def thumb(thread: Thread, request: Request) -> dict[str, str]:
@@ -293,16 +301,15 @@ def make_app(
         )
         return {"message": kept.message, "thumb": kept.thumb}
 
-    @app.get("/healthz", name="healthz", response_model=HealthOut, responses=errors(503))
+    @route("healthz", "GET", "/healthz", response_model=HealthOut, responses=errors(503))
     async def healthz() -> dict[str, bool]:
         await run_in_threadpool(desk.storage.get_run, "healthz")
         return {"ok": True}
 
-    @app.get("/config.json", name="config", response_model=ConfigOut)
+    @route("config", "GET", "/config.json", response_model=ConfigOut)
     def config_json(request: Request) -> dict[str, str]:
         return {"agent": agent_name, "base": request.scope.get("root_path", "")}
 
-    _keep(app, routes)
     _no_422(app)
     app.state.desk = desk
     return app
@@ -336,11 +343,25 @@ def _origins(origins: Collection[str]) -> list[str]:
     return listed
 
 
-def _keep(app: FastAPI, routes: Collection[str]) -> None:
-    """Serve only the named routes (and the OpenAPI document); a Lambda serves one."""
-    app.router.routes = [
-        r for r in app.router.routes if getattr(r, "name", None) in routes or not isinstance(r, APIRoute)
-    ]
+class _Declare:
+    """Declares a route only where it is served (a Lambda serves one): a route never declared never builds its
+    models, which FastAPI otherwise builds for every route it is given, served or not."""
+
+    def __init__(self, app: FastAPI, routes: Collection[str]) -> None:
+        self.app, self.routes = app, routes
+
+    def __call__(
+        self, name: str, method: str, path: str, *, body: type[BaseModel] | None = None, **options: Any
+    ) -> Callable[[Endpoint], Endpoint]:
+        if name not in self.routes:
+            return _undeclared
+        if body is not None:
+            options["openapi_extra"] = body_of(body)
+        return self.app.api_route(path, methods=[method], name=name, **options)
+
+
+def _undeclared(endpoint: Endpoint) -> Endpoint:
+    return endpoint
 
 
 @cache
