@@ -16,7 +16,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from stalwart_agents import Desk, Webhook
+from stalwart_agents import Desk, InterruptStale, Webhook
 from stalwart_agents.aws_secrets import SecretUnreadable
 from stalwart_agents.fanout import HOLD, deliver
 from stalwart_agents.lambdas import FunctionEnvironment, handler
@@ -294,3 +294,35 @@ def test_without_py3langid_no_language_is_named_and_turns_still_answer(monkeypat
     answered = desk.send("u-1", "quero cancelar a minha encomenda, por favor").to_dict()
     assert [pause["reasons"] for pause in answered["waiting"]] == [["unread"]]
     assert "Portuguese" not in answered["reply"]["text"]
+
+
+class Counting:
+    """A meter that keeps what it is told."""
+
+    def __init__(self):
+        self.seen = []
+
+    def pause_opened(self, kind):
+        self.seen.append(("opened", kind))
+
+    def answer_taken(self, kind, seconds):
+        self.seen.append(("taken", kind, seconds))
+
+    def answer_refused(self, code):
+        self.seen.append(("refused", code))
+
+    def delivery_failed(self):
+        self.seen.append(("failed",))
+
+
+def test_the_desk_tells_its_meter_of_each_pause_opened_and_how_long_its_answer_took(ledger):
+    now = [1_700_000_000.0]
+    meter = Counting()
+    with Desk.from_file(SHOP, storage="memory://", clock=lambda: now[0], meter=meter) as desk:
+        [pause] = desk.send("u-1", CHARGE["text"]).waiting
+        now[0] += 90
+        desk.confirm("u-1", "approve", pause)
+        with pytest.raises(InterruptStale):
+            desk.confirm("u-1", "approve", pause)
+    assert meter.seen == [("opened", "confirm"), ("taken", "confirm", 90.0)]
+    assert len(ledger("charge")) == 1
