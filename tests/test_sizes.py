@@ -12,7 +12,7 @@ from stalwart_agents.serve import make_app
 from stalwart_agents.sizes import json_size
 
 from .server import serving
-from .storage.conftest import BACKENDS, dynamodb_url, fake_aws, postgres_url  # noqa: F401 (fixtures)
+from .storage.conftest import BACKENDS, postgres_url  # noqa: F401 (fixtures)
 
 LIMIT = 131072
 ENVELOPE = 1024
