@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from stalwart_agents import Desk
+from stalwart_agents import Desk, NotFound
 from stalwart_agents.storage import open_storage
 
 from .test_sagas import BANK
@@ -100,3 +100,47 @@ def test_bad_input_is_refused_with_a_sentence_and_exit_code_2(args, said, tmp_pa
     )
     assert refused.returncode == 2 and said in refused.stderr and "Traceback" not in refused.stderr
     assert not (tmp_path / "x.db").exists()
+
+
+class PrunedMidway:
+    """A store that prunes (and lets ``meanwhile`` act) right after the Desk reads a thread's owner: a prune in
+    another process landing between a person being let in and their turn's commit."""
+
+    def __init__(self, store, meanwhile=lambda: None):
+        self._store, self._meanwhile, self.armed = store, meanwhile, False
+
+    def owner(self, thread):
+        stored = self._store.owner(thread)
+        if self.armed:
+            self.armed = False
+            self._store.prune(time.time())
+            self._meanwhile()
+        return stored
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+
+@pytest.mark.parametrize("bob_comes", [False, True])
+def test_a_prune_between_letting_a_person_in_and_their_turn_never_hands_the_thread_to_another(url, tmp_path, monkeypatch, bob_comes):
+    monkeypatch.setenv("STALWART_BANK_LEDGER", str(tmp_path / "ledger.jsonl"))
+    store = open_storage(url)
+    store.clock = lambda: time.time() - 40 * DAY
+    with Desk.from_file(BANK, storage=store) as old:
+        old.enter("t", "alice", start=True)
+        assert old.send("t", "pay 5 to ana").status == "done"
+    store = open_storage(url)  # the Desk closed the first when it was done
+    racing = PrunedMidway(store)
+    with Desk.from_file(BANK, storage=racing) as desk:
+        racing._meanwhile = (lambda: desk.enter("t", "bob", start=True)) if bob_comes else (lambda: None)
+        racing.armed = True
+        if bob_comes:
+            with pytest.raises(NotFound):
+                desk.enter("t", "alice", start=True)
+            desk.enter("t", "bob")
+        else:
+            desk.enter("t", "alice", start=True)
+            [waiting] = desk.send("t", "pay 100 to cy").waiting
+            desk.enter("t", "alice")
+            assert desk.waiting("t") == [waiting]
+        assert "pay 5 to ana" not in str(desk.events("t"))  # the old thread went whole: nothing of it is read

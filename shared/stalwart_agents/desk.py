@@ -152,9 +152,12 @@ class Desk:
         stored = self.storage.owner(thread)
         if stored is None and self.storage.last_run(thread) is not None:
             stored = ANONYMOUS.key
-        if stored is None and start:
+        if start and (stored is None or _same(stored, owner)):
+            # Owning is also the thread's activity: a prune deciding right now that it is idle either
+            # keeps it or, having removed it, sees it claimed afresh, so a turn never lands in a
+            # thread pruned (or taken by another) between this check and the turn's commit.
             stored = self.storage.own(thread, owner)
-        if stored is None or not hmac.compare_digest(stored.encode(), owner.encode()):
+        if stored is None or not _same(stored, owner):
             raise NotFound("no such thread")
 
     def waiting(self, user: str) -> list[Pause]:
@@ -214,6 +217,10 @@ class Desk:
         if name not in self.agents:
             raise ConfigError(f"no agent named {name!r}; this file has {', '.join(self.agents)}")
         return self.agents[name]
+
+
+def _same(stored: str, owner: str) -> bool:
+    return hmac.compare_digest(stored.encode(), owner.encode())
 
 
 def _storage(storage: Storage | str | None, config: Config) -> Storage:
