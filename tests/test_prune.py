@@ -88,7 +88,10 @@ def test_the_retention_and_storage_come_from_the_agent_file(tmp_path, threads, u
     ("args", "said"),
     [
         ((), "name the store to prune: an agent.yaml, or --storage URL"),
-        (("--storage", "sqlite:///x.db", "--retention-days", "0"), "a number of days above 0 and at most 36500"),
+        (("--storage", "sqlite:///x.db", "--retention-days", "0"), "a number of days from 0.042 (an hour) to 36500"),
+        (("--storage", "sqlite:///x.db", "--retention-days", "1e-300"), "a number of days from 0.042 (an hour) to 36500"),
+        (("--storage", "sqlite:///x.db", "--dry-run"), "there is no SQLite store at"),
+        (("--storage", "memory://"), "a memory:// store lives inside one process"),
         (("--storage", "sqlite:///x.db", "--retention-days", "soon"), "not 'soon'"),
         (("--storage", "mysql://db"), "unknown storage scheme 'mysql'"),
         (("no-such-agent.yaml",), "there is no config file at"),

@@ -24,6 +24,8 @@ WILDCARD = ("0.0.0.0", "::", "")
 SECRET_ENV = "STALWART_JWT_SECRET"
 DAY = 86400.0
 MAX_RETENTION_DAYS = 36500
+MIN_RETENTION_DAYS = 1 / 24
+"""An hour: anything shorter is a slip of the keyboard that would remove every finished thread at once."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -83,8 +85,10 @@ def _retention_days(text: str) -> float:
         days = float(text)
     except ValueError:
         days = math.nan
-    if not 0 < days <= MAX_RETENTION_DAYS:
-        raise argparse.ArgumentTypeError(f"a number of days above 0 and at most {MAX_RETENTION_DAYS}, not {text!r}")
+    if not MIN_RETENTION_DAYS <= days <= MAX_RETENTION_DAYS:
+        raise argparse.ArgumentTypeError(
+            f"a number of days from {MIN_RETENTION_DAYS:.3f} (an hour) to {MAX_RETENTION_DAYS}, not {text!r}"
+        )
     return days
 
 
@@ -97,6 +101,7 @@ def _prune(args: argparse.Namespace) -> int:
     config = load_config(args.config) if args.config is not None else None
     days = args.retention_days or (config.settings.retention_days if config else DEFAULT_RETENTION / DAY)
     url, base = (args.storage, Path.cwd()) if args.storage or config is None else (config.storage, config.base_dir)
+    _refuse_nothing_to_prune(url, base)
     store = open_storage(url, base_dir=base, retention=days * DAY)
     try:
         pruned = store.prune(time.time(), dry_run=args.dry_run)
@@ -104,6 +109,17 @@ def _prune(args: argparse.Namespace) -> int:
         store.close()
     print(f"stalwart prune: {_pruned_sentence(pruned, args.dry_run)} ({store.url}, {days:g} days)", flush=True)
     return 0
+
+
+def _refuse_nothing_to_prune(url: str, base: Path) -> None:
+    """A store prune would create, or one that lives only in this process, is a mistake in the command."""
+    if url.startswith("memory:"):
+        raise ValueError("a memory:// store lives inside one process; there is nothing to prune from here")
+    if url.startswith("sqlite:///"):
+        path = Path(url[len("sqlite:///") :])
+        path = path if path.is_absolute() else base / path
+        if not path.exists():
+            raise ValueError(f"there is no SQLite store at {path}; nothing to prune")
 
 
 def _pruned_sentence(pruned: Pruned, dry_run: bool) -> str:
