@@ -51,6 +51,23 @@ TOOLS = """
         sent("unpost")
         return {"undone": True}
 
+    def odd(kind):
+        if kind == "nan":
+            return {"reading": float("nan")}
+        nested = []
+        for _ in range(5000):
+            nested = [nested]
+        return {"nested": nested}
+
+    @tool(says=["measure {kind:text}"])
+    def measure(kind: str) -> dict:
+        return odd(kind)
+
+    @tool(write=True, says=["record {kind:text}"])
+    def record(kind: str) -> dict:
+        sent("record")
+        return odd(kind)
+
     @step(says=["relay {size:number}"])
     def relay(run, size: int) -> dict:
         return run.call("echo", text="y" * size)
@@ -183,3 +200,35 @@ def test_the_turn_itself_over_the_limit_is_refused_before_anything_runs(desk):
         desk.send("t", "fetch 1 " + "w" * 200000)
     assert desk.storage.last_run("t") is None
     assert json.dumps(desk.send("t", "fetch 1").steps[0].result) == '{"body": "x"}'
+
+
+FLAWS = {"nan": "NaN or Infinity", "deep": "nested too deeply"}
+
+
+@pytest.mark.parametrize("kind", list(FLAWS))
+def test_over_http_a_read_result_no_store_can_keep_is_413_naming_the_call_and_the_next_turn_works(desk, kind):
+    with serving(make_app(desk)) as base, httpx.Client(base_url=base, timeout=30) as client:
+        refused = client.post("/threads/t/messages", json={"text": f"measure {kind}"})
+        assert refused.status_code == 413
+        assert refused.json()["message"] == (
+            f"the result of measure (step 1) is not JSON a store can keep ({FLAWS[kind]}); it was not kept; "
+            "the run ended failed, and the thread takes a new turn"
+        )
+        assert client.post("/threads/t/messages", json={"text": "fetch 3"}).status_code == 200
+    assert desk.storage.last_run("t").status == "done"
+
+
+@pytest.mark.parametrize("kind", list(FLAWS))
+def test_over_http_a_write_whose_result_no_store_can_keep_ran_once_and_is_kept_done(desk, sent, kind):
+    with serving(make_app(desk)) as base, httpx.Client(base_url=base, timeout=30) as client:
+        [pause] = client.post("/threads/t/messages", json={"text": f"record {kind}"}).json()["waiting"]
+        body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
+        approved = client.post("/threads/t/resume", json=body)
+        assert approved.status_code == 413
+        assert "record ran, and is kept as done without its result, so it is never sent again" in approved.text
+        assert client.get("/threads/t/interrupts").json()["waiting"] == []
+    run = desk.storage.last_run("t")
+    [entry] = desk.storage.journal(run.id)
+    assert (run.status, entry.status, entry.result) == ("failed", "done", {"not_json": {"flaw": FLAWS[kind]}})
+    assert desk.recover("t") == [] and desk.storage.stale_runs(run.updated_at + 3600) == []
+    assert sent() == ["record"]

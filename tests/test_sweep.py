@@ -7,6 +7,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 
 import httpx
@@ -92,6 +93,43 @@ def committed_since(db: sqlite3.Connection, version: list[int]) -> bool:
     now = db.execute("PRAGMA data_version").fetchone()[0]
     changed, version[:] = now != version[0], [now]
     return changed
+
+
+class Gated:
+    """A store whose first snapshot waits for the other worker's, so both read the stale run before either moves it."""
+
+    def __init__(self, store, gate: threading.Barrier):
+        self.store, self._gate, self._waited = store, gate, False
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
+
+    def snapshot(self, run_id):
+        if not self._waited:
+            self._waited = True
+            self._gate.wait(timeout=30)
+        return self.store.snapshot(run_id)
+
+
+def test_two_sweeps_racing_on_one_stale_run_announce_its_pause_once(bank, stale):
+    config, url, ledger = bank
+    gate, told, swept = threading.Barrier(2), [], {}
+    desks = [
+        Desk.from_file(config, storage=Gated(open_storage(url), gate), on_interrupt=lambda t, p: told.append(p.id))
+        for _ in range(2)
+    ]
+    workers = [threading.Thread(target=lambda d=desk: swept.update({d: sweep(d)})) for desk in desks]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    [pause] = desks[0].waiting("t")
+    assert told == [pause.id]
+    assert sorted(s.recovered for s in swept.values()) == [[], [stale]]
+    assert sorted(s.opened for s in swept.values()) == [[], [pause.id]]
+    assert [line["tool"] for line in ledger_lines(ledger)] == ["pay"]
+    for desk in desks:
+        desk.close()
 
 
 def test_reading_a_thread_whose_worker_died_writes_nothing(bank, stale):

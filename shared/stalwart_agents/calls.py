@@ -6,10 +6,11 @@ after; a read, safe to repeat, is journaled once, finished.  A call found
 again only when the tool is idempotent or a person says it did not happen: a
 write that is not idempotent is never silently sent twice.
 
-A value over the run's size limit is refused here, at the tool boundary: a
-call whose arguments are over it is not made; a read whose result is over it
-failed; a write whose result is over it ran, so it is kept done, its result
-replaced by a marker of its size, and never sent again.  Either way a call of
+A value over the run's size limit, or one no store can keep as JSON (NaN, nested
+thousands deep), is refused here, at the tool boundary: a call whose arguments
+are such is not made; a read whose result is such failed; a write whose result
+is such ran, so it is kept done, its result replaced by a marker that says why,
+and never sent again.  Either way a call of
 the run then stops the walk, and the move ends the run (``move.py``).
 """
 
@@ -107,5 +108,12 @@ def _described(exc: BaseException) -> str:
 
 
 def jsonable(value: object) -> JSON:
-    """Results are kept as JSON; what JSON cannot hold is kept as its text rather than lost."""
-    return cast(JSON, json.loads(json.dumps(value, default=str)))
+    """Results are kept as JSON; what JSON cannot hold is kept as its text rather than lost.
+
+    A value no encoder can walk (nested too deeply, or containing itself) is handed on as it is,
+    for the size check (``sizes.py``) to refuse by name rather than fail here.
+    """
+    try:
+        return cast(JSON, json.loads(json.dumps(value, default=str)))
+    except (RecursionError, ValueError):
+        return cast(JSON, value)

@@ -10,6 +10,7 @@ lease is ``move.py``'s.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import NoReturn
 
@@ -38,6 +39,15 @@ from .tools import Parameter
 from .vocabulary import JSON
 
 CLAIM_ATTEMPTS = 8
+
+
+class Recovery(list[Pause]):
+    """The pauses a recovery opened, and whether this worker carried the run on at all (a run carried on to its
+    end opens none).  A list, so that what announces new pauses takes it as it takes any."""
+
+    def __init__(self, opened: Iterable[Pause] = (), *, carried_on: bool) -> None:
+        super().__init__(opened)
+        self.carried_on = carried_on
 
 
 class Engine:
@@ -73,20 +83,18 @@ class Engine:
         run = self._store.active_run(thread)
         return [] if run is None else waiting_pauses(run, self._store.run_pauses(run.id))
 
-    def recover(self, thread: str) -> list[Pause]:
+    def recover(self, thread: str) -> Recovery:
         """Carry on the thread's run if its worker died, as its next turn or answer would: the sweep's part.
 
-        The pauses that opened (an ``outcome_unknown`` for a call cut off mid-way) are
-        returned, to be announced as any new pause is; none where the run was alive.
+        The pauses this worker opened (an ``outcome_unknown`` for a call cut off mid-way) are
+        returned, to be announced as any new pause is; none where the run was alive, or where
+        another worker carried it on first (that worker announces them).
         """
         run = self._store.active_run(thread)
-        if run is None or run.status != "running":
-            return []
-        before = {pause.id for pause in self._store.run_pauses(run.id)}
-        after = self._runs.recovered(run)
-        if after is None or after is run:
-            return []
-        return [pause for pause in waiting_pauses(after, self._store.run_pauses(run.id)) if pause.id not in before]
+        if run is None or not self._runs.stale(run):
+            return Recovery(carried_on=False)
+        reply = self._runs.recover(run)
+        return Recovery(carried_on=False) if reply is None else Recovery(reply.opened, carried_on=True)
 
     def answer(self, thread: str, answer: Answer, waiting: str | None = None, session: str | None = None) -> Reply:
         """Claim a pause in the commit that moves its run; the first answer wins, any other is stale.

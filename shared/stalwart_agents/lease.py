@@ -7,6 +7,12 @@ first commit also takes the run: it begins a new one, or saves over the
 version that was read (claiming a pause, or taking over from a dead worker),
 and fails, writing nothing, if another worker got there first.
 
+A move may make any number of calls, but no backend takes a commit of any
+size (DynamoDB: 100 items, 4 MB), so what is staged is committed, the same way
+as before a write runs, before it would pass ``RECORDS_PER_COMMIT`` records or
+``BYTES_PER_COMMIT`` bytes: a long move commits in bounded pieces, and its last
+commit, the one that saves what a write that ran returned, always fits.
+
 While held, the lease is renewed every third of ``lease_seconds`` in the
 background, however long a tool takes, so a slow worker is never taken for a
 dead one; every later commit saves the run over the version this worker last
@@ -23,7 +29,14 @@ from types import TracebackType
 from typing import Self
 
 from .errors import StalwartError, VersionConflict
+from .sizes import json_size
 from .storage import Changes, Event, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage
+
+RECORDS_PER_COMMIT = 50
+BYTES_PER_COMMIT = 2 * 1024 * 1024
+"""A commit's bounds, as records (the run, a claimed pause, pauses, journal entries, events, shown messages) and
+their JSON bytes: half of what DynamoDB takes in one transaction (100 items, 4 MB), because DynamoDB counts more
+than the records: an item for each thread touched, and every attribute's name, key and stamp besides the JSON."""
 
 
 class Lease:
@@ -49,6 +62,9 @@ class Lease:
         self._version = run.version if version is None else version
         self._held = False
         self._staged = Changes()
+        self._staged_bytes = 0
+        self._claim_bytes = json_size(claim[1]) if claim is not None else 0
+        self._run_bytes = _bytes(run)
         self._lock = threading.Lock()
         self.period = seconds / 3
 
@@ -72,7 +88,18 @@ class Lease:
         events: tuple[Event, ...] = (),
         shown: tuple[ShownMessage, ...] = (),
     ) -> None:
+        """Stage writes for the next commit, committing what was staged first where these would pass a bound."""
+        records: tuple[PauseRecord | JournalEntry | ShownMessage, ...] = (
+            *pauses,
+            *starts,
+            *(entry for entry, _, _ in updates),
+            *shown,
+        )
+        size = sum(_bytes(record) for record in records) + sum(json_size(event.body) for event in events)
         with self._lock:
+            if self._staged and self._would_pass(len(records) + len(events), size):
+                self._commit(None)
+            self._staged_bytes += size
             self._staged.pauses += pauses
             self._staged.starts += starts
             for update in updates:
@@ -96,17 +123,29 @@ class Lease:
     def commit(self, run: RunRecord | None = None) -> RunRecord:
         """Commit what is staged, and ``run`` where given; the first commit takes the run."""
         with self._lock:
-            changes, self._staged = self._staged, Changes()
-            saved = run or self._run
-            if self._begin:
-                changes.begin = saved
-            else:
-                changes.claim, changes.run, changes.version = self._claim, saved, self._version
-            committed = self._store.commit(changes)
-            if committed.run is not None:
-                self._run, self._version = committed.run, committed.run.version
-            self._begin, self._claim, self._held = False, None, True
-            return self._run
+            return self._commit(run)
+
+    def _commit(self, run: RunRecord | None) -> RunRecord:
+        changes, self._staged, self._staged_bytes = self._staged, Changes(), 0
+        saved = run or self._run
+        if self._begin:
+            changes.begin = saved
+        else:
+            changes.claim, changes.run, changes.version = self._claim, saved, self._version
+        committed = self._store.commit(changes)
+        if committed.run is not None:
+            self._run, self._version = committed.run, committed.run.version
+            self._run_bytes = _bytes(committed.run)
+        self._begin, self._claim, self._claim_bytes, self._held = False, None, 0, True
+        return self._run
+
+    def _would_pass(self, records: int, size: int) -> bool:
+        """Whether staging ``records`` more, of ``size`` bytes, would take the next commit past a bound."""
+        staged = self._staged
+        count = len(staged.pauses) + len(staged.starts) + len(staged.updates) + len(staged.events) + len(staged.shown)
+        count += records + 1 + (self._claim is not None)
+        size += self._staged_bytes + self._run_bytes + self._claim_bytes
+        return count > RECORDS_PER_COMMIT or size > BYTES_PER_COMMIT
 
     def __enter__(self) -> Self:
         RENEWER.add(self)
@@ -181,3 +220,8 @@ class Renewer:
 
 
 RENEWER = Renewer()
+
+
+def _bytes(record: RunRecord | PauseRecord | JournalEntry | ShownMessage) -> int:
+    """A record's size as JSON, the measure of the bytes bound."""
+    return json_size(vars(record))

@@ -126,8 +126,9 @@ class Ledger:
         result = over.marker if status == "done" else None
         self._too_large = CallOutcome(call_position(key), tool, shown(arguments), status, result, said, call_of(key))
         self._too_large_at = key
-        body = {"type": "too_large", "run": self._run, "key": key, "tool": tool, "bytes": over.size}
-        self._lease.stage(events=(self._event({**body, "limit": over.limit, "message": said}),))
+        body = {"type": "too_large", "run": self._run, "key": key, "tool": tool, "limit": over.limit, "message": said}
+        measured = {"flaw": over.flaw} if over.flaw is not None else {"bytes": over.size}
+        self._lease.stage(events=(self._event({**body, **measured}),))
 
     def stopped_at(self, key: str) -> bool:
         """Whether the call at ``key`` is the one a value over the limit stopped in this move."""

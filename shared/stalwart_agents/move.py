@@ -16,10 +16,9 @@ turn then answers 413 naming the call, so the thread takes a new turn.
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NoReturn
 
 from .agent import Agent
@@ -42,7 +41,7 @@ from .progress import Progress, Report
 from .replay import Replay
 from .reply import Reply
 from .saga import Rollback
-from .sizes import Oversize, bounded, call_named, json_size, refuse
+from .sizes import bounded, call_named, oversize, refuse
 from .state import RunState, Saga
 from .storage import FINISHED, Event, PauseRecord, RunRecord, ShownMessage, Snapshot, Storage
 from .tools import Tool
@@ -161,29 +160,38 @@ class Mover:
             raise RunBusy("another worker moved this run at the same moment; read the thread again") from exc
 
     def recovered(self, run: RunRecord | None) -> RunRecord | None:
-        """Carry on a run whose worker stopped without letting go (its lease ran out, unrenewed).
-
-        Returns the run as it then is.  Only a request that writes calls this: a read never moves a run.
-        """
-        if run is None or run.status != "running" or (run.lease_until or 0) > self._runtime.clock():
+        """Carry on ``run`` if its worker stopped without letting go, and return it as it then is (itself where
+        it was alive).  Only a request that writes calls this: a read never moves a run."""
+        if run is None or not self.stale(run):
             return run
+        self.recover(run)
+        return self._store.get_run(run.id)
+
+    def stale(self, run: RunRecord) -> bool:
+        """Whether ``run``'s worker stopped without letting go: running, its lease run out unrenewed."""
+        return run.status == "running" and (run.lease_until or 0) <= self._runtime.clock()
+
+    def recover(self, run: RunRecord) -> Reply | None:
+        """Carry on a stale ``run``: the reply of this worker's move, or None where another worker carried it on."""
         snapshot = self._store.snapshot(run.id)
         assert snapshot is not None, "an active run is in the store"
         recovered = self.event(run.thread, {"type": "recovered", "run": run.id})
-        with contextlib.suppress(VersionConflict, RunBusy):  # another worker carried it on first
-            self.advance(self.lease(run, version=run.version), RunState.of(run), snapshot, None, events=(recovered,))
-        return self._store.get_run(run.id)
+        lease = self.lease(run, version=run.version)
+        try:
+            return self.advance(lease, RunState.of(run), snapshot, None, events=(recovered,))
+        except (VersionConflict, RunBusy):
+            return None
 
     def refuse_large_answer(self, run: RunRecord, pause: str, answer: dict[str, object]) -> None:
         """An answer a store could not keep, refused (413) naming the call it answers: the pause stays open."""
         limit = self._runtime.agents[run.agent].settings.max_value_bytes
-        size = json_size(answer)
-        if size <= limit:
+        over = oversize("the answer", answer, limit)
+        if over is None:
             return
         stored = self._store.get_pause(pause)
         named = call_named(str(stored.payload.get("tool") or "the turn"), str(stored.step)) if stored else pause
-        over = Oversize(f"the answer to {named}", size, limit)
-        raise ValueTooLarge(f"{over.sentence}; it was not taken, and the question still waits")
+        sentence = replace(over, what=f"the answer to {named}").sentence
+        raise ValueTooLarge(f"{sentence}; it was not taken, and the question still waits")
 
     def refuse_new_turn(self, run: RunRecord | None) -> NoReturn:
         """A turn on a thread whose run waits (listing what waits) or is being moved right now."""

@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any
 
 from .desk import Desk
+from .engine import Recovery
 from .storage import Pruned
 
 EVERY = 300.0
@@ -31,7 +32,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Swept:
-    """What one sweep did: runs carried on, pauses that opened, runs it could not carry on, and the prune."""
+    """What one sweep did: runs it carried on (not those another worker did first), pauses it opened, runs it
+    could not carry on, and the prune."""
 
     recovered: list[str] = field(default_factory=list)
     opened: list[str] = field(default_factory=list)
@@ -53,7 +55,8 @@ def sweep(desk: Desk, now: float | None = None) -> Swept:
             log.exception("the sweep could not carry on run %s", run.id)
             failed.append(run.id)
             continue
-        recovered.append(run.id)
+        if isinstance(pauses, Recovery) and pauses.carried_on:
+            recovered.append(run.id)
         opened += [pause.id for pause in pauses]
     swept = Swept(recovered, opened, failed, desk.storage.prune(now))
     log.info("swept: %s", swept.to_dict())
