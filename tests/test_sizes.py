@@ -7,6 +7,7 @@ import httpx
 import pytest
 
 from stalwart_agents import Desk
+from stalwart_agents.engine import Recovery
 from stalwart_agents.errors import ValueTooLarge
 from stalwart_agents.serve import make_app
 from stalwart_agents.sizes import json_size
@@ -230,5 +231,5 @@ def test_over_http_a_write_whose_result_no_store_can_keep_ran_once_and_is_kept_d
     run = desk.storage.last_run("t")
     [entry] = desk.storage.journal(run.id)
     assert (run.status, entry.status, entry.result) == ("failed", "done", {"not_json": {"flaw": FLAWS[kind]}})
-    assert desk.recover("t") == [] and desk.storage.stale_runs(run.updated_at + 3600) == []
+    assert desk.recover("t") == Recovery(False) and desk.storage.stale_runs(run.updated_at + 3600) == []
     assert sent() == ["record"]

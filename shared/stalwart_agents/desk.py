@@ -23,7 +23,7 @@ from .announce import Notify, announce
 from .answer import Answer
 from .auth import ANONYMOUS, Principal
 from .config import Config, load_config
-from .engine import Engine
+from .engine import Engine, Recovery
 from .errors import BadRequest, ConfigError, NotFound
 from .metrics import Meter, NoMeter
 from .move import Runtime
@@ -164,15 +164,16 @@ class Desk:
         """Everything that waits for a person in the thread, each by its own id."""
         return self._engine.waiting(_thread(user))
 
-    def recover(self, user: str) -> list[Pause]:
+    def recover(self, user: str) -> Recovery:
         """Carry on the thread's run if its worker died (its lease ran out), as the thread's next request would.
 
-        What the sweep calls for each stale run; the pauses that opened are announced
-        to ``on_interrupt`` as any new pause is, and returned.
+        What the sweep calls for each stale run.  The pauses this carrying on opened are
+        announced to ``on_interrupt`` as any new pause is; where another worker carried the
+        run on first, it announced them.
         """
-        opened = self._engine.recover(_thread(user))
-        self._announced(opened)
-        return opened
+        recovery = self._engine.recover(_thread(user))
+        self._announced(recovery.opened)
+        return recovery
 
     def _notified(self, reply: Reply, after: Answer | None = None) -> Reply:
         """Tell ``on_interrupt`` of each pause the reply opened, and, after an answer, who gave it."""

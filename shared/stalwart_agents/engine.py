@@ -10,8 +10,7 @@ lease is ``move.py``'s.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import NoReturn
 
 from .agent import Agent
@@ -41,13 +40,13 @@ from .vocabulary import JSON
 CLAIM_ATTEMPTS = 8
 
 
-class Recovery(list[Pause]):
-    """The pauses a recovery opened, and whether this worker carried the run on at all (a run carried on to its
-    end opens none).  A list, so that what announces new pauses takes it as it takes any."""
+@dataclass(frozen=True)
+class Recovery:
+    """Whether this worker carried a dead worker's run on (another may have come first), and the pauses it opened:
+    none where it carried the run to its end."""
 
-    def __init__(self, opened: Iterable[Pause] = (), *, carried_on: bool) -> None:
-        super().__init__(opened)
-        self.carried_on = carried_on
+    carried_on: bool
+    opened: list[Pause] = field(default_factory=list)
 
 
 class Engine:
@@ -92,9 +91,9 @@ class Engine:
         """
         run = self._store.active_run(thread)
         if run is None or not self._runs.stale(run):
-            return Recovery(carried_on=False)
+            return Recovery(False)
         reply = self._runs.recover(run)
-        return Recovery(carried_on=False) if reply is None else Recovery(reply.opened, carried_on=True)
+        return Recovery(False) if reply is None else Recovery(True, reply.opened)
 
     def answer(self, thread: str, answer: Answer, waiting: str | None = None, session: str | None = None) -> Reply:
         """Claim a pause in the commit that moves its run; the first answer wins, any other is stale.

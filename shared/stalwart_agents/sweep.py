@@ -19,7 +19,6 @@ from functools import cache
 from typing import Any
 
 from .desk import Desk
-from .engine import Recovery
 from .storage import Pruned
 
 EVERY = 300.0
@@ -50,14 +49,14 @@ def sweep(desk: Desk, now: float | None = None) -> Swept:
     recovered, opened, failed = [], [], []
     for run in desk.storage.stale_runs(now, STALE_RUNS):
         try:
-            pauses = desk.recover(run.thread)
+            recovery = desk.recover(run.thread)
         except Exception:  # one run that cannot be carried on must not stop the others, nor the prune
             log.exception("the sweep could not carry on run %s", run.id)
             failed.append(run.id)
             continue
-        if isinstance(pauses, Recovery) and pauses.carried_on:
+        if recovery.carried_on:
             recovered.append(run.id)
-        opened += [pause.id for pause in pauses]
+        opened += [pause.id for pause in recovery.opened]
     swept = Swept(recovered, opened, failed, desk.storage.prune(now))
     log.info("swept: %s", swept.to_dict())
     return swept
