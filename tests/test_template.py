@@ -1114,6 +1114,9 @@ def test_sam_build_makes_the_layer_and_every_function(sam, template, tmp_path):
         ROOT / "shared/stalwart_agents/__init__.py"
     ).read_bytes()
     assert (layer / "stalwart_agents" / "storage" / "dynamodb_schema.py").exists()
+    # cel-python's parser built for the runtime's Python, on a build machine that cannot import the arm64 re2
+    header = (layer / "stalwart_agents" / "cel_parser.pickle").read_bytes().partition(b"\n")[0]
+    assert json.loads(header)["python"] == "3.13"
     assert (layer / "fastapi").is_dir() and (layer / "mangum").is_dir()
     assert not (layer / "uvicorn").exists()
     # wheels for the functions' architecture, not the build machine's

@@ -4,13 +4,29 @@ cel-python is imported on first use, not with the package: a Lambda whose route
 never reads a rule should not pay for its parser at cold start.  Evaluations are
 cached by their values, since a run is replayed on every move and cel-python
 takes a good part of a millisecond for each.
+
+cel-python builds its Lark parser from the grammar once per process, about 110 ms
+of a cold start, where loading a saved one takes about 10.  The layer's build
+(shared/Makefile) saves it beside this module with ``python -m stalwart_agents.cel
+PATH``; the first compile hands it to cel-python when it was made from the same
+grammar, by the same lark and Python, and cel-python builds its own otherwise.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from functools import lru_cache
-from typing import Any
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from lark import Lark
+
+PREBUILT_PARSER = Path(__file__).with_name("cel_parser.pickle")
+"""cel-python's parser as the layer's build saved it: a line of JSON saying what it was made from, then Lark.save's
+pickle.  Absent outside a built layer."""
 
 
 class Unparsable(ValueError):
@@ -26,6 +42,7 @@ def compile(expression: str) -> Any:
     import celpy
     from celpy.celparser import CELParseError
 
+    install_parser()
     environment = celpy.Environment()
     try:
         return environment.program(environment.compile(expression))
@@ -46,3 +63,71 @@ def holds(expression: str, values: str) -> bool:
     except (CELEvalError, ValueError, TypeError):
         return True
     return bool(result) if isinstance(result, celtypes.BoolType) else True
+
+
+def install_parser(path: Path = PREBUILT_PARSER) -> None:
+    """Hand cel-python the saved parser before it builds its own (it keeps one per process in CEL_PARSER)."""
+    from celpy import celparser
+
+    if celparser.CELParser.CEL_PARSER is None:
+        celparser.CELParser.CEL_PARSER = load_parser(path, celparser)
+
+
+def load_parser(path: Path, celparser: ModuleType) -> Lark | None:
+    """The parser saved at ``path``; None where there is none or it was made from anything else than what this
+    process would build it from (another grammar, lark or Python), which a pickle would not notice."""
+    import pickle
+
+    from lark import Lark
+
+    try:
+        with path.open("rb") as file:
+            if json.loads(file.readline()) != made_from(celparser):
+                return None
+            return Lark.load(file)
+    except (OSError, ValueError, EOFError, pickle.UnpicklingError):
+        return None
+
+
+def made_from(celparser: ModuleType) -> dict[str, str]:
+    """What a parser is built from: the Python minor version (pickles of lark's classes), lark's version (its tables
+    and their serialization), and cel-python's parser module and grammar, fingerprinted (the options it gives Lark,
+    its token callback, its rules): a content hash costs less than asking importlib.metadata for a version and
+    is exact."""
+    import hashlib
+
+    import lark
+
+    module = Path(celparser.__file__ or "")
+    grammar = hashlib.sha256(module.read_bytes() + module.with_name("cel.lark").read_bytes())
+    return {"python": "{}.{}".format(*sys.version_info), "lark": lark.__version__, "cel-python": grammar.hexdigest()}
+
+
+def save_parser(path: Path) -> None:
+    """Build cel-python's parser and save it to ``path`` with what it was made from, for the layer's build."""
+    celparser = celparser_alone()
+    celparser.CELParser()
+    with path.open("wb") as file:
+        file.write(json.dumps(made_from(celparser)).encode() + b"\n")
+        celparser.CELParser.CEL_PARSER.save(file)
+
+
+def celparser_alone() -> ModuleType:
+    """celpy.celparser without running celpy's __init__, which imports google-re2: the layer's wheels are built for
+    Lambda's machine (aarch64), which the build's may not be, and the parser module needs only lark (pure Python).
+    It keeps its real name, since the saved parser names its token callback by module and qualified name."""
+    import importlib
+    import importlib.util
+
+    if "celpy" not in sys.modules:
+        spec = importlib.util.find_spec("celpy")
+        if spec is None or spec.submodule_search_locations is None:
+            raise SystemExit("cel-python is not installed where this Python looks (PYTHONPATH).")
+        package = ModuleType("celpy")
+        package.__path__ = list(spec.submodule_search_locations)
+        sys.modules["celpy"] = package
+    return importlib.import_module("celpy.celparser")
+
+
+if __name__ == "__main__":
+    save_parser(Path(sys.argv[1]))
