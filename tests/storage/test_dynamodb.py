@@ -16,7 +16,7 @@ import pytest
 boto3 = pytest.importorskip("boto3")
 pytest.importorskip("moto")
 
-from stalwart_agents.errors import ConfigError, StorageError, StorageUnavailable, ValueTooLarge  # noqa: E402
+from stalwart_agents.errors import ConfigError, PauseClosed, StorageError, StorageUnavailable, ValueTooLarge  # noqa: E402
 from stalwart_agents.storage import Changes, Event, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, check_url, open_storage  # noqa: E402
 from stalwart_agents.storage.dynamodb import DynamoStorage  # noqa: E402
 from stalwart_agents.storage.dynamodb_schema import TABLE, TTL_ATTRIBUTE  # noqa: E402
@@ -69,7 +69,8 @@ def pausing_turn(run: RunRecord, key: str = "call-1") -> Changes:
     """What a turn that runs a write and then stops for a person commits: all of it at once."""
     pause = PauseRecord(f"pause-{run.id}", run.id, run.thread, "approve", 1, "tok", {"question": "send?"})
     entry = JournalEntry(run.id, key, "send_mail", {"to": "ana"}, "started", idempotency_key=f"{run.id}/{key}")
-    return Changes(begin=run.replace(status="waiting"), pauses=[pause], starts=[entry], events=said("turn") + said("paused"))
+    events = said("turn", run.thread) + said("paused", run.thread)
+    return Changes(begin=run.replace(status="waiting"), pauses=[pause], starts=[entry], events=events)
 
 
 def test_setup_creates_the_table_template_yaml_describes(opened: Opened, table: str) -> None:
@@ -380,3 +381,119 @@ def test_a_wrong_dynamodb_url_says_what_is_wrong(url: str, problem: str) -> None
         check_url(url)
     with pytest.raises(ConfigError, match="storage"):
         open_storage(url)
+
+
+# expiry: TTL deletes an expired item days later, one at a time, so until then every read treats it as gone
+
+
+def expire(opened: Opened, table: str, *partitions: str, only: set[str] | None = None) -> None:
+    """Time passing, for the items of ``partitions`` (those of sort key in ``only``, where given): their ``expires``
+    a second ago, and TTL not yet come to delete them."""
+    past = {":past": {"N": str(int(opened.store.clock()) - 1)}}
+    for pk, sk in stored_items(opened, table):
+        if pk in partitions and (only is None or sk in only):
+            key = {"pk": {"S": pk}, "sk": {"S": sk}}
+            opened.client.update_item(
+                TableName=table, Key=key, UpdateExpression="SET expires = :past", ExpressionAttributeValues=past
+            )
+
+
+def bodies(store: DynamoStorage, thread: str = "thread-a", after: int = 0, limit: int = 1000) -> list[tuple[int, str]]:
+    return [(event_id, body["what"]) for event_id, body in store.events(thread, after, limit)]
+
+
+def an_expired_thread_of_anas(opened: Opened, table: str) -> RunRecord:
+    """Ana's thread-a, waiting on her approval of a mail, all of it expired."""
+    opened.store.own("thread-a", "ana")
+    run = opened.store.commit(pausing_turn(a_run(1))).run
+    expire(opened, table, "T#thread-a", "R#run-1")
+    return run
+
+
+def test_an_expired_thread_is_invisible_to_every_read(opened: Opened, table: str, moto_endpoint: str) -> None:
+    run = an_expired_thread_of_anas(opened, table)
+    expired = stored_items(opened, table)
+    for store in (opened.store, Opened(table, moto_endpoint).store):
+        assert store.owner("thread-a") is None and store.last_run("thread-a") is None
+        assert store.active_run("thread-a") is None
+        assert store.events("thread-a") == [] and store.get_pause("pause-run-1") is None
+        assert store.snapshot("run-1") is None and store.get_run("run-1") is None
+        assert store.journal("run-1") == [] and store.run_pauses("run-1") == []
+    with pytest.raises(PauseClosed, match="pause pause-run-1 does not exist"):
+        answer = Changes(claim=("pause-run-1", {"ok": True}), run=run.replace(status="running"), version=run.version)
+        opened.store.commit(answer)
+    assert not opened.store.claim_delivery("run-1", "pause-run-1", opened.store.clock(), 60.0)
+    assert opened.store.prune(opened.store.clock()).kept == 0
+    assert stored_items(opened, table) == expired
+
+
+def test_a_new_person_claiming_an_expired_thread_owns_a_new_thread_and_sees_nothing_old(
+    opened: Opened, table: str, moto_endpoint: str
+) -> None:
+    an_expired_thread_of_anas(opened, table)
+    bo = Opened(table, moto_endpoint)
+    assert bo.calls_of(lambda: bo.store.own("thread-a", "bo")) == ["UpdateItem", "UpdateItem"]
+    assert bo.store.owner("thread-a") == "bo" and opened.store.own("thread-a", "ana") == "bo"
+    assert bo.store.active_run("thread-a") is None and bo.store.last_run("thread-a") is None
+    assert bodies(bo.store) == []
+    bos = bo.store.commit(pausing_turn(a_run(2)))
+    assert bo.store.active_run("thread-a").id == "run-2" and bo.store.last_run("thread-a").id == "run-2"
+    assert bos.event_ids == [3, 4]  # after the old thread's, which are never written over
+    assert bodies(bo.store) == [(3, "turn"), (4, "paused")] and bodies(opened.store, after=3) == [(4, "paused")]
+
+
+def test_a_writer_remembering_the_expired_thread_begins_it_anew(opened: Opened, table: str) -> None:
+    """The store that wrote the old thread remembers its counter and its run; its next commit meets the expired item."""
+    an_expired_thread_of_anas(opened, table)
+    committed = opened.store.commit(pausing_turn(a_run(2)))
+    assert opened.store.owner("thread-a") is None and opened.store.active_run("thread-a").id == "run-2"
+    assert bodies(opened.store) == [(committed.event_ids[0], "turn"), (committed.event_ids[1], "paused")]
+    thread = stored_items(opened, table)[("T#thread-a", "THREAD")]
+    assert "owner" not in thread and float(thread[TTL_ATTRIBUTE]["N"]) > opened.store.clock()
+    assert opened.store.own("thread-a", "bo") == "bo"
+
+
+def test_a_live_thread_shows_its_unexpired_events_past_its_expired_ones(opened: Opened, table: str) -> None:
+    store = opened.store
+    for n in range(1, 7):
+        append_event(store, "thread-a", {"what": f"e{n}"})
+    expire(opened, table, "T#thread-a", only={f"E#{n:012d}" for n in (1, 2, 3, 5)})
+    key = {"pk": {"S": "T#thread-a"}, "sk": {"S": "E#000000000004"}}
+    opened.client.update_item(TableName=table, Key=key, UpdateExpression="REMOVE expires")  # written before retention
+    assert bodies(store) == [(4, "e4"), (6, "e6")]
+    assert bodies(store, limit=1) == [(4, "e4")] and bodies(store, after=4, limit=1) == [(6, "e6")]
+    assert bodies(store, limit=2) == [(4, "e4"), (6, "e6")] and bodies(store, after=6) == []
+    assert append_event(store, "thread-a", {"what": "e7"}) == 7
+    assert bodies(store, after=4) == [(6, "e6"), (7, "e7")]
+
+
+def test_prune_keeps_the_journal_a_waiting_rollback_undoes(opened: Opened, table: str) -> None:
+    store = opened.store
+    store.clock = lambda: 1_000_000.0
+    done = begin_run(store, a_run(1, status="done"))
+    store.commit(Changes(starts=[JournalEntry(done.id, "call-1", "charge", {"amount": 40}, "done")]))
+    saga = {"saga": {"reason": "operator", "target": done.id}}
+    store.commit(pausing_turn(a_run(2, state=saga)))
+    now = 1_000_000.0 + store.retention * 0.9
+    assert ("R#run-1", "J#call-1") in expiring(opened, table, now + store.retention / 2)
+    store.prune(now)
+    assert expiring(opened, table, now + store.retention / 2) == set()
+    store.clock = lambda: 1_000_000.0 + store.retention * 1.2
+    assert [entry.key for entry in store.journal("run-1")] == ["call-1"]
+
+
+def test_prune_on_its_schedule_keeps_a_waiting_thread_and_never_brings_back_what_expired(
+    opened: Opened, table: str
+) -> None:
+    store = opened.store
+    store.clock = lambda: 1_000_000.0
+    store.commit(pausing_turn(a_run(1)))
+    store.commit(pausing_turn(a_run(2, thread="thread-b")))
+    expire(opened, table, "T#thread-b", "R#run-2")
+    for step in range(1, 26):
+        store.prune(1_000_000.0 + step * store.retention * 0.4)
+    store.clock = lambda: 1_000_000.0 + 10 * store.retention
+    assert store.active_run("thread-a").id == "run-1"
+    assert [pause.status for pause in store.run_pauses("run-1")] == ["open"]
+    assert [what for _, what in bodies(store)] == ["turn", "paused"]
+    assert store.active_run("thread-b") is None and store.snapshot("run-2") is None

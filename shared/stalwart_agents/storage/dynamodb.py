@@ -7,7 +7,10 @@ applied is answered by DynamoDB as that success, and an answer that never comes
 is settled by reading the token back, so a commit that happened is never
 reported lost.  Every item but a secret carries ``expires``, ``retention`` after
 it was written, for TTL; ``prune`` keeps what a thread with an active run holds
-from expiring, and the sparse ``live`` index lists those threads.
+from expiring, and the sparse ``live`` index lists those threads.  TTL deletes an
+expired item days later, one item at a time, so every read and every condition
+treats an item at or past its ``expires`` as gone: a thread whose item expired is
+a new thread, whoever claims its id, and sees nothing of the old one.
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ from .dynamodb_items import (
     Stamp,
     Terms,
     attributes,
+    expired,
+    expiry,
     from_item,
     item_key,
     number,
@@ -56,6 +61,7 @@ from .dynamodb_items import (
     run_key,
     thread_key,
     update_expression,
+    visible,
 )
 from .dynamodb_schema import TTL_ATTRIBUTE, create_table_arguments
 from .dynamodb_sizes import check_item, item_size
@@ -202,8 +208,8 @@ class DynamoStorage:
             KeyConditionExpression=terms.equal("pid", pause_id),
             **terms.fields(),
         )
-        keys = found.get("Items", [])
-        return None if not keys else record_of(PauseRecord, self._get({"pk": keys[0]["pk"], "sk": keys[0]["sk"]}))
+        stored = (self._get({"pk": key["pk"], "sk": key["sk"]}) for key in found.get("Items", []))
+        return record_of(PauseRecord, next((item for item in stored if item is not None), None))
 
     def run_pauses(self, run_id: str) -> list[PauseRecord]:
         return _pauses(self._run_items(run_id, "P#"))
@@ -218,8 +224,7 @@ class DynamoStorage:
             return []
         terms = Terms()
         between = f"{terms.name('sk')} BETWEEN {terms.value(f'E#{first:012d}')} AND {terms.value(f'E#{LAST_EVENT}')}"
-        condition = f"{terms.equal('pk', f'T#{thread}')} AND {between}"
-        items = self._query(limit, KeyConditionExpression=condition, **terms.fields())
+        items = self._query(limit, terms, f"{terms.equal('pk', f'T#{thread}')} AND {between}")
         return [(int(item["sk"]["S"][2:]), records.load(plain(item.get("body")))) for item in items]
 
     def secret(self, name: str, candidate: str) -> str:
@@ -238,34 +243,73 @@ class DynamoStorage:
         return stored if stored is not None else self._legacy_owner(thread)
 
     def own(self, thread: str, owner: str) -> str:
-        """One UpdateItem for a new thread or an owned one; a thread begun without an owner may have a legacy one."""
+        """One UpdateItem for a new thread or an owned one; a thread begun without an owner may have a legacy one.
+
+        A thread whose item expired is a new thread: ``owner`` claims it in place of its old owner.
+        """
+        for _ in range(ATTEMPTS):
+            now, terms = self.clock(), Terms()
+            first = f"{terms.name('owner')} = if_not_exists({terms.name('owner')}, {terms.value(owner)})"
+            condition = f"({terms.absent('pk')} OR attribute_exists({terms.name('owner')})) AND {terms.unexpired(now)}"
+            try:
+                stored = self._call(
+                    "update_item",
+                    expected=("ConditionalCheckFailedException",),
+                    TableName=self.table,
+                    Key=thread_key(thread),
+                    UpdateExpression=f"SET {first}, {terms.equal(TTL_ATTRIBUTE, self._expires())}",
+                    ConditionExpression=condition,
+                    ReturnValues="ALL_NEW",
+                    ReturnValuesOnConditionCheckFailure="ALL_OLD",
+                    **terms.fields(),
+                )["Attributes"]
+            except ClientError as exc:
+                old = exc.response.get("Item") or self._read(thread_key(thread))
+                if not expired(old, now):
+                    return self._own_unowned(thread, self._legacy_owner(thread) or owner)
+                if self._own_expired(thread, owner, old):
+                    return owner
+                continue
+            self._memory.saw(thread, number(stored, "seq"))
+            return str(plain(stored["owner"]))
+        raise StorageUnavailable(f"claiming thread {thread} in the DynamoDB table {self.table} kept racing; try again")
+
+    def _own_expired(self, thread: str, owner: str, old: Item | None) -> bool:
+        """Begin the thread anew on its expired item, if still as found: ``owner`` owns it, no old run is its.
+
+        Its event counter goes on, so the new thread's events are put where no old one is.
+        """
         terms = Terms()
-        first = f"{terms.name('owner')} = if_not_exists({terms.name('owner')}, {terms.value(owner)})"
-        condition = f"{terms.absent('pk')} OR attribute_exists({terms.name('owner')})"
+        sets = [terms.equal("owner", owner), terms.equal(TTL_ATTRIBUTE, self._expires())]
+        removes = [terms.name(name) for name in ("last_run", "active_run", "live")]
         try:
-            stored = self._call(
+            self._call(
                 "update_item",
                 expected=("ConditionalCheckFailedException",),
                 TableName=self.table,
                 Key=thread_key(thread),
-                UpdateExpression=f"SET {first}, {terms.equal(TTL_ATTRIBUTE, self._expires())}",
-                ConditionExpression=condition,
-                ReturnValues="ALL_NEW",
+                UpdateExpression=update_expression(sets, removes),
+                ConditionExpression=terms.equal(TTL_ATTRIBUTE, expiry(old)),
                 **terms.fields(),
-            )["Attributes"]
+            )
         except ClientError:
-            return self._own_unowned(thread, self._legacy_owner(thread) or owner)
-        self._memory.saw(thread, number(stored, "seq"))
-        return str(plain(stored["owner"]))
+            return False
+        self._memory.saw(thread, number(old, "seq"))
+        return True
 
     def _own_unowned(self, thread: str, owner: str) -> str:
-        """A thread begun without an owner on its item: ``owner`` (its legacy owner, if any) becomes it."""
+        """A thread begun without an owner on its item: ``owner`` (its legacy owner, if any) becomes it.
+
+        Its ``expires`` is set too, as every write to the thread's item sets it: TTL may have deleted the item since
+        it was found, and this write would begin it again.
+        """
         terms = Terms()
+        first = f"{terms.name('owner')} = if_not_exists({terms.name('owner')}, {terms.value(owner)})"
         stored = self._call(
             "update_item",
             TableName=self.table,
             Key=thread_key(thread),
-            UpdateExpression=f"SET {terms.name('owner')} = if_not_exists({terms.name('owner')}, {terms.value(owner)})",
+            UpdateExpression=f"SET {first}, {terms.equal(TTL_ATTRIBUTE, self._expires())}",
             ReturnValues="UPDATED_NEW",
             **terms.fields(),
         )["Attributes"]
@@ -323,7 +367,7 @@ class DynamoStorage:
                 TableName=self.table,
                 Key=item_key(f"R#{run_id}", f"P#{pause_id}"),
                 UpdateExpression=update_expression(sets, removes),
-                ConditionExpression=f"attribute_exists({terms.name('pk')})",
+                ConditionExpression=terms.present(self.clock()),
                 **terms.fields(),
             )
 
@@ -331,7 +375,7 @@ class DynamoStorage:
         """One conditional UpdateItem on the pause: its claim's time, unless delivered or claimed within ``hold``."""
         terms = Terms()
         unclaimed = f"{terms.absent(CLAIMED)} OR {terms.name(CLAIMED)} <= {terms.value(now - hold)}"
-        condition = f"attribute_exists({terms.name('pk')}) AND {terms.absent(DELIVERED)} AND ({unclaimed})"
+        condition = f"{terms.present(self.clock())} AND {terms.absent(DELIVERED)} AND ({unclaimed})"
         try:
             self._call(
                 "update_item",
@@ -349,22 +393,24 @@ class DynamoStorage:
     def prune(self, now: float, *, dry_run: bool = False) -> Pruned:
         """TTL removes what expired; this keeps what each thread with an active run holds from expiring.
 
-        Every item of the thread's partition and of its active run's that would expire within half the
-        retention gets ``expires`` moved to a whole retention from ``now``, each write conditioned on the item
-        still existing.  Both partitions are read whole (billed by their size), so an older item is found
-        however recently the thread itself was written.
+        Every item of the thread's partition, of its active run's and of the run that one undoes (a rollback's
+        target, whose journal it reads) that would expire within half the retention gets ``expires`` moved to a
+        whole retention from ``now``, each write conditioned on the item still being there, unexpired.  What
+        expired already stays expired: TTL may have deleted part of it, and reads treat it as gone.  The
+        partitions are read whole (billed by their size), so an older item is found however recently the thread
+        itself was written.
         """
         soon, later = now + self.retention / 2, int(now + self.retention)
-        expiring = [key for thread in self._live() for key in self._expiring(thread, soon)]
+        expiring = [key for thread in self._live(now) for key in self._expiring(thread, now, soon)]
         if not dry_run:
             for key in expiring:
-                self._keep(key, later)
+                self._keep(key, now, later)
         return Pruned(kept=len(expiring))
 
     def stale_runs(self, now: float, limit: int = 100) -> list[RunRecord]:
         """The live index's threads whose active run is still ``running`` with its lease run out."""
         stale: list[RunRecord] = []
-        for thread in self._live():
+        for thread in self._live(now):
             if len(stale) >= limit:
                 break
             run_id = plain(thread.get("active_run"))
@@ -373,31 +419,48 @@ class DynamoStorage:
                 stale.append(run)
         return stale
 
-    def _live(self) -> Iterator[Item]:
-        """The item of every thread with an active run, shard by shard of the sparse live index."""
+    def _live(self, now: float) -> Iterator[Item]:
+        """The item of every unexpired thread with an active run, shard by shard of the sparse live index."""
         for shard in range(LIVE_SHARDS):
             terms = Terms()
             condition = terms.equal("live", f"{shard:02d}")
-            yield from self._pages(
+            pages = self._pages(
                 TableName=self.table, IndexName="live", KeyConditionExpression=condition, **terms.fields()
             )
+            yield from (thread for thread in pages if not expired(thread, now))
 
-    def _expiring(self, thread: Item, soon: float) -> list[Item]:
-        """The keys of the items, of the thread's partition and its active run's, that expire before ``soon``."""
-        partitions = [thread["pk"]["S"]] + [f"R#{run}" for run in [plain(thread.get("active_run"))] if run]
+    def _expiring(self, thread: Item, now: float, soon: float) -> list[Item]:
+        """The keys of the unexpired items, of the thread's partition, its active run's and that run's saga target's,
+        that expire before ``soon``."""
+        active = plain(thread.get("active_run"))
+        runs = [] if active is None else [active, *self._undone(active, now)]
         keys: list[Item] = []
-        for partition in partitions:
+        for partition in [thread["pk"]["S"], *(f"R#{run}" for run in runs)]:
             terms = Terms()
+            ttl = terms.name(TTL_ATTRIBUTE)
             keys += self._pages(
                 TableName=self.table,
                 KeyConditionExpression=terms.equal("pk", partition),
-                FilterExpression=f"{terms.name(TTL_ATTRIBUTE)} < {terms.value(soon)}",
+                FilterExpression=f"{ttl} > {terms.value(now)} AND {ttl} < {terms.value(soon)}",
                 ProjectionExpression=f"{terms.name('pk')}, {terms.name('sk')}",
                 **terms.fields(),
             )
         return keys
 
-    def _keep(self, key: Item, expires: int) -> None:
+    def _undone(self, run_id: str, now: float) -> list[str]:
+        """The run that ``run_id`` undoes, if it is a rollback of another: its state's saga names it.
+
+        The engine's RunState writes the saga as ``{"saga": {"target": ...}}``; the store reads only that.
+        """
+        terms = Terms()
+        projection = f"{terms.name('state')}, {terms.name(TTL_ATTRIBUTE)}"
+        item = visible(self._read(run_key(run_id), ProjectionExpression=projection, **terms.fields()), now)
+        state = records.load(plain((item or {}).get("state"))) or {}
+        saga = state.get("saga") if isinstance(state, dict) else None
+        target = saga.get("target") if isinstance(saga, dict) else None
+        return [target] if isinstance(target, str) and target != run_id else []
+
+    def _keep(self, key: Item, now: float, expires: int) -> None:
         terms = Terms()
         with suppress(ClientError):
             self._call(
@@ -406,7 +469,7 @@ class DynamoStorage:
                 TableName=self.table,
                 Key=key,
                 UpdateExpression=f"SET {terms.equal(TTL_ATTRIBUTE, expires)}",
-                ConditionExpression=f"attribute_exists({terms.name('pk')})",
+                ConditionExpression=terms.present(now),
                 **terms.fields(),
             )
 
@@ -414,7 +477,8 @@ class DynamoStorage:
         return int(self.clock() + self.retention)
 
     def _stamp(self) -> Stamp:
-        return Stamp(uuid.uuid4().hex, self._expires())
+        now = self.clock()
+        return Stamp(uuid.uuid4().hex, int(now + self.retention), now)
 
     def _outcome(self, transaction: Transaction) -> Outcome:
         """Whether DynamoDB applied the transaction; one refused (cancelled on a condition) raises its error.
@@ -500,10 +564,17 @@ class DynamoStorage:
         condition = terms.equal("pk", f"R#{run_id}")
         if prefix:
             condition += f" AND begins_with({terms.name('sk')}, {terms.value(prefix)})"
-        return self._query(None, KeyConditionExpression=condition, **terms.fields())
+        return self._query(None, terms, condition)
 
-    def _query(self, limit: int | None, **request: Any) -> list[Item]:
-        """Every item a strongly consistent query finds (up to ``limit``), page after page."""
+    def _query(self, limit: int | None, terms: Terms, condition: str) -> list[Item]:
+        """Every unexpired item a strongly consistent query finds (up to ``limit``), page after page.
+
+        DynamoDB applies ``Limit`` before the filter, so a page may hold fewer items than it was asked for
+        (expired ones read and dropped) and still have more after it: the next page asks for what is missing.
+        """
+        request: dict[str, Any] = {"KeyConditionExpression": condition}
+        request["FilterExpression"] = terms.unexpired(self.clock())
+        request |= terms.fields()
         items: list[Item] = []
         while True:
             page_limit: dict[str, Any] = {} if limit is None else {"Limit": limit - len(items)}
@@ -524,7 +595,14 @@ class DynamoStorage:
             request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     def _get(self, key: Item) -> Item | None:
-        item: Item | None = self._call("get_item", TableName=self.table, Key=key, ConsistentRead=True).get("Item")
+        """The item, read strongly consistent; None where it is missing or expired."""
+        return visible(self._read(key), self.clock())
+
+    def _read(self, key: Item, **request: Any) -> Item | None:
+        """The item as stored, expired or not."""
+        item: Item | None = self._call("get_item", TableName=self.table, Key=key, ConsistentRead=True, **request).get(
+            "Item"
+        )
         return item
 
     def _create_table(self) -> None:

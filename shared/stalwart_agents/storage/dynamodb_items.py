@@ -1,6 +1,8 @@
 """Items as DynamoDB's JSON holds them: keys, plain values as attributes and back, and the request expressions.
 
-What the store and a commit's transaction both write and read; nothing here sends a request.
+What the store and a commit's transaction both write and read; nothing here sends a request.  An item whose
+``expires`` is at or before now is treated as gone by every read and condition: TTL deletes expired items one
+at a time, in no order and days later, so until then a read would find half of a thread.
 """
 
 from __future__ import annotations
@@ -65,6 +67,23 @@ def from_item(kind: type[records.Record], item: Mapping[str, Any]) -> records.Re
     return records.from_row(kind, row)
 
 
+def expiry(item: Mapping[str, Any] | None) -> float | None:
+    """When the item expires (epoch seconds); None for no item, or one that never expires (a secret, a legacy item)."""
+    text = plain((item or {}).get(TTL_ATTRIBUTE))
+    return None if text is None else float(text)
+
+
+def expired(item: Mapping[str, Any] | None, now: float) -> bool:
+    """Whether the item is there but past its ``expires``: as good as deleted, though TTL has not deleted it yet."""
+    expires = expiry(item)
+    return expires is not None and expires <= now
+
+
+def visible(item: Item | None, now: float) -> Item | None:
+    """The item as a read at ``now`` sees it: None where it is missing or expired."""
+    return None if item is None or expired(item, now) else item
+
+
 def number(item: Mapping[str, Any] | None, name: str) -> int | None:
     text = plain((item or {}).get(name))
     return None if text is None else int(text)
@@ -77,10 +96,12 @@ def shard_of(thread: str) -> str:
 
 @dataclass(frozen=True)
 class Stamp:
-    """What every item one attempt at a commit writes carries: the attempt's request token, and when it expires."""
+    """What every item one attempt at a commit writes carries: the attempt's request token, and when it expires;
+    and the time the attempt is made at, by which its conditions tell an expired item from a stored one."""
 
     token: str
     expires: int
+    now: float
 
     def attributes(self) -> Item:
         return attributes({TOKEN: self.token, TTL_ATTRIBUTE: self.expires})
@@ -109,6 +130,18 @@ class Terms:
 
     def absent(self, name: str) -> str:
         return f"attribute_not_exists({self.name(name)})"
+
+    def unexpired(self, now: float) -> str:
+        """True of an item not expired at ``now`` (one without ``expires`` never is), and where there is none."""
+        return f"({self.absent(TTL_ATTRIBUTE)} OR {self.name(TTL_ATTRIBUTE)} > {self.value(now)})"
+
+    def present(self, now: float) -> str:
+        """True of an item that is there and not expired at ``now``."""
+        return f"attribute_exists({self.name('pk')}) AND {self.unexpired(now)}"
+
+    def vacant(self, now: float) -> str:
+        """True where there is no item, or only one expired at ``now``: where a new item may be put over it."""
+        return f"({self.absent('pk')} OR {self.name(TTL_ATTRIBUTE)} <= {self.value(now)})"
 
     def fields(self) -> dict[str, Any]:
         found: dict[str, Any] = {}

@@ -20,7 +20,9 @@ Query reads all a replay needs.  Every item but a secret carries ``expires``
 (epoch seconds, for TTL: the retention after it was last written), and each
 item a commit writes carries ``tx`` (that commit's request token, so a commit
 whose answer was lost can be read back).  ``prune`` moves ``expires`` on for threads the
-live index lists, so TTL only removes what no active run needs.
+live index lists, so TTL only removes what no active run needs.  TTL deletes
+expired items one by one, days later and in no order, so every read takes an
+expired item for absent: a thread that expired is wholly gone, and its id is new.
 """
 
 from __future__ import annotations

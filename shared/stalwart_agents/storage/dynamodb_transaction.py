@@ -3,6 +3,8 @@
 Each item carries its condition; a cancelled transaction's old images say which
 condition failed and what is stored, so a lost race is raised with the current
 record without another read, and a wrong guess is corrected for the next attempt.
+Conditions treat an expired item as gone: a new item is put over it, one that must
+be stored is refused, and a thread whose item expired begins anew on it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from .dynamodb_items import (
     Stamp,
     Terms,
     attributes,
+    expired,
+    expiry,
     item_key,
     number,
     plain,
@@ -33,12 +37,16 @@ from .dynamodb_items import (
     shard_of,
     thread_key,
     update_expression,
+    visible,
 )
+from .dynamodb_schema import TTL_ATTRIBUTE
 from .dynamodb_sizes import NUMBER_LIMIT, check_item, check_transaction, item_size, value_size
 
 MAX_ITEMS = 100
 GUESS = sys.maxsize  # the place of a failed guess: after every condition of the commit, so those are raised first
 RETRIED_REASONS = {"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"}
+THREAD_RECORDS = ("owner", "last_run", "active_run", "live")
+"""What a thread's item says of the thread besides its event counter: none of it outlives the item's expiry."""
 
 Verdict = tuple[int, StalwartError | None]
 
@@ -119,6 +127,8 @@ class Guesses:
     run_thread: str | None = None
     pause_run: str | None = None
     inactive: set[str] = field(default_factory=set)
+    expired: dict[str, float] = field(default_factory=dict)
+    """Threads whose item was found expired, by its ``expires``: the item is begun anew, if still as found."""
 
 
 @dataclass
@@ -157,6 +167,10 @@ class Transaction:
     @property
     def token(self) -> str:
         return self._stamp.token
+
+    @property
+    def _now(self) -> float:
+        return self._stamp.now
 
     def requests(self) -> list[dict[str, Any]]:
         """The transaction's items, once they are known to fit DynamoDB's limits (else ValueTooLarge)."""
@@ -232,7 +246,7 @@ class Transaction:
         def verdict(old: Item | None) -> Verdict:
             return position, None if not old else refused(record_of(kind, old))
 
-        condition = {"ConditionExpression": terms.absent("pk"), "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}
+        condition = {"ConditionExpression": terms.vacant(self._now), "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}
         self._put({"Item": item} | condition | terms.fields(), position, what, verdict)
 
     def _update(
@@ -252,7 +266,8 @@ class Transaction:
         terms = Terms()
         sets = [terms.equal("status", "answered"), terms.equal("answer", check.answer)]
         key = item_key(f"R#{self._guesses.pause_run}", f"P#{check.pause_id}")
-        request = self._update(key, terms, sets, [], terms.equal("status", "open"))
+        condition = f"{terms.equal('status', 'open')} AND {terms.unexpired(self._now)}"
+        request = self._update(key, terms, sets, [], condition)
         verdict = partial(self._claimed, position, check)
         self.writes.append(
             Write(request, position, f"the answer to pause {check.pause_id}", set_size(request), verdict)
@@ -260,7 +275,7 @@ class Transaction:
 
     def _claimed(self, position: int, check: PauseOpen, old: Item | None) -> Verdict:
         """No pause under the run guessed: the retry looks it up by id first (and finds it, or that there is none)."""
-        if old is None:
+        if visible(old, self._now) is None:
             self._guesses.pause_run = None
             return position, None
         return position, check.refused(record_of(PauseRecord, old))
@@ -273,6 +288,7 @@ class Transaction:
             self._thread(thread).finished = row["id"]
         terms = Terms()
         condition = f"{terms.equal('version', check.version)} AND {terms.equal('thread', thread)}"
+        condition += f" AND {terms.unexpired(self._now)}"
         request = {
             "Item": self._run_item(row),
             "ConditionExpression": condition,
@@ -282,7 +298,7 @@ class Transaction:
 
     def _saved(self, position: int, check: RunAt, old: Item | None) -> Verdict:
         """A stale version is a conflict; the right version under another thread: the run keeps its stored thread."""
-        current = run_seen(old, self._memory)
+        current = run_seen(visible(old, self._now), self._memory)
         if current is None or current.version != check.version:
             return position, check.refused(current)
         self._guesses.run_thread = current.thread
@@ -297,13 +313,18 @@ class Transaction:
         condition = terms.equal("status", check.status)
         if check.attempt is not None:
             condition += f" AND {terms.equal('attempt', check.attempt)}"
+        condition += f" AND {terms.unexpired(self._now)}"
         key = item_key(f"R#{check.entry['run']}", f"J#{check.entry['key']}")
         request = self._update(key, terms, sets, removes, condition)
         stored = item_size(key | self._item(check.entry)) + len("started") + NUMBER_LIMIT
-        verdict = partial(refused_entry, position, check)
+        verdict = partial(self._refused_entry, position, check)
         self.writes.append(Write(request, position, entry_named(check.entry), stored, verdict))
 
+    def _refused_entry(self, position: int, check: EntryAt, old: Item | None) -> Verdict:
+        return position, check.refused(record_of(JournalEntry, visible(old, self._now)))
+
     def _events(self) -> None:
+        """Each event put where no event is, or only an expired one: a stale counter never overwrites the log."""
         for (thread, body), event in zip(self._rows.events, self._changes.events, strict=True):
             change = self._thread(thread)
             change.events += 1
@@ -312,7 +333,9 @@ class Transaction:
             item = item_key(f"T#{thread}", f"E#{event_id:012d}") | self._item({"body": body})
             kind = event.body.get("type")
             what = f"an event{f' ({kind})' if isinstance(kind, str) else ''} of thread {thread}"
-            self._put({"Item": item}, GUESS, what, lambda old: (GUESS, None))
+            terms = Terms()
+            condition = {"ConditionExpression": terms.vacant(self._now)} | terms.fields()
+            self._put({"Item": item} | condition, GUESS, what, lambda old: (GUESS, None))
 
     def _shown(self) -> None:
         """Insert-or-ignore inside a transaction, where a failed condition would cancel it: each attribute if absent."""
@@ -329,31 +352,45 @@ class Transaction:
             self.writes.append(Write(request, GUESS, what, set_size(request)))
 
     def _thread_write(self, change: ThreadChange) -> Write:
-        """The thread's item: its runs, its event counter, when it expires, and whether the live index lists it."""
-        terms, sets, removes, conditions = Terms(), [], [], []
+        """The thread's item: its runs, its event counter, when it expires, and whether the live index lists it.
+
+        An item found expired is begun anew, if it is still as found: what it said of the old thread is removed
+        and its counter goes on, so the new thread's events are put where no old one is.
+        """
+        terms = Terms()
+        setting: dict[str, Any] = {}
+        removing: list[str] = []
+        renewed = self._guesses.expired.get(change.thread)
+        conditions = [terms.unexpired(self._now) if renewed is None else terms.equal(TTL_ATTRIBUTE, renewed)]
         if change.free is not None and change.begun is not None:
-            conditions.append(terms.absent("active_run"))
-            sets.append(terms.equal("last_run", change.begun.run["id"]))
+            conditions += [terms.absent("active_run")] if renewed is None else []
+            setting["last_run"] = change.begun.run["id"]
             if change.begun.active:
-                sets += [
-                    terms.equal("active_run", change.begun.run["id"]),
-                    terms.equal("live", shard_of(change.thread)),
-                ]
-        elif change.finished is not None:
+                setting |= {"active_run": change.begun.run["id"], "live": shard_of(change.thread)}
+        elif change.finished is not None and renewed is None:
             conditions.append(terms.equal("active_run", change.finished))
-            removes += [terms.name("active_run"), terms.name("live")]
+            removing += ["active_run", "live"]
         if change.events:
             old = self._guesses.seqs[change.thread]
             conditions.append(terms.equal("seq", old) if old else terms.absent("seq"))
-            sets.append(terms.equal("seq", old + change.events))
+            setting["seq"] = old + change.events
+        if renewed is not None:
+            removing += [name for name in THREAD_RECORDS if name not in setting]
+        sets = [terms.equal(name, value) for name, value in setting.items()]
+        removes = [terms.name(name) for name in removing]
         request = self._update(thread_key(change.thread), terms, sets, removes, " AND ".join(conditions))
         position = GUESS if change.free is None else change.free[0]
         verdict = partial(self._thread_verdict, change)
         return Write(request, position, f"the record of thread {change.thread}", set_size(request), verdict)
 
     def _thread_verdict(self, change: ThreadChange, old: Item | None) -> Verdict:
-        """A begun run on a busy thread is ThreadBusy; anything else failing here was a guess, fixed from ``old``."""
-        active = plain((old or {}).get("active_run"))
+        """A begun run on a busy thread is ThreadBusy; anything else failing here was a guess, fixed from ``old``:
+        an expired item is a guess too, which the retry begins anew."""
+        if expired(old, self._now):
+            self._guesses.expired[change.thread] = expiry(old) or 0.0
+        else:
+            self._guesses.expired.pop(change.thread, None)
+        active = plain((visible(old, self._now) or {}).get("active_run"))
         if change.free is not None and active is not None:
             position, free = change.free
             return position, free.refused(active)
@@ -367,10 +404,6 @@ class Transaction:
 
 def entry_named(entry: Mapping[str, Any]) -> str:
     return f"the journal entry of {entry['tool']} (call {entry['key']}) in run {entry['run']}"
-
-
-def refused_entry(position: int, check: EntryAt, old: Item | None) -> Verdict:
-    return position, check.refused(record_of(JournalEntry, old))
 
 
 def set_size(request: Mapping[str, Any]) -> int:
