@@ -23,9 +23,6 @@ if TYPE_CHECKING:
 WILDCARD = ("0.0.0.0", "::", "")
 SECRET_ENV = "STALWART_JWT_SECRET"
 DAY = 86400.0
-MAX_RETENTION_DAYS = 36500
-MIN_RETENTION_DAYS = 1 / 24
-"""An hour: anything shorter is a slip of the keyboard that would remove every finished thread at once."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -81,6 +78,8 @@ def _prune_options(prune: argparse.ArgumentParser) -> None:
 
 
 def _retention_days(text: str) -> float:
+    from .config import MAX_RETENTION_DAYS, MIN_RETENTION_DAYS
+
     try:
         days = float(text)
     except ValueError:

@@ -92,6 +92,11 @@ class SelectorConfig(_Model):
         return value
 
 
+MIN_RETENTION_DAYS = 1 / 24
+"""An hour: anything shorter is a slip of the keyboard that would remove every finished thread at once."""
+MAX_RETENTION_DAYS = 36500
+
+
 class Settings(_Model):
     """Timings of the engine.
 
@@ -110,7 +115,7 @@ class Settings(_Model):
     lease_seconds: float = Field(30.0, gt=0, allow_inf_nan=False, strict=True)
     undo_retries: int = Field(3, ge=0, strict=True)
     undo_backoff: float = Field(0.5, ge=0, le=60, allow_inf_nan=False, strict=True)
-    retention_days: float = Field(30.0, gt=0, le=36500, allow_inf_nan=False, strict=True)
+    retention_days: float = Field(30.0, ge=MIN_RETENTION_DAYS, le=MAX_RETENTION_DAYS, allow_inf_nan=False, strict=True)
     max_value_bytes: int = Field(131072, ge=1024, le=131072, strict=True)
 
 
