@@ -5,8 +5,11 @@ from pathlib import Path
 
 import pytest
 
+from stalwart_agents import Desk
 from stalwart_agents.config import Config, load_config, parse_config
 from stalwart_agents.errors import ConfigError
+
+from .conftest import ROOT
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -268,3 +271,48 @@ def test_agent_by_name(tmp_path: Path) -> None:
         config.agent("billing")
     assert "no agent named 'billing'; the agents are shop, helpdesk" in str(caught.value)
     assert caught.value.key == "agents" and caught.value.file == str(config.path)
+
+
+@pytest.mark.parametrize(
+    ("rule", "key", "said"),
+    [
+        (
+            '{name: big, tool: charge_card, when: "args.amout > 1000", then: refuse, sentence: Over the limit.}',
+            "agents[0].check.rules[1].when",
+            "reads args.amout, but charge_card takes no argument of that name: amount, order_id",
+        ),
+        (
+            """{name: big, tool: charge_card, when: 'args["amout"] > 1000', then: refuse, sentence: Over the limit.}""",
+            "agents[0].check.rules[1].when",
+            "reads args.amout, but charge_card takes no argument of that name",
+        ),
+        (
+            '{name: big, when: "args.total > 1000", then: confirm}',
+            "agents[0].check.rules[1].when",
+            "reads args.total, but look_up_order, charge_card, refund_charge, send_receipt, read_messages take no",
+        ),
+        (
+            '{name: big, tool: [charge_card, charge_crad], when: "args.amount > 1000", then: refuse, sentence: Over the limit.}',
+            "agents[0].check.rules[1].tool",
+            "names charge_crad, but the agent has no tool of that name; its tools: look_up_order, charge_card",
+        ),
+    ],
+)
+def test_a_rule_naming_an_argument_or_a_tool_the_agent_lacks_is_refused_at_load_with_file_line_and_key(
+    tmp_path: Path, rule: str, key: str, said: str
+) -> None:
+    """Such a rule would otherwise load silently and, never evaluable, fail closed on every call it applies to."""
+    (tmp_path / "tools.py").write_text((ROOT / "examples" / "shop" / "tools.py").read_text())
+    good = '{name: fine, tool: charge_card, when: "args.amount > 500 && args.order_id != \\"\\"", then: confirm}'
+    (tmp_path / "agent.yaml").write_text(f"{SHOP}    check:\n      rules:\n        - {good}\n        - {rule}\n")
+    with pytest.raises(ConfigError) as refused:
+        Desk.from_file(tmp_path / "agent.yaml", storage="memory://")
+    assert str(refused.value).startswith(f"{tmp_path / 'agent.yaml'}:7: {key}: ") and said in str(refused.value)
+
+
+def test_a_rule_for_every_tool_may_read_an_argument_only_some_take(tmp_path: Path) -> None:
+    (tmp_path / "tools.py").write_text((ROOT / "examples" / "shop" / "tools.py").read_text())
+    rule = '{name: big, when: "has(args.amount) && args.amount > 1000", then: refuse, sentence: Over the limit.}'
+    (tmp_path / "agent.yaml").write_text(f"{SHOP}    check:\n      rules:\n        - {rule}\n")
+    with Desk.from_file(tmp_path / "agent.yaml", storage="memory://") as desk:
+        assert desk.send("t", "charge 2000 to order 4411").refusals[0].rule == "big"

@@ -50,6 +50,45 @@ def compile(expression: str) -> Any:
         raise Unparsable(str(exc), exc.column) from exc
 
 
+def fields_of(expression: str, variable: str) -> set[str]:
+    """The fields ``expression`` reads of ``variable`` by name (``args.amount``, ``args["amount"]``): what it needs
+    the values to have, so a name no tool takes is found at load, not by every call failing closed."""
+    import celpy
+
+    install_parser()
+    tree = celpy.Environment().compile(expression)
+    named = set()
+    for node in tree.iter_subtrees():
+        if node.data not in ("member_dot", "member_index") or _variable(node.children[0]) != variable:
+            continue
+        field = node.children[1]
+        if node.data == "member_dot":
+            named.add(str(field))
+        elif (text := _string_literal(field)) is not None:
+            named.add(text)
+    return named
+
+
+def _variable(node: Any) -> str | None:
+    """The identifier a ``member`` node is, when it is a bare one."""
+    tokens = [leaf for leaf in node.scan_values(lambda value: True)]
+    return str(tokens[0]) if len(tokens) == 1 and getattr(tokens[0], "type", "") == "IDENT" else None
+
+
+def _string_literal(node: Any) -> str | None:
+    """The text of an index that is a plain string literal (``"amount"``), else None."""
+    import ast
+
+    tokens = [leaf for leaf in node.scan_values(lambda value: True)]
+    if len(tokens) != 1 or getattr(tokens[0], "type", "") != "STRING_LIT":
+        return None
+    try:
+        text = ast.literal_eval(str(tokens[0]))
+    except (ValueError, SyntaxError):
+        return None
+    return text if isinstance(text, str) else None
+
+
 @lru_cache(maxsize=4096)
 def holds(expression: str, values: str) -> bool:
     """Whether ``expression`` is true for the JSON ``values``; one that cannot be evaluated holds (fails closed)."""

@@ -7,12 +7,13 @@ webhook and the audit: ``write``, ``argument_origin: <arg>``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from . import cel
 from .arguments import Argument
-from .config import CheckConfig
+from .config import CheckConfig, RuleConfig
 from .tools import Tool
 
 
@@ -28,6 +29,29 @@ class Ruling:
 
 
 ALLOW = Ruling("allow")
+
+
+def misnamed(rule: RuleConfig, tools: Mapping[str, Tool]) -> tuple[str, str] | None:
+    """What in ``rule`` names no tool of the agent, or no argument of its tools: (the key, a sentence); else None.
+
+    Found at load: a rule whose ``when`` reads an argument its tools do not take could
+    never be evaluated, so it would fail closed on every call it applies to.
+    """
+    unknown = [name for name in rule.tool or () if name not in tools]
+    if unknown:
+        return "tool", f"names {_listed(unknown)}, but the agent has no tool of that name; its tools: {_listed(tools)}"
+    scope = [tools[name] for name in rule.tool] if rule.tool else list(tools.values())
+    missing = sorted(name for name in cel.fields_of(rule.when, "args") if not any(t.takes(name) for t in scope))
+    if not missing:
+        return None
+    taken = sorted({p.name for t in scope for p in t.parameters})
+    takes = "takes" if len(scope) == 1 else "take"
+    tools_named = _listed(t.name for t in scope)
+    return "when", f"reads args.{missing[0]}, but {tools_named} {takes} no argument of that name: {_listed(taken)}"
+
+
+def _listed(names: Iterable[str]) -> str:
+    return ", ".join(names) or "none"
 
 
 class Check:

@@ -260,6 +260,7 @@ class Config(_Model):
     agents: tuple[AgentConfig, ...]
     _path: Path | None = PrivateAttr(default=None)
     _base_dir: Path | None = PrivateAttr(default=None)
+    _lines: dict[Loc, int] = PrivateAttr(default_factory=dict)
 
     @field_validator("storage")
     @classmethod
@@ -290,6 +291,14 @@ class Config(_Model):
     def model_post_init(self, context: Any, /) -> None:
         self._path = _given(context).get("path")
         self._base_dir = _given(context).get("base_dir")
+        self._lines = _given(context).get("lines", {})
+
+    def refused(self, sentence: str, *loc: str | int) -> ConfigError:
+        """A mistake found after loading (against the tools, say), placed as the loader places its own."""
+        known = next((loc[:end] for end in range(len(loc), -1, -1) if loc[:end] in self._lines), None)
+        line = self._lines[known] if known is not None else None
+        file = str(self._path) if self._path is not None else None
+        return ConfigError(sentence, file=file, line=line, key=_key(loc))
 
     @property
     def path(self) -> Path | None:
@@ -362,7 +371,7 @@ def _parse(text: str, file: str, base_dir: Path, path: Path | None) -> Config:
     lines: dict[Loc, int] = {(): node.start_mark.line + 1}
     problems = list(_walk(node, (), lines))
     try:
-        config = Config.model_validate(data, context={"base_dir": base_dir, "path": path})
+        config = Config.model_validate(data, context={"base_dir": base_dir, "path": path, "lines": lines})
     except ValidationError as exc:
         problems += [_from_pydantic(error, lines) for error in exc.errors(include_url=False)]
     problems += [_problem(loc, sentence, lines) for loc, sentence in _raw_repeats(data)]

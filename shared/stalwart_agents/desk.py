@@ -22,6 +22,7 @@ from .agent import Agent
 from .announce import Notify, announce
 from .answer import Answer
 from .auth import ANONYMOUS, Principal
+from .check import misnamed
 from .config import Config, load_config
 from .engine import Engine, Recovery
 from .errors import BadRequest, ConfigError, NotFound
@@ -65,6 +66,7 @@ class Desk:
         self.meter: Meter = meter or NoMeter()
         self.clock = clock
         self.agents = {a.name: Agent.build(a, config.settings, config.base_dir, os.environ) for a in config.agents}
+        _refuse_misnamed_rules(config, self.agents)
         self.storage = _storage(storage, config)
         worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._engine = Engine(Runtime(self.storage, clock, sleep, self.agents), worker=worker)
@@ -218,6 +220,16 @@ class Desk:
         if name not in self.agents:
             raise ConfigError(f"no agent named {name!r}; this file has {', '.join(self.agents)}")
         return self.agents[name]
+
+
+def _refuse_misnamed_rules(config: Config, agents: dict[str, Agent]) -> None:
+    """A check rule naming a tool or an argument the agent does not have, refused at load with its file and line."""
+    for i, agent in enumerate(config.agents):
+        for j, rule in enumerate(agent.check.rules):
+            problem = misnamed(rule, agents[agent.name].tools)
+            if problem is not None:
+                key, sentence = problem
+                raise config.refused(sentence, "agents", i, "check", "rules", j, key)
 
 
 def _same(stored: str, owner: str) -> bool:
