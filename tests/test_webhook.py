@@ -1,3 +1,4 @@
+import base64
 import hashlib
 import hmac
 import json
@@ -8,6 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
+import standardwebhooks
 import stripe
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -65,7 +67,7 @@ class Receiver:
                     verified = exc
                 receiver.requests.append({
                     "delivery": self.headers.get("Stalwart-Delivery"), "signature": header, "verified": verified,
-                    "headers": dict(self.headers), "body": json.loads(body),
+                    "headers": dict(self.headers), "body": json.loads(body), "raw": body,
                 })
                 time.sleep(receiver.delay)
                 self.send_response(receiver.status)
@@ -325,3 +327,23 @@ def test_a_bad_url_is_refused(url):
 def test_an_empty_secret_is_refused():
     with pytest.raises(ValueError, match="secret"):
         Webhook("https://hooks.example/x", "")
+
+
+STANDARD = "whsec_" + base64.b64encode(b"a key of twenty-four byte").decode()
+
+
+@pytest.mark.parametrize(("secret", "given"), [(STANDARD, STANDARD), (SECRET, "whsec_" + base64.b64encode(SECRET.encode()).decode())])
+def test_each_delivery_also_verifies_with_the_standard_webhooks_library(receiver, secret, given):
+    """A whsec_<base64> secret is given to the library as it is; any other as whsec_ and its base64."""
+    with Webhook(receiver.url, secret, attempts=1) as hook:
+        hook("u-17", make_pause())
+    [request] = receiver.requests
+    headers = {name.lower(): value for name, value in request["headers"].items()}
+    assert headers["webhook-id"] == request["delivery"] and headers["webhook-timestamp"].isdigit()
+    assert standardwebhooks.Webhook(given).verify(request["raw"], headers) == request["body"]
+    for tampered in (request["raw"] + b" ", request["raw"].replace(b"u-17", b"u-18")):
+        with pytest.raises(standardwebhooks.webhooks.WebhookVerificationError):
+            standardwebhooks.Webhook(given).verify(tampered, headers)
+    other = headers | {"webhook-id": "d_another"}
+    with pytest.raises(standardwebhooks.webhooks.WebhookVerificationError):
+        standardwebhooks.Webhook(given).verify(request["raw"], other)

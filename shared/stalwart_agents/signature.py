@@ -10,6 +10,7 @@ resumes without importing an HTTP client.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import re
@@ -21,6 +22,7 @@ from .errors import StalwartError
 HEADER = "Stalwart-Signature"
 SCHEME = "v1"
 MAX_HEADER_LENGTH = 4096
+STANDARD_PREFIX = "whsec_"
 
 _TIMESTAMP = re.compile(r"[0-9]{1,12}")
 _SIGNATURE = re.compile(r"[0-9a-f]{64}")
@@ -31,6 +33,27 @@ class BadSignature(StalwartError):
 
     code = "bad_signature"
     status = 401
+
+
+def standard_signature(secret: str, delivery: str, timestamp: int, body: bytes) -> str:
+    """The ``webhook-signature`` of Standard Webhooks (standardwebhooks.com), sent beside ours.
+
+    Its key is what a secret written as Standard Webhooks writes theirs
+    (``whsec_<base64>``) encodes, so a receiver hands its library that same secret;
+    any other secret's bytes, so a receiver hands its library ``"whsec_" + base64(secret)``.
+    """
+    mac = hmac.new(standard_key(secret), f"{delivery}.{timestamp}.".encode() + body, hashlib.sha256).digest()
+    return f"v1,{base64.b64encode(mac).decode()}"
+
+
+def standard_key(secret: str) -> bytes:
+    """The key ``standard_signature`` signs with: what a ``whsec_<base64>`` secret encodes, else the secret's bytes."""
+    if secret.startswith(STANDARD_PREFIX):
+        try:
+            return base64.b64decode(secret[len(STANDARD_PREFIX) :], validate=True)
+        except ValueError:
+            pass
+    return secret.encode()
 
 
 def _mac(secret: str, timestamp: int, body: bytes) -> str:

@@ -17,7 +17,7 @@ import httpx
 
 from .errors import StalwartError
 from .pause import Pause, canonical
-from .signature import HEADER, BadSignature, sign, verify_signature
+from .signature import HEADER, BadSignature, sign, standard_signature, verify_signature
 
 __all__ = ["BadSignature", "Webhook", "WebhookError", "sign", "verify_signature"]
 
@@ -113,10 +113,14 @@ class Webhook:
         """POST ``body``; any 2xx is delivered.  Redirects are not followed: the signed body goes where it was sent."""
         causes: list[str] = []
         for attempt in range(1, self.attempts + 1):
+            now = int(self._clock())
             headers = {
                 "Content-Type": "application/json",
-                HEADER: sign(self._secret, body, timestamp=int(self._clock())),
+                HEADER: sign(self._secret, body, timestamp=now),
                 DELIVERY_HEADER: delivery,
+                "webhook-id": delivery,
+                "webhook-timestamp": str(now),
+                "webhook-signature": standard_signature(self._secret, delivery, now, body),
                 "User-Agent": USER_AGENT,
             }
             try:
