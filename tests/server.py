@@ -83,6 +83,7 @@ class Receiver:
         self.secret, self.status, self.url = secret, 200, ""
         self.got: list[dict] = []
         self.delivery_ids: list[str] = []
+        self.tried: list[dict] = []  # every verified request, answered or refused
 
     def app(self) -> FastAPI:
         app = FastAPI()
@@ -91,6 +92,7 @@ class Receiver:
         async def hook(request: Request):
             raw = await request.body()
             verify_signature(self.secret, request.headers.get("stalwart-signature"), raw)
+            self.tried.append({"body": json.loads(raw), "headers": dict(request.headers), "status": self.status})
             if self.status != 200:
                 return JSONResponse({"down": True}, status_code=self.status)
             self.got.append(json.loads(raw))

@@ -18,6 +18,8 @@ from .errors import ConfigError, StorageError
 if TYPE_CHECKING:
     from .auth import Auth
     from .aws_local import LocalAws
+    from .desk import Desk
+    from .redeliver import Redeliverer
     from .storage import Pruned
 
 WILDCARD = ("0.0.0.0", "::", "")
@@ -199,12 +201,7 @@ def _serve(args: argparse.Namespace) -> int:
             allowed_origins=args.allowed_origin,
         )
         desk = app.state.desk
-        if local is not None and os.environ.get("STALWART_WEBHOOK_URL"):
-            from .webhook import Webhook
-
-            local.feed(
-                desk.storage, Webhook(os.environ["STALWART_WEBHOOK_URL"], os.environ.get("STALWART_WEBHOOK_SECRET", ""))
-            )
+        redeliverer = _redeliverer(desk, local)
         agent = desk.agent(args.agent).name
         print(
             f"stalwart serve: http://{_shown_host(args.host)}:{args.port}/ (agent {agent}, storage {desk.storage.url})",
@@ -215,11 +212,32 @@ def _serve(args: argparse.Namespace) -> int:
         sweeper = Sweeper(desk)
         app.router.on_startup.append(sweeper.start)
         app.router.on_shutdown.append(sweeper.stop)
+        if redeliverer is not None:
+            app.router.on_startup.append(redeliverer.start)
+            app.router.on_shutdown.append(redeliverer.stop)
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     finally:
         if local is not None:
             local.stop()
     return 0
+
+
+def _redeliverer(desk: Desk, local: LocalAws | None) -> Redeliverer | None:
+    """With ``STALWART_WEBHOOK_URL`` set, new pauses are posted to it (through the stream on moto), and failed
+    deliveries are retried in the background for ``STALWART_REDELIVERY_HOURS`` (24 by default)."""
+    from .redeliver import Backoff, Redeliverer
+    from .webhook import Webhook
+
+    url = os.environ.get("STALWART_WEBHOOK_URL")
+    if not url:
+        return None
+    secret = os.environ.get("STALWART_WEBHOOK_SECRET", "")
+    if local is not None:
+        local.feed(desk.storage, Webhook(url, secret))
+    elif desk.on_interrupt is None:
+        desk.on_interrupt = Webhook(url, secret)
+    hours = float(os.environ.get("STALWART_REDELIVERY_HOURS", "24"))
+    return Redeliverer(desk.storage, Webhook(url, secret, attempts=1), backoff=Backoff(give_up_after=hours * 3600))
 
 
 def _auth(args: argparse.Namespace) -> Auth:

@@ -98,7 +98,8 @@ def make_app(
 ) -> FastAPI:
     """The service for a file of agents (or a Desk already loaded).
 
-    ``on_interrupt(thread, pause)`` is told of each new pause (``Webhook(url, secret)`` is one);
+    ``on_interrupt(thread, pause)`` is told of each new pause (``Webhook(url, secret)`` is one;
+    a ``redeliver.Redeliverer`` started with the app retries those that failed);
     with ``secret`` set, a resume from no one signed in must carry a valid ``Stalwart-Signature``
     over its body (one from a signed-in person is theirs, as every other route's is);
     ``operator_token`` turns the rollback route on; ``stream_mode="once"`` sends what the

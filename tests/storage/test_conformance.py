@@ -609,6 +609,32 @@ def test_racing_claims_of_a_delivery_have_exactly_one_winner(store: Storage) -> 
     assert sum(race(6, lambda number: store.claim_delivery(run.id, "pause-1", 100.0, 60.0))) == 1
 
 
+def test_due_deliveries_are_open_pauses_whose_announcement_failed_or_never_came(store: Storage) -> None:
+    runs = [a_waiting_run_with_a_pause(store, n) for n in range(1, 7)]
+    store.note_delivery(runs[1].id, "pause-2", {"delivered": False, "error": "refused", "at": 10.0, "next_at": 500.0})
+    store.note_delivery(runs[2].id, "pause-3", {"delivered": True, "at": 10.0})
+    store.note_delivery(runs[3].id, "pause-4", {"delivered": False, "given_up": True, "at": 10.0})
+    store.note_delivery(runs[4].id, "pause-5", {"delivered": False, "error": "refused", "at": 20.0})
+    claim(store, "pause-6", {"answer": "yes"}, runs[5].replace(status="running"), expected_version=0)
+    assert [pause.id for pause in store.due_deliveries(62.0)] == ["pause-5"]  # failed, no next time: due at once
+    # never noted, due a minute after it opened (2.5)
+    assert [pause.id for pause in store.due_deliveries(63.0)] == ["pause-5", "pause-1"]
+    due = store.due_deliveries(500.0)
+    assert [pause.id for pause in due] == ["pause-5", "pause-1", "pause-2"]
+    assert due[2] == store.get_pause("pause-2")
+    assert [pause.id for pause in store.due_deliveries(500.0, limit=1)] == ["pause-5"]
+
+
+def test_a_delivery_noted_again_moves_when_it_is_due(store: Storage) -> None:
+    run = a_waiting_run_with_a_pause(store)
+    store.note_delivery(run.id, "pause-1", {"delivered": False, "at": 10.0, "next_at": 100.0})
+    assert [pause.id for pause in store.due_deliveries(100.0)] == ["pause-1"]
+    store.note_delivery(run.id, "pause-1", {"delivered": False, "attempts": 2, "at": 100.0, "next_at": 160.0})
+    assert store.due_deliveries(159.0) == [] and len(store.due_deliveries(160.0)) == 1
+    store.note_delivery(run.id, "pause-1", {"delivered": True, "attempts": 3, "at": 160.0})
+    assert store.due_deliveries(10_000.0) == []
+
+
 # upkeep: stale runs and retention
 
 T0 = 1_000_000.0

@@ -23,7 +23,18 @@ from . import _records as records
 from . import sql_schema
 from ._conditions import EntryAt, PauseOpen, RunAt, RunNew, Transactional
 from ._records import Row
-from .base import Feedback, JournalEntry, PauseRecord, Pruned, RunRecord, ShownMessage, Snapshot
+from .base import (
+    UNANNOUNCED,
+    Feedback,
+    JournalEntry,
+    PauseRecord,
+    Pruned,
+    RunRecord,
+    ShownMessage,
+    Snapshot,
+    delivery_due,
+    failed_delivery_due,
+)
 
 PLACEHOLDER = re.compile(r":(\w+)")
 TABLES = {RunRecord: "runs", PauseRecord: "pauses", JournalEntry: "journal"}
@@ -101,7 +112,7 @@ RATE = (
     " ON CONFLICT (message) DO UPDATE SET text = excluded.text, thumb = excluded.thumb, rated_at = excluded.rated_at"
 )
 FEEDBACK = "SELECT message, text, thumb, rated_at FROM feedback WHERE message = :message"
-NOTE_DELIVERY = "UPDATE pauses SET delivery = :delivery WHERE id = :id AND run = :run"
+NOTE_DELIVERY = "UPDATE pauses SET delivery = :delivery, due_at = :due_at WHERE id = :id AND run = :run"
 CLAIM_DELIVERY = (
     "UPDATE pauses SET claimed_at = :now WHERE id = :id AND run = :run AND NOT {delivered}"
     " AND (claimed_at IS NULL OR claimed_at <= :now - :hold)"
@@ -113,6 +124,12 @@ TOUCH = (
 )
 STALE_RUNS = _select(
     RunRecord, "status = 'running' AND COALESCE(lease_until, 0) < :now ORDER BY lease_until LIMIT :limit"
+)
+DUE_FAILED = _select(
+    PauseRecord, "status = 'open' AND due_at IS NOT NULL AND due_at <= :now ORDER BY due_at LIMIT :limit"
+)
+DUE_UNANNOUNCED = _select(
+    PauseRecord, "status = 'open' AND delivery IS NULL AND created_at <= :opened ORDER BY created_at LIMIT :limit"
 )
 IDLE = "active_run IS NULL AND touched_at < :cutoff"
 IDLE_THREADS = f"SELECT thread FROM threads WHERE {IDLE} ORDER BY touched_at LIMIT :batch{{lock_skipping}}"
@@ -263,7 +280,9 @@ class SqlStorage(Transactional[Db], Generic[Db]):
 
     def note_delivery(self, run_id: str, pause_id: str, outcome: dict[str, Any]) -> None:
         with self._transaction() as db:
-            self._execute(db, NOTE_DELIVERY, {"delivery": records.dump(outcome), "id": pause_id, "run": run_id})
+            due_at = failed_delivery_due(outcome)
+            params = {"delivery": records.dump(outcome), "due_at": due_at, "id": pause_id, "run": run_id}
+            self._execute(db, NOTE_DELIVERY, params)
 
     def claim_delivery(self, run_id: str, pause_id: str, now: float, hold: float) -> bool:
         with self._transaction() as db:
@@ -272,6 +291,14 @@ class SqlStorage(Transactional[Db], Generic[Db]):
     def stale_runs(self, now: float, limit: int = 100) -> list[RunRecord]:
         with self._reading() as db:
             return self._all(db, RunRecord, STALE_RUNS, {"now": now, "limit": records.check_limit(limit)})
+
+    def due_deliveries(self, now: float, limit: int = 100) -> list[PauseRecord]:
+        params = {"now": now, "opened": now - UNANNOUNCED, "limit": records.check_limit(limit)}
+        with self._reading_together() as db:
+            due = [
+                pause for query in (DUE_FAILED, DUE_UNANNOUNCED) for pause in self._all(db, PauseRecord, query, params)
+            ]
+        return sorted(due, key=lambda pause: delivery_due(pause) or 0.0)[:limit]
 
     def prune(self, now: float, *, dry_run: bool = False) -> Pruned:
         cutoff = {"cutoff": now - self.retention, "batch": PRUNE_BATCH}

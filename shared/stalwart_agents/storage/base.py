@@ -19,6 +19,8 @@ PAUSE_STATUSES = ("open", "answered")
 JOURNAL_STATUSES = ("started", "done", "failed", "unknown")
 DEFAULT_RETENTION = 30 * 24 * 3600.0
 """Seconds a finished thread is kept after its last activity (``settings.retention_days`` in agent.yaml)."""
+UNANNOUNCED = 60.0
+"""Seconds after which an open pause nobody has noted a delivery on is due for one: its request's worker died."""
 
 
 @dataclass(frozen=True)
@@ -276,6 +278,29 @@ class Upkeep(Protocol):
 
     def stale_runs(self, now: float, limit: int = 100) -> list[RunRecord]:
         """Runs still ``running`` whose lease ran out before ``now``: their worker died, and nobody has come since."""
+
+    def due_deliveries(self, now: float, limit: int = 100) -> list[PauseRecord]:
+        """Open pauses whose announcement is due at or before ``now`` (``delivery_due``), read by an index where
+        the backend has them; at most ``limit``, the longest due first where the backend can order them."""
+
+
+def delivery_due(pause: PauseRecord) -> float | None:
+    """When the pause's announcement is next due, or None: never once it is answered, delivered or given up.
+
+    A failed delivery is due at its ``next_at`` (at once where it has none); one never noted, ``UNANNOUNCED``
+    seconds after the pause opened.  Every backend's ``due_deliveries`` follows this rule.
+    """
+    if pause.status != "open":
+        return None
+    if pause.delivery is None:
+        return pause.created_at + UNANNOUNCED
+    return failed_delivery_due(pause.delivery)
+
+
+def failed_delivery_due(delivery: dict[str, Any]) -> float | None:
+    if delivery.get("delivered") is not False or delivery.get("given_up"):
+        return None
+    return float(delivery.get("next_at", delivery.get("at", 0.0)))
 
 
 @runtime_checkable

@@ -43,6 +43,7 @@ from .base import (
     RunRecord,
     ShownMessage,
     Snapshot,
+    delivery_due,
 )
 from .dynamodb_items import (
     LIVE_SHARDS,
@@ -418,6 +419,19 @@ class DynamoStorage:
             if run is not None and run.status == "running" and (run.lease_until or 0) < now:
                 stale.append(run)
         return stale
+
+    def due_deliveries(self, now: float, limit: int = 100) -> list[PauseRecord]:
+        """The open pauses of the live index's threads' active runs whose announcement is due: a pause is only
+        open while its run is active, so no other partition needs reading."""
+        records.check_limit(limit)
+        due: list[tuple[float, PauseRecord]] = []
+        for thread in self._live(now):
+            run_id = plain(thread.get("active_run"))
+            for pause in [] if run_id is None else self.run_pauses(run_id):
+                at = delivery_due(pause)
+                if at is not None and at <= now:
+                    due.append((at, pause))
+        return [pause for _, pause in sorted(due, key=lambda pair: pair[0])][:limit]
 
     def _live(self, now: float) -> Iterator[Item]:
         """The item of every unexpired thread with an active run, shard by shard of the sparse live index."""

@@ -12,7 +12,17 @@ from typing import Any
 from . import _records as records
 from ._conditions import EntryAt, PauseOpen, RunAt, RunNew, Transactional
 from ._records import Row
-from .base import DEFAULT_RETENTION, Feedback, JournalEntry, PauseRecord, Pruned, RunRecord, ShownMessage, Snapshot
+from .base import (
+    DEFAULT_RETENTION,
+    Feedback,
+    JournalEntry,
+    PauseRecord,
+    Pruned,
+    RunRecord,
+    ShownMessage,
+    Snapshot,
+    delivery_due,
+)
 
 Key = tuple[str, ...]
 
@@ -190,6 +200,13 @@ class MemoryStorage(Transactional[_Tables]):
                 return False
             self._claims[pause_id] = now
             return True
+
+    def due_deliveries(self, now: float, limit: int = 100) -> list[PauseRecord]:
+        records.check_limit(limit)
+        with self._lock:
+            pauses = [records.from_row(PauseRecord, row) for row in self._tables.pauses.values()]
+        due = [(at, pause) for pause in pauses if (at := delivery_due(pause)) is not None and at <= now]
+        return [pause for _, pause in sorted(due, key=lambda pair: pair[0])][:limit]
 
     def stale_runs(self, now: float, limit: int = 100) -> list[RunRecord]:
         records.check_limit(limit)

@@ -117,4 +117,12 @@ MIGRATIONS: list[str] = [
     CREATE INDEX feedback_by_age ON feedback (rated_at);
     ALTER TABLE pauses ADD COLUMN claimed_at {real};
     """,
+    # 6: redelivery: when a failed announcement is next due (set with each delivery noted), and the indexes
+    # due_deliveries reads by: failed ones by that time, never-noted ones by their age
+    """
+    ALTER TABLE pauses ADD COLUMN due_at {real};
+    UPDATE pauses SET due_at = created_at WHERE status = 'open' AND delivery IS NOT NULL AND NOT {delivered};
+    CREATE INDEX pauses_due ON pauses (due_at) WHERE status = 'open' AND due_at IS NOT NULL;
+    CREATE INDEX pauses_unannounced ON pauses (created_at) WHERE status = 'open' AND delivery IS NULL;
+    """,
 ]
