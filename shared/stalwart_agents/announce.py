@@ -24,14 +24,14 @@ def announce(store: Storage, notify: Notify, pause: Pause, told: Pause | None = 
     try:
         notify(pause.thread, told or pause)
     except Exception as exc:
-        missed = _not_notified(pause.id, exc)
+        missed = not_notified(pause.id, exc)
         _note(store, pause, {"delivered": False, **missed, "at": time.time()})
         return missed
     _note(store, pause, {"delivered": True, "at": time.time()})
     return None
 
 
-def _not_notified(pause_id: str, exc: Exception) -> NotNotified:
+def not_notified(pause_id: str, exc: Exception) -> NotNotified:
     """What a reply says of a pause it could not announce: our errors' words, or only the kind of a foreign one."""
     return {"interrupt": pause_id, "error": getattr(exc, "message", None) or type(exc).__name__}
 

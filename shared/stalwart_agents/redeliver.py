@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import logging
 import random
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .announce import Notify, _not_notified
+from .announce import Notify, not_notified
 from .pause import Pause
+from .repeat import Repeating
 from .storage import Storage
 from .storage.base import PauseRecord, delivery_due
 
@@ -103,7 +103,7 @@ def _attempt(
     try:
         notify(pause.thread, Pause.from_record(pause))
     except Exception as exc:
-        missed = _not_notified(pause.id, exc)
+        missed = not_notified(pause.id, exc)
         next_at = now + backoff.delay(attempts)
         _note(store, pause, {"delivered": False, **missed, "attempts": attempts, "at": now, "next_at": next_at})
         done.failed.append(pause.id)
@@ -116,7 +116,7 @@ def _note(store: Storage, pause: PauseRecord, delivery: dict[str, Any]) -> None:
     store.note_delivery(pause.run, pause.id, delivery)
 
 
-class Redeliverer:
+class Redeliverer(Repeating):
     """Runs ``redeliver`` every ``every`` seconds in a thread of its own, from ``start`` until ``stop``.
 
     For an app built with ``make_app``, where ``app.state.desk.on_interrupt`` is the webhook::
@@ -135,28 +135,10 @@ class Redeliverer:
         every: float = EVERY,
         clock: Callable[[], float] | None = None,
     ) -> None:
-        self._store, self._notify, self._backoff, self._every = store, notify, backoff or Backoff(), every
+        self._store, self._notify, self._backoff = store, notify, backoff or Backoff()
         self._clock = clock or store.clock
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="stalwart-redeliver", daemon=True)
-
-    def start(self) -> Redeliverer:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop after the look under way, if one is."""
-        self._stop.set()
-        self._thread.join()
+        super().__init__(self.once, every, "stalwart-redeliver")
 
     def once(self) -> Redelivered:
         """One look now, by the clock."""
         return redeliver(self._store, self._notify, self._clock(), self._backoff)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.once()
-            except Exception:  # a store or receiver that is down now may be back at the next look
-                log.exception("redelivery failed; trying again in %g s", self._every)
-            self._stop.wait(self._every)

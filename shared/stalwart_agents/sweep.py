@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from .desk import Desk
+from .repeat import Repeating
 from .storage import Pruned
 
 EVERY = 300.0
@@ -62,30 +62,11 @@ def sweep(desk: Desk, now: float | None = None) -> Swept:
     return swept
 
 
-class Sweeper:
+class Sweeper(Repeating):
     """Sweeps a desk every ``every`` seconds in a thread of its own, from the moment it starts until it stops."""
 
     def __init__(self, desk: Desk, every: float = EVERY) -> None:
-        self._desk, self._every = desk, every
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="stalwart-sweep", daemon=True)
-
-    def start(self) -> Sweeper:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop after the sweep under way, if one is."""
-        self._stop.set()
-        self._thread.join()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                sweep(self._desk)
-            except Exception:  # a store that is down now may be back at the next sweep
-                log.exception("the sweep failed; trying again in %g s", self._every)
-            self._stop.wait(self._every)
+        super().__init__(partial(sweep, desk), every, "stalwart-sweep")
 
 
 def handler(event: Mapping[str, Any], context: object) -> dict[str, Any]:
