@@ -40,12 +40,20 @@ class Unparsable(ValueError):
 @lru_cache(maxsize=1024)
 def compile(expression: str) -> Any:
     import celpy
+
+    tree = _parsed(expression)  # first: it installs the saved parser before an Environment would build one
+    return celpy.Environment().program(tree)
+
+
+@lru_cache(maxsize=1024)
+def _parsed(expression: str) -> Any:
+    """The expression's parse tree, once: what ``compile`` and ``fields_of`` both read."""
+    import celpy
     from celpy.celparser import CELParseError
 
     install_parser()
-    environment = celpy.Environment()
     try:
-        return environment.program(environment.compile(expression))
+        return celpy.Environment().compile(expression)
     except CELParseError as exc:
         raise Unparsable(str(exc), exc.column) from exc
 
@@ -53,12 +61,8 @@ def compile(expression: str) -> Any:
 def fields_of(expression: str, variable: str) -> set[str]:
     """The fields ``expression`` reads of ``variable`` by name (``args.amount``, ``args["amount"]``): what it needs
     the values to have, so a name no tool takes is found at load, not by every call failing closed."""
-    import celpy
-
-    install_parser()
-    tree = celpy.Environment().compile(expression)
     named = set()
-    for node in tree.iter_subtrees():
+    for node in _parsed(expression).iter_subtrees():
         if node.data not in ("member_dot", "member_index") or _variable(node.children[0]) != variable:
             continue
         field = node.children[1]
