@@ -117,8 +117,9 @@ def _refuse_nothing_to_prune(url: str, base: Path) -> None:
     if url.startswith("memory:"):
         raise ValueError("a memory:// store lives inside one process; there is nothing to prune from here")
     if url.startswith("sqlite:///"):
-        path = Path(url[len("sqlite:///") :])
-        path = path if path.is_absolute() else base / path
+        from .storage import sqlite_path
+
+        path = sqlite_path(url, base)
         if not path.exists():
             raise ValueError(f"there is no SQLite store at {path}; nothing to prune")
 

@@ -49,6 +49,7 @@ __all__ = [
     "Upkeep",
     "check_url",
     "open_storage",
+    "sqlite_path",
 ]
 
 SCHEMES = ("memory", "sqlite", "dynamodb", "postgres", "postgresql")
@@ -104,6 +105,12 @@ def dynamodb_address(url: str) -> tuple[str, str, str | None]:
     return parts.netloc, region, endpoint
 
 
+def sqlite_path(url: str, base_dir: Path | None) -> Path:
+    """The file a ``sqlite:///PATH`` URL names; a relative PATH is taken from ``base_dir``."""
+    path = Path(url[len("sqlite:///") :])
+    return base_dir / path if not path.is_absolute() and base_dir is not None else path
+
+
 def open_storage(url: str, *, base_dir: Path | None = None, retention: float = DEFAULT_RETENTION) -> Storage:
     """Open (and set up) the store a URL names; a relative SQLite path is taken from ``base_dir``.
 
@@ -134,10 +141,7 @@ def open_storage(url: str, *, base_dir: Path | None = None, retention: float = D
     else:
         from .sqlite import SqliteStorage
 
-        path = Path(url[len("sqlite:///") :])
-        if not path.is_absolute() and base_dir is not None:
-            path = base_dir / path
-        store = SqliteStorage(path, retention=retention)
+        store = SqliteStorage(sqlite_path(url, base_dir), retention=retention)
     try:
         store.setup()
     except BaseException:
