@@ -1,5 +1,6 @@
 /**
- * The backend's routes under `base`, and nothing else, every request made by `fetcher`.
+ * The backend's routes under `base`, and nothing else, every request made by `fetcher`:
+ * a thread's routes, and the inbox of what waits across threads.
  *
  * The session the server hands out in `Stalwart-Session` is remembered for the
  * tab and sent back on every request.  The stream ticket it hands out in
@@ -57,6 +58,16 @@ export class Client {
   }
 
   /**
+   * One page of what waits across threads, newest first; a filter or cursor left empty is not sent.
+   * @param {{ kind?: string, tool?: string, limit?: number, cursor?: string }} [query]
+   */
+  inbox(query = {}) {
+    const given = Object.entries(query).filter(([, value]) => value !== undefined && value !== null && value !== '');
+    const search = new URLSearchParams(given.map(([name, value]) => [name, String(value)])).toString();
+    return this.fetchJSON('GET', `${this.base}/interrupts${search ? `?${search}` : ''}`);
+  }
+
+  /**
    * A person's decision on one pause.
    * @param {string} thread
    * @param {{ interrupt_id: string, decision: string, token: string, value?: string }} body
@@ -72,12 +83,20 @@ export class Client {
 
   /** @private @param {string} method @param {string} thread @param {string} route @param {unknown} [body] */
   async request(method, thread, route, body) {
+    return this.fetchJSON(method, this.url(thread, route), body, thread);
+  }
+
+  /**
+   * A request's JSON answer; a ticket handed out is kept for `thread`, when the request is one of a thread's.
+   * @private @param {string} method @param {string} url @param {unknown} [body] @param {string} [thread]
+   */
+  async fetchJSON(method, url, body, thread) {
     /** @type {Record<string, string>} */
     const headers = { Accept: 'application/json' };
     const session = recall('sessionStorage', SESSION_KEY);
     if (session) headers[SESSION_HEADER] = session;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await this.fetcher.call(globalThis, this.url(thread, route), {
+    const response = await this.fetcher.call(globalThis, url, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -86,7 +105,7 @@ export class Client {
     const given = response.headers?.get(SESSION_HEADER);
     if (given) remember('sessionStorage', SESSION_KEY, given);
     const ticket = response.headers?.get(TICKET_HEADER);
-    if (ticket) this.tickets.set(thread, ticket);
+    if (ticket && thread !== undefined) this.tickets.set(thread, ticket);
     const data = parse(await response.text());
     if (!response.ok) throw new ApiError(response.status, data);
     return data;

@@ -1,17 +1,18 @@
 /**
- * @stalwart-agents/agent-ui: importing it defines the five elements, and signs in
- * each chat marked `data-signin="fragment"` (see signin.js).
+ * @stalwart-agents/agent-ui: importing it defines the six elements, and signs in
+ * each chat and inbox marked `data-signin="fragment"` (see signin.js).
  *
  *   <stalwart-chat thread="u-17" base="/agent"></stalwart-chat>
  */
 import { StalwartChat } from './components/stalwart-chat/stalwart-chat.js';
 import { StalwartConfirm } from './components/stalwart-confirm/stalwart-confirm.js';
 import { StalwartDecision } from './components/stalwart-decision/stalwart-decision.js';
+import { StalwartInbox } from './components/stalwart-inbox/stalwart-inbox.js';
 import { StalwartRollback } from './components/stalwart-rollback/stalwart-rollback.js';
 import { StalwartTrace } from './components/stalwart-trace/stalwart-trace.js';
 import { signInMarked } from './signin.js';
 
-export { StalwartChat, StalwartConfirm, StalwartDecision, StalwartRollback, StalwartTrace };
+export { StalwartChat, StalwartConfirm, StalwartDecision, StalwartInbox, StalwartRollback, StalwartTrace };
 export { format, setStrings, shipped, strings } from './strings.js';
 export { signInFromFragment } from './signin.js';
 
@@ -21,8 +22,9 @@ if (!customElements.get('stalwart-confirm')) customElements.define('stalwart-con
 if (!customElements.get('stalwart-decision')) customElements.define('stalwart-decision', StalwartDecision);
 if (!customElements.get('stalwart-rollback')) customElements.define('stalwart-rollback', StalwartRollback);
 if (!customElements.get('stalwart-trace')) customElements.define('stalwart-trace', StalwartTrace);
+if (!customElements.get('stalwart-inbox')) customElements.define('stalwart-inbox', StalwartInbox);
 
-// After the definitions, so a chat's first connection already carries the token.
+// After the definitions, so a chat's (or an inbox's) first request already carries the token.
 if (document.readyState === 'loading') {
   document.addEventListener('DOMContentLoaded', () => signInMarked(document), { once: true });
 } else {

@@ -1,5 +1,5 @@
 /**
- * Signing a chat in with the access token an OpenID Connect provider's redirect
+ * Signing a chat or an inbox in with the access token an OpenID Connect provider's redirect
  * hands the page in its fragment (`#access_token=...`).  A fragment is never sent
  * to the server, so the token stays out of its logs; it is kept for the tab in
  * sessionStorage, so a reload stays signed in, and taken out of the address bar,
@@ -8,13 +8,13 @@
 import { recall, remember } from './storage.js';
 
 const TOKEN_KEY = 'stalwart-access-token';
-/** The opt-in of a page that has no script of its own: `<stalwart-chat data-signin="fragment">`. */
-const SIGNIN_SELECTOR = 'stalwart-chat[data-signin="fragment"]';
+/** The opt-in of a page that has no script of its own: `<stalwart-chat data-signin="fragment">`, or an inbox so marked. */
+const SIGNIN_SELECTOR = 'stalwart-chat[data-signin="fragment"], stalwart-inbox[data-signin="fragment"]';
 
 /**
- * Sign `chat` in: the token from the fragment (kept, and the fragment removed), or
- * the one kept earlier in this tab.  With a token, `chat.fetcher` sends it as
- * `Authorization: Bearer` on every request; with none, the chat is left as it was.
+ * Sign `chat` (a chat, an inbox, anything with a `fetcher`) in: the token from the fragment (kept,
+ * and the fragment removed), or the one kept earlier in this tab.  With a token, `chat.fetcher`
+ * sends it as `Authorization: Bearer` on every request; with none, the chat is left as it was.
  * @param {{ fetcher: typeof fetch }} chat
  * @returns {string} the token in use; "" for none
  */
@@ -24,11 +24,11 @@ export function signInFromFragment(chat) {
   return token;
 }
 
-/** Sign in every chat in `root` that opts in with `data-signin="fragment"`. @param {ParentNode} root */
+/** Sign in every chat and inbox in `root` that opts in with `data-signin="fragment"`. @param {ParentNode} root */
 export function signInMarked(root) {
   /** @type {NodeListOf<Element & { fetcher: typeof fetch }>} */
-  const chats = root.querySelectorAll(SIGNIN_SELECTOR);
-  for (const chat of chats) signInFromFragment(chat);
+  const marked = root.querySelectorAll(SIGNIN_SELECTOR);
+  for (const element of marked) signInFromFragment(element);
 }
 
 /**

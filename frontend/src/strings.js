@@ -1,5 +1,5 @@
 /**
- * Every word the interface shows, by key, as the chapter ships them.
+ * Every word the interface shows, by key: the chapter's table, then the inbox's.
  *
  * `setStrings()` replaces any of them and re-renders every element on the page;
  * a `{name}` in a string is filled by `format()` where the string is shown.
@@ -50,6 +50,18 @@ export const shipped = Object.freeze({
   thumbDown: 'Not helpful',
   thumbsNotice: 'A rated message is kept to improve the assistant, and nothing else of the conversation.',
   sources: 'Sources',
+  // <stalwart-inbox>, which the chapter's table does not have.
+  inboxTitle: 'Waiting for a decision',
+  inboxEmpty: 'Nothing is waiting for a decision.',
+  refresh: 'Refresh',
+  loadMore: 'Load more',
+  loading: 'Loading…',
+  threadTitle: 'Thread {thread}',
+  lastWords: 'Last words',
+  approvalsNone: 'Needs {needed} approvals, none given yet',
+  approvalsGiven: 'Approved by {names} ({given} of {needed})',
+  approvalCounted: 'Approval counted: {given} of {needed}',
+  answered: 'Answered thread {thread}',
 });
 
 /** The strings in force: the shipped ones, with whatever `setStrings()` replaced. */

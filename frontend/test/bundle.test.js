@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { options, outfile, packaged, root } from '../scripts/bundle.js';
@@ -32,13 +33,14 @@ test('custom-elements.json is a fresh analysis of src/', () => {
   const out = mkdtempSync(join(root, 'node_modules', '.cem-'));
   try {
     const config = join(out, 'cem.config.mjs');
-    writeFileSync(config, 'export default { packagejson: false };\n');
+    const project = pathToFileURL(join(root, 'custom-elements-manifest.config.mjs')).href;
+    writeFileSync(config, `import project from ${JSON.stringify(project)};\nexport default { ...project, packagejson: false };\n`);
     const cli = join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js');
     const args = ['analyze', '--litelement', '--globs', 'src/**/*.js', '--outdir', relative(root, out), '--config', config, '--quiet'];
     execFileSync(process.execPath, [cli, ...args], { cwd: root, stdio: 'pipe' });
     const fresh = JSON.parse(readFileSync(join(out, 'custom-elements.json'), 'utf8'));
-    const kept = JSON.parse(readFileSync(join(root, 'custom-elements.json'), 'utf8'));
-    assert.deepEqual(kept, fresh, 'src/ changed since the last manifest: run npm run manifest');
+    const manifest = JSON.parse(readFileSync(join(root, 'custom-elements.json'), 'utf8'));
+    assert.deepEqual(manifest, fresh, 'src/ changed since the last manifest: run npm run manifest');
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -93,3 +93,19 @@ test('a 401 is an ApiError with the server\'s message, and hands out no ticket',
   await assert.rejects(client.interrupts('t'), { status: 401, code: 'unauthorized', message: 'the token has expired' });
   assert.equal(client.ticket('t'), '');
 });
+
+test('the inbox reads GET /interrupts under base with the filters given, leaves out those not given, and keeps no ticket', async () => {
+  const fetcher = fakeFetch({ 'GET /agent/interrupts': { waiting: [], next: null } }, { ticket: 'tk' });
+  const client = new Client('/agent/', fetcher);
+  assert.deepEqual(await client.inbox({ kind: 'confirm', tool: 'charge card', limit: 20, cursor: 'c/2' }), { waiting: [], next: null });
+  await client.inbox({ kind: '', tool: undefined, limit: 50, cursor: '' });
+  await client.inbox();
+  assert.deepEqual(fetcher.calls.map((call) => call.url), [
+    '/agent/interrupts?kind=confirm&tool=charge+card&limit=20&cursor=c%2F2',
+    '/agent/interrupts?limit=50',
+    '/agent/interrupts',
+  ]);
+  assert.equal(fetcher.calls[0].headers.get('Content-Type'), null);
+  assert.equal(client.ticket(''), '');
+  assert.equal(client.tickets.size, 0);
+});

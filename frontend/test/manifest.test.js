@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { ELEMENTS, THEME, elementsFromChapter } from './chapter.js';
+import { ELEMENTS as BEYOND } from './beyond.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../custom-elements.json', import.meta.url), 'utf8'));
 const declarations = manifest.modules.flatMap((module) => module.declarations ?? []);
@@ -15,8 +16,8 @@ test('the copied element table is the chapter\'s', (t) => {
   assert.deepEqual(ELEMENTS, chapter);
 });
 
-for (const [tag, row] of Object.entries(ELEMENTS)) {
-  test(`custom-elements.json lists <${tag}> exactly as the chapter does`, () => {
+for (const [tag, row] of Object.entries({ ...ELEMENTS, ...BEYOND })) {
+  test(`custom-elements.json lists <${tag}> exactly as the element table does`, () => {
     const declaration = element(tag);
     assert.ok(declaration, `no declaration for ${tag}: run npm run manifest`);
     const publicFields = (declaration.members ?? []).filter((m) => m.kind === 'field' && !m.static && (m.privacy ?? 'public') === 'public');
@@ -42,8 +43,8 @@ for (const [tag, row] of Object.entries(ELEMENTS)) {
   });
 }
 
-test('custom-elements.json defines the five tags from the package entry', () => {
+test('custom-elements.json defines the six tags from the package entry', () => {
   const index = manifest.modules.find((module) => module.path === 'src/index.js');
   const defined = index.exports.filter((e) => e.kind === 'custom-element-definition').map((e) => e.name).sort();
-  assert.deepEqual(defined, Object.keys(ELEMENTS).sort());
+  assert.deepEqual(defined, Object.keys({ ...ELEMENTS, ...BEYOND }).sort());
 });

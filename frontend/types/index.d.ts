@@ -1,4 +1,4 @@
-// Types for @stalwart-agents/agent-ui.  Importing the package defines the five elements.
+// Types for @stalwart-agents/agent-ui.  Importing the package defines the six elements.
 import { LitElement } from 'lit';
 
 /** Where an argument's value came from. */
@@ -44,6 +44,33 @@ export interface Pause {
   undo?: { tool: string; error: string | null; attempts: number };
   /** saga_stuck: what still needs undoing after it. */
   pending?: Array<{ step: number; tool: string; undo: string | null }>;
+  /** A tool's confirm pause that needs more than one person (four eyes): who has approved so far. */
+  approvals?: Approvals;
+}
+
+/** One person's approval of a pause that needs more than one. */
+export interface Approval {
+  /** Who approved, as the service names them. */
+  by: string;
+  principal: { iss: string; sub: string; verified: boolean };
+  /** When, as an ISO 8601 time. */
+  at: string;
+}
+
+export interface Approvals {
+  needed: number;
+  given: Approval[];
+}
+
+/** A pause as the inbox lists it: `turn` is its thread's last words. */
+export interface InboxPause extends Pause {
+  turn?: string;
+}
+
+/** One page of `GET /interrupts`: what waits across threads, newest first, and the cursor of the next page. */
+export interface InboxPage {
+  waiting: InboxPause[];
+  next: string | null;
 }
 
 export interface RollbackLine {
@@ -98,7 +125,9 @@ export type StringKey =
   | 'unknownTitle' | 'happened' | 'didNotHappen'
   | 'delegateTitle' | 'delegateApprove' | 'decline'
   | 'reconnecting' | 'traceTitle' | 'step' | 'error'
-  | 'thumbUp' | 'thumbDown' | 'thumbsNotice' | 'sources';
+  | 'thumbUp' | 'thumbDown' | 'thumbsNotice' | 'sources'
+  | 'inboxTitle' | 'inboxEmpty' | 'refresh' | 'loadMore' | 'loading' | 'threadTitle' | 'lastWords'
+  | 'approvalsNone' | 'approvalsGiven' | 'approvalCounted' | 'answered';
 
 export type Strings = Record<StringKey, string>;
 
@@ -111,11 +140,12 @@ export declare function setStrings(replacements: Partial<Strings>): void;
 /** Fill each `{name}` of `text` from `values`; a name without a value stays as written. */
 export declare function format(text: string, values?: Record<string, unknown>): string;
 /**
- * Sign a chat in with the access token in the page's fragment (`#access_token=...`, as an OpenID
+ * Sign a chat (or an inbox) in with the access token in the page's fragment (`#access_token=...`, as an OpenID
  * Connect provider's redirect hands it over), or the one kept earlier in this tab: the token is kept in
  * `sessionStorage["stalwart-access-token"]`, the fragment leaves the address bar, and `chat.fetcher`
  * then sends `Authorization: Bearer <token>` on every request.  The token in use; "" for none, when the
- * chat is left as it was.  The bundle does this itself for each `<stalwart-chat data-signin="fragment">`.
+ * chat is left as it was.  The bundle does this itself for each `<stalwart-chat data-signin="fragment">`
+ * and `<stalwart-inbox data-signin="fragment">`.
  */
 export declare function signInFromFragment(chat: { fetcher: typeof fetch }): string;
 
@@ -159,6 +189,22 @@ export declare class StalwartTrace extends StalwartElement {
   events: TraceEvent[];
 }
 
+/** What waits for a decision across threads, newest first, each pause with its thread's last words. */
+export declare class StalwartInbox extends StalwartElement {
+  /** Where the backend's routes are; "" for the page's own origin. */
+  base: string;
+  /** Only pauses of this kind; "" for every kind. */
+  kind: PauseKind | '';
+  /** Only pauses of this tool; "" for every tool. */
+  tool: string;
+  /** How many pauses a page reads (the `page-size` attribute); 50 by default. */
+  pageSize: number;
+  /** Makes every request; `fetch` by default.  Set it to add an `Authorization: Bearer` header. */
+  fetcher: typeof fetch;
+  /** Read the first page again, in place of what is shown. */
+  refresh(): Promise<void>;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     'stalwart-chat': StalwartChat;
@@ -166,6 +212,7 @@ declare global {
     'stalwart-decision': StalwartDecision;
     'stalwart-rollback': StalwartRollback;
     'stalwart-trace': StalwartTrace;
+    'stalwart-inbox': StalwartInbox;
   }
   interface HTMLElementEventMap {
     'stalwart-decision': StalwartDecisionEvent;

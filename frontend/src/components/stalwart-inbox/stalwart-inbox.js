@@ -1,0 +1,250 @@
+import { html } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { ApiError, Client } from '../../client.js';
+import { StalwartElement } from '../../element.js';
+import { t } from '../../strings.js';
+import styles from './stalwart-inbox.styles.js';
+
+/** The element's own reactive state, kept out of its public surface (and its manifest). */
+const STATE = Object.fromEntries(['rows', 'next', 'loaded', 'loading', 'error', 'notice', 'failed'].map((name) => [name, { state: true }]));
+/** What the inbox reads is a function of these: a change reads it afresh. */
+const QUERY = ['base', 'kind', 'tool', 'pageSize', 'fetcher'];
+export const PAGE_SIZE = 50;
+
+/**
+ * @summary What waits for a decision across threads, newest first, each pause with its thread's last words.
+ * @tag stalwart-inbox
+ *
+ * @csspart title - The inbox's heading, which names its list.
+ * @csspart refresh - The button that reads the inbox again.
+ * @csspart status - Loading, an error, or what the last decision did, as a live status.
+ * @csspart empty - What an inbox with nothing waiting says.
+ * @csspart list - The pauses, one row each.
+ * @csspart row - One pause: its thread, the thread's last words, who has approved it, and its confirmation.
+ * @csspart thread - The row's thread id.
+ * @csspart last-words - The thread's last words: the turn the pause came from.
+ * @csspart approvals - Who has approved so far, on a pause that needs more than one approval.
+ * @csspart row-error - Why a decision on the row was not taken, in the backend's words.
+ * @csspart more - The button that reads the next page.
+ */
+export class StalwartInbox extends StalwartElement {
+  static get styles() {
+    return styles;
+  }
+
+  static get properties() {
+    return {
+      /** Where the backend's routes are; "" (the default) for the page's own origin. */
+      base: { type: String },
+      /** Only pauses of this kind (confirm, ask, ...); "" (the default) for every kind. */
+      kind: { type: String },
+      /** Only pauses of this tool; "" (the default) for every tool. */
+      tool: { type: String },
+      /** How many pauses a page reads, 50 by default; "Load more" reads the next page. */
+      pageSize: { type: Number, attribute: 'page-size' },
+      /**
+       * Makes every request: `fetch` or anything that behaves like it, such as one that adds `Authorization: Bearer`.
+       * @type {typeof fetch}
+       */
+      fetcher: { attribute: false },
+      ...STATE,
+    };
+  }
+
+  constructor() {
+    super();
+    this.base = '';
+    this.kind = '';
+    this.tool = '';
+    this.pageSize = PAGE_SIZE;
+    /** @type {typeof fetch} */
+    this.fetcher = globalThis.fetch;
+    Object.assign(this, { rows: [], next: '', loaded: false, loading: false, error: '', notice: '', failed: {} });
+    /** @internal @type {Client | null} */
+    this.client = null;
+    /** @internal bumped by each read of the first page and on disconnection, so an older answer does not count */
+    this.epoch = 0;
+    this.addEventListener('stalwart-decision', (event) => this.decide(/** @type {CustomEvent} */ (event)));
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    if (this.hasUpdated) this.refresh();
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.epoch += 1;
+  }
+
+  /** @param {Map<string, unknown>} changed */
+  willUpdate(changed) {
+    if (!QUERY.some((name) => changed.has(name))) return;
+    this.client = new Client(this.base, this.fetcher);
+    Object.assign(this, { rows: [], next: '', loaded: false, failed: {} });
+    if (this.isConnected) this.refresh();
+  }
+
+  render() {
+    const theme = ifDefined(this.theme || undefined);
+    return html`<div class="bar">
+        <h2 id="title" part="title">${t('inboxTitle')}</h2>
+        <button type="button" part="refresh" class="quiet" ?disabled=${this.loading} @click=${this.refresh}>${t('refresh')}</button>
+      </div>
+      <div part="status" role="status" class=${this.error ? 'bad' : ''}>${this.statusText()}</div>
+      <p part="empty" class="muted" tabindex="-1" ?hidden=${!this.loaded || this.rows.length > 0}>${t('inboxEmpty')}</p>
+      <ul part="list" role="list" aria-labelledby="title" ?hidden=${!this.rows.length}>
+        ${repeat(this.rows, (pause) => pause.id, (pause, index) => this.renderRow(pause, index, theme))}
+      </ul>
+      <button type="button" part="more" class="quiet" ?hidden=${!this.next} ?disabled=${this.loading} @click=${this.more}>${t('loadMore')}</button>`;
+  }
+
+  /** @private @param {Record<string, any>} pause @param {number} index @param {unknown} theme */
+  renderRow(pause, index, theme) {
+    const failure = this.failed[pause.id];
+    return html`<li part="row" class="row" data-id=${pause.id} tabindex="-1" aria-labelledby=${`thread-${index}`}>
+      <p part="thread" id=${`thread-${index}`}>${t('threadTitle', { thread: pause.thread })}</p>
+      ${pause.turn && pause.kind !== 'delegate'
+        ? html`<p part="last-words"><span class="label">${t('lastWords')}</span> <q>${pause.turn}</q></p>`
+        : ''}
+      ${pause.approvals ? html`<p part="approvals">${approvalsText(pause.approvals)}</p>` : ''}
+      ${failure ? html`<p part="row-error" role="alert">${t('error', { message: failure })}</p>` : ''}
+      <stalwart-confirm .interrupt=${pause} theme=${theme}></stalwart-confirm>
+    </li>`;
+  }
+
+  /** @private */
+  statusText() {
+    if (this.error) return t('error', { message: this.error });
+    if (this.loading) return t('loading');
+    return this.notice;
+  }
+
+  /** Read the first page again, in place of what is shown. */
+  refresh() {
+    return this.read('');
+  }
+
+  /** Read the page after the last one read, below it. @private */
+  async more() {
+    if (!this.next) return;
+    const first = this.rows.length;
+    const kept = this.renderRoot.activeElement?.matches('[part=more]');
+    await this.read(this.next);
+    // The button goes with the last page: focus the first row it brought rather than lose it.
+    if (kept && this.rows.length > first) this.focusRow(first);
+  }
+
+  /**
+   * One page: the first (no cursor), which replaces the rows, or the next, which follows them.
+   * @private @param {string} cursor
+   */
+  async read(cursor) {
+    const client = this.client;
+    // The first page supersedes any read under way; the next waits for the one under way.
+    if (!client || (cursor && this.loading)) return;
+    const epoch = cursor ? this.epoch : ++this.epoch;
+    this.loading = true;
+    this.error = '';
+    if (!cursor) this.notice = '';
+    try {
+      const page = await client.inbox({ kind: this.kind, tool: this.tool, limit: this.pageSize, cursor });
+      if (epoch !== this.epoch) return;
+      const waiting = Array.isArray(page?.waiting) ? page.waiting : [];
+      if (cursor) {
+        this.rows = [...this.rows, ...waiting.filter((pause) => !this.rows.some((row) => row.id === pause.id))];
+      } else {
+        this.rows = waiting;
+        this.failed = {};
+      }
+      this.next = page?.next || '';
+      this.loaded = true;
+    } catch (err) {
+      if (epoch === this.epoch) this.error = messageOf(err);
+    } finally {
+      if (epoch === this.epoch) this.loading = false;
+    }
+  }
+
+  /**
+   * Send a person's decision on a row.  A pause the answer leaves open (an approval that four eyes counted) stays,
+   * refreshed; one it ends goes, and focus moves to the row that takes its place.
+   * @private @param {CustomEvent} event
+   */
+  async decide(event) {
+    const { interrupt, decision, value } = event.detail ?? {};
+    const client = this.client;
+    if (!client || !interrupt?.id || !decision) return;
+    const epoch = this.epoch;
+    /** @type {{interrupt_id: string, decision: string, token: string, value?: string}} */
+    const body = { interrupt_id: interrupt.id, decision, token: interrupt.token };
+    if (value !== undefined) body.value = value;
+    this.failed = without(this.failed, interrupt.id);
+    try {
+      const answer = await client.resume(interrupt.thread, body);
+      if (epoch !== this.epoch) return;
+      const open = (answer?.waiting ?? []).find((/** @type {Record<string, any>} */ pause) => pause.id === interrupt.id);
+      if (open) this.counted({ ...interrupt, ...open });
+      else this.answered(interrupt);
+    } catch (err) {
+      if (epoch !== this.epoch) return;
+      this.failed = { ...this.failed, [interrupt.id]: messageOf(err) };
+      // A copy makes its confirmation take an answer again; a pause the run moved past takes none.
+      const stale = err instanceof ApiError && err.code === 'interrupt_stale';
+      if (!stale) this.rows = this.rows.map((row) => (row === interrupt ? { ...row } : row));
+      const index = this.rows.findIndex((row) => row.id === interrupt.id);
+      if (index >= 0) this.focusRow(index);
+    }
+  }
+
+  /** @private @param {Record<string, any>} pause the pause, still open, with the approvals given so far */
+  counted(pause) {
+    this.rows = this.rows.map((row) => (row.id === pause.id ? pause : row));
+    const approvals = pause.approvals;
+    this.notice = approvals ? t('approvalCounted', { given: approvals.given?.length ?? 0, needed: approvals.needed }) : '';
+    this.focusRow(this.rows.indexOf(pause));
+  }
+
+  /** @private @param {Record<string, any>} pause */
+  answered(pause) {
+    const index = this.rows.findIndex((row) => row.id === pause.id);
+    this.rows = this.rows.filter((row) => row.id !== pause.id);
+    this.failed = without(this.failed, pause.id);
+    this.notice = t('answered', { thread: pause.thread });
+    this.focusRow(Math.min(index, this.rows.length - 1));
+  }
+
+  /**
+   * After the next render, focus the row at `index`; with no rows, "Load more" or what an empty inbox says.
+   * @private @param {number} index
+   */
+  async focusRow(index) {
+    await this.updateComplete;
+    const rows = this.renderRoot.querySelectorAll('[part=row]');
+    const more = this.next ? this.renderRoot.querySelector('[part=more]') : null;
+    const target = rows[index] ?? rows[rows.length - 1] ?? more ?? this.renderRoot.querySelector('[part=empty]');
+    /** @type {HTMLElement | null} */ (target)?.focus();
+  }
+}
+
+/** @param {{ needed: number, given?: Array<Record<string, any>> }} approvals */
+function approvalsText(approvals) {
+  const given = approvals.given ?? [];
+  if (!given.length) return t('approvalsNone', { needed: approvals.needed });
+  const names = given.map((approval) => approval.by || approval.principal?.sub || '').join(', ');
+  return t('approvalsGiven', { names, given: given.length, needed: approvals.needed });
+}
+
+/** @param {unknown} err */
+function messageOf(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** @param {Record<string, string>} failed @param {string} id */
+function without(failed, id) {
+  if (!Object.hasOwn(failed, id)) return failed;
+  const rest = { ...failed };
+  delete rest[id];
+  return rest;
+}
