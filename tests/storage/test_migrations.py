@@ -326,3 +326,61 @@ def test_a_store_from_before_retention_prunes_its_finished_threads_and_keeps_its
         assert_the_paused_run_is_answerable(f"sqlite:///{path}")
     finally:
         store.close()
+
+
+BEFORE_THE_INBOX = 6
+"""The schema version before migration 7 gave pauses their tool and the inbox its indexes."""
+PAUSES_BEFORE_THE_INBOX = [
+    ("pause-1", "run-1", "thread-1", "confirm", 1, "tok", '{"tool":"charge_card"}', "open", None, 2.5),
+    ("pause-2", "run-1", "thread-1", "confirm", 2, "tok", '{"tool":7}', "open", None, 3.5),
+    ("pause-3", "run-1", "thread-1", "confirm", 0, "tok", '{"tool":"charge_card"}', "answered", '{"ok":true}', 1.5),
+]
+
+
+def before_the_inbox(execute: Callable[..., Any], mark: str) -> None:
+    """A run waiting on two open pauses (one with a tool that is not text), and an answered one, at schema 6."""
+    execute(f"INSERT INTO runs VALUES ({', '.join([mark] * len(RUN))})", RUN)
+    execute(f"INSERT INTO threads (thread, active_run, last_run) VALUES ({mark}, {mark}, {mark})", THREAD)
+    for pause in PAUSES_BEFORE_THE_INBOX:
+        execute(f"INSERT INTO pauses ({PAUSE_COLUMNS}) VALUES ({', '.join([mark] * len(pause))})", pause)
+
+
+def assert_the_inbox_lists_the_open_pauses_by_their_back_filled_tool(url: str) -> None:
+    store = open_storage(url)
+    try:
+        assert [entry.pause.id for entry in store.inbox()] == ["pause-2", "pause-1"]
+        assert [entry.pause.id for entry in store.inbox(tool="charge_card")] == ["pause-1"]
+        assert store.inbox(tool="7") == [] and store.inbox()[0].run.id == "run-1"
+    finally:
+        store.close()
+
+
+def test_a_sqlite_store_from_before_the_inbox_lists_its_open_pauses_by_tool(tmp_path: Path) -> None:
+    from stalwart_agents.storage.sqlite import SQLITE
+
+    path = tmp_path / "runs.db"
+    with sqlite3.connect(path) as db:
+        for script in MIGRATIONS[:BEFORE_THE_INBOX]:
+            db.executescript(script.format_map(SQLITE.words))
+        db.execute(f"PRAGMA user_version = {BEFORE_THE_INBOX}")
+        before_the_inbox(db.execute, "?")
+    assert_the_inbox_lists_the_open_pauses_by_their_back_filled_tool(f"sqlite:///{path}")
+    with sqlite3.connect(path) as db:
+        tools = db.execute("SELECT id, tool FROM pauses ORDER BY id").fetchall()
+    assert tools == [("pause-1", "charge_card"), ("pause-2", None), ("pause-3", None)]  # the open ones alone
+
+
+def test_a_postgres_store_from_before_the_inbox_lists_its_open_pauses_by_tool(postgres_url: str) -> None:
+    psycopg = pytest.importorskip("psycopg")
+    from stalwart_agents.storage.postgres import POSTGRES
+
+    with psycopg.connect(postgres_url) as db:
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (%s)", (BEFORE_THE_INBOX,))
+        for script in MIGRATIONS[:BEFORE_THE_INBOX]:
+            db.execute(script.format_map(POSTGRES.words))
+        before_the_inbox(db.execute, "%s")
+    assert_the_inbox_lists_the_open_pauses_by_their_back_filled_tool(postgres_url)
+    with psycopg.connect(postgres_url) as db:
+        tools = db.execute("SELECT id, tool FROM pauses ORDER BY id").fetchall()
+    assert tools == [("pause-1", "charge_card"), ("pause-2", None), ("pause-3", None)]

@@ -134,5 +134,5 @@ def _version(changes: Changes) -> int:
 
 def check_limit(limit: int) -> int:
     if limit < 0:
-        raise ValueError(f"an events limit is 0 or more, not {limit}")
+        raise ValueError(f"a limit is 0 or more, not {limit}")
     return limit

@@ -10,6 +10,7 @@ its driver's errors.
 
 from __future__ import annotations
 
+import itertools
 import re
 from abc import abstractmethod
 from collections.abc import Callable, Mapping
@@ -26,14 +27,17 @@ from ._records import Row
 from .base import (
     UNANNOUNCED,
     Feedback,
+    InboxEntry,
     JournalEntry,
     PauseRecord,
+    Position,
     Pruned,
     RunRecord,
     ShownMessage,
     Snapshot,
     delivery_due,
     failed_delivery_due,
+    pause_tool,
 )
 
 PLACEHOLDER = re.compile(r":(\w+)")
@@ -94,7 +98,10 @@ POINT_THREAD = "UPDATE threads SET active_run = :active_run, last_run = :id WHER
 ANSWER_PAUSE = "UPDATE pauses SET status = 'answered', answer = :answer WHERE id = :id AND status = 'open'"
 SAVE_RUN = _update(RunRecord, "id = :id AND version = :expected_version", keep=("id", "thread")) + " RETURNING thread"
 FREE_THREAD = "UPDATE threads SET active_run = NULL WHERE thread = :thread AND active_run = :id"
-INSERT = {PauseRecord: _insert(PauseRecord), JournalEntry: _insert(JournalEntry, started_order="{next_started_order}")}
+INSERT = {
+    PauseRecord: _insert(PauseRecord, tool=":tool"),
+    JournalEntry: _insert(JournalEntry, started_order="{next_started_order}"),
+}
 UPDATE_ENTRY = _update(
     JournalEntry,
     "run = :run AND key = :key AND status = :expected_status AND attempt = COALESCE(:expected_attempt, attempt)",
@@ -131,6 +138,30 @@ DUE_FAILED = _select(
 DUE_UNANNOUNCED = _select(
     PauseRecord, "status = 'open' AND delivery IS NULL AND created_at <= :opened ORDER BY created_at LIMIT :limit"
 )
+
+
+def _inbox(before: bool, kind: bool, tool: bool) -> str:
+    """Open pauses newest first, with their runs and owners; each filter a condition an index's key leads with."""
+    conditions = ["p.status = 'open'"]
+    conditions += ["(p.created_at, p.id) < (:at, :id)"] if before else []
+    conditions += ["p.kind = :kind"] if kind else []
+    conditions += ["p.tool = :tool"] if tool else []
+    return (
+        f"SELECT {INBOX_COLUMNS} FROM pauses p JOIN runs r ON r.id = p.run LEFT JOIN owners o ON o.thread = p.thread"
+        f" WHERE {' AND '.join(conditions)} ORDER BY p.created_at DESC, p.id DESC LIMIT :limit"
+    )
+
+
+INBOX_COLUMNS = ", ".join(
+    [
+        *(f"p.{name} AS p_{name}" for name in records.columns(PauseRecord)),
+        *(f"r.{name} AS r_{name}" for name in records.columns(RunRecord)),
+        "o.owner AS owner",
+    ]
+)
+INBOX = {flags: _inbox(*flags) for flags in itertools.product((False, True), repeat=3)}
+"""The inbox's statement for each combination of (before, kind, tool) given."""
+
 IDLE = "active_run IS NULL AND touched_at < :cutoff"
 IDLE_THREADS = f"SELECT thread FROM threads WHERE {IDLE} ORDER BY touched_at LIMIT :batch{{lock_skipping}}"
 FORGET_THREAD = (
@@ -292,6 +323,15 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         with self._reading() as db:
             return self._all(db, RunRecord, STALE_RUNS, {"now": now, "limit": records.check_limit(limit)})
 
+    def inbox(
+        self, *, before: Position | None = None, limit: int = 50, kind: str | None = None, tool: str | None = None
+    ) -> list[InboxEntry]:
+        at, pause_id = before if before is not None else (None, None)
+        params = {"at": at, "id": pause_id, "kind": kind, "tool": tool, "limit": records.check_limit(limit)}
+        statement = INBOX[(before is not None, kind is not None, tool is not None)]
+        with self._reading() as db:
+            return [_inbox_entry(row) for row in self._execute(db, statement, params).fetchall()]
+
     def due_deliveries(self, now: float, limit: int = 100) -> list[PauseRecord]:
         params = {"now": now, "opened": now - UNANNOUNCED, "limit": records.check_limit(limit)}
         with self._reading_together() as db:
@@ -354,7 +394,8 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         return thread
 
     def _insert(self, tx: Db, kind: type[PauseRecord | JournalEntry], row: Row) -> bool:
-        return self._changed(tx, INSERT[kind], row)
+        computed = {"tool": pause_tool(records.load(row["payload"]))} if kind is PauseRecord else {}
+        return self._changed(tx, INSERT[kind], row | computed)
 
     def _update_entry(self, tx: Db, check: EntryAt) -> bool:
         expected = {"expected_status": check.status, "expected_attempt": check.attempt}
@@ -419,3 +460,9 @@ class SqlStorage(Transactional[Db], Generic[Db]):
     @abstractmethod
     def _migrate(self, db: Db, script: str) -> None:
         """Run one migration's statements inside ``db``'s transaction."""
+
+
+def _inbox_entry(row: Mapping[str, Any]) -> InboxEntry:
+    pause = {name: row[f"p_{name}"] for name in records.columns(PauseRecord)}
+    run = {name: row[f"r_{name}"] for name in records.columns(RunRecord)}
+    return InboxEntry(records.from_row(PauseRecord, pause), records.from_row(RunRecord, run), row["owner"])

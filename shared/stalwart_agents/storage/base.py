@@ -9,7 +9,7 @@ record, so callers never read-then-write.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -19,6 +19,8 @@ PAUSE_STATUSES = ("open", "answered")
 JOURNAL_STATUSES = ("started", "done", "failed", "unknown")
 DEFAULT_RETENTION = 30 * 24 * 3600.0
 """Seconds a finished thread is kept after its last activity (``settings.retention_days`` in agent.yaml)."""
+Position = tuple[float, str]
+"""Where a pause stands in the inbox: its ``(created_at, id)``."""
 UNANNOUNCED = 60.0
 """Seconds after which an open pause nobody has noted a delivery on is due for one: its request's worker died."""
 
@@ -303,6 +305,44 @@ def failed_delivery_due(delivery: dict[str, Any]) -> float | None:
     return float(delivery.get("next_at", delivery.get("at", 0.0)))
 
 
+@dataclass(frozen=True)
+class InboxEntry:
+    """An open pause as the inbox lists it, with what deciding who may answer it takes.
+
+    ``run`` is the pause's run, so a reader drops pauses the run has moved past;
+    ``owner`` is its thread's owner (a principal's key), None for a thread nobody owns.
+    """
+
+    pause: PauseRecord
+    run: RunRecord
+    owner: str | None
+
+
 @runtime_checkable
-class Storage(RunStore, SideTables, Upkeep, Protocol):
+class Inbox(Protocol):
+    """Every open pause across threads, for the people who answer them, read by an index and never a scan."""
+
+    def inbox(
+        self,
+        *,
+        before: Position | None = None,
+        limit: int = 50,
+        kind: str | None = None,
+        tool: str | None = None,
+    ) -> list[InboxEntry]:
+        """Open pauses, newest first by (created_at, id) descending, strictly before `before`, read by an index.
+
+        ``kind`` and ``tool`` (the payload's ``"tool"``, see ``pause_tool``) keep only pauses of that kind and
+        tool.  A page is short only where no more pauses match: a reader stops at the first short page.
+        """
+
+
+def pause_tool(payload: Mapping[str, Any]) -> str | None:
+    """The tool a pause is about, as the inbox filters by it: its payload's ``"tool"`` where that is text."""
+    tool = payload.get("tool")
+    return tool if isinstance(tool, str) else None
+
+
+@runtime_checkable
+class Storage(RunStore, SideTables, Upkeep, Inbox, Protocol):
     """What a backend offers, and what ``open_storage`` returns: the run store and its side tables."""

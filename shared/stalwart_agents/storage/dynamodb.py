@@ -16,6 +16,7 @@ a new thread, whoever claims its id, and sees nothing of the old one.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 import time
 import uuid
@@ -37,8 +38,10 @@ from .base import (
     Changes,
     Committed,
     Feedback,
+    InboxEntry,
     JournalEntry,
     PauseRecord,
+    Position,
     Pruned,
     RunRecord,
     ShownMessage,
@@ -46,7 +49,9 @@ from .base import (
     delivery_due,
 )
 from .dynamodb_items import (
+    INBOX_KEYS,
     LIVE_SHARDS,
+    OPEN,
     TOKEN,
     Item,
     Stamp,
@@ -57,6 +62,7 @@ from .dynamodb_items import (
     from_item,
     item_key,
     number,
+    opened,
     plain,
     record_of,
     run_key,
@@ -69,6 +75,8 @@ from .dynamodb_sizes import check_item, item_size
 from .dynamodb_transaction import RETRIED_REASONS, Guesses, Memory, Transaction, judge, run_seen
 
 ATTEMPTS = 10
+BATCH_GET = 100
+"""Keys one BatchGetItem may ask for."""
 BACKOFF = 0.02
 BACKOFF_CAP = 1.0
 SETTLE_ATTEMPTS = 3
@@ -432,6 +440,91 @@ class DynamoStorage:
                 if at is not None and at <= now:
                     due.append((at, pause))
         return [pause for _, pause in sorted(due, key=lambda pair: pair[0])][:limit]
+
+    def inbox(
+        self, *, before: Position | None = None, limit: int = 50, kind: str | None = None, tool: str | None = None
+    ) -> list[InboxEntry]:
+        """Open pauses from the sparse inbox index, newest first, with their runs and owners by BatchGetItem.
+
+        The index is eventually consistent: a pause answered a moment ago may still be listed (its claim then
+        refuses a second answer).  A pause whose run is gone (expired) is left out, and the page filled on.
+        """
+        records.check_limit(limit)
+        pauses = self._open_pauses(before, kind, tool, page=limit)
+        entries: list[InboxEntry] = []
+        while len(entries) < limit:
+            batch = list(itertools.islice(pauses, limit - len(entries)))
+            if not batch:
+                break
+            entries += self._with_runs_and_owners(batch)
+        return entries
+
+    def _open_pauses(self, before: Position | None, kind: str | None, tool: str | None, page: int) -> Iterator[Item]:
+        """The inbox index's pauses newest first, strictly before ``before``, of ``kind`` and ``tool`` if given.
+
+        The filters (and unexpired) apply after ``Limit``, so a page may hold fewer and the next page is read.
+        """
+        terms = Terms()
+        condition = terms.equal(INBOX_KEYS[0], OPEN)
+        if before is not None:
+            condition += f" AND {terms.name(INBOX_KEYS[1])} < {terms.value(opened(*before))}"
+        filters = [terms.unexpired(self.clock())]
+        filters += [terms.equal("kind", kind)] if kind is not None else []
+        filters += [terms.equal("tool", tool)] if tool is not None else []
+        return self._pages(
+            TableName=self.table,
+            IndexName="inbox",
+            KeyConditionExpression=condition,
+            FilterExpression=" AND ".join(filters),
+            ScanIndexForward=False,
+            Limit=max(page, 1),
+            **terms.fields(),
+        )
+
+    def _with_runs_and_owners(self, items: list[Item]) -> list[InboxEntry]:
+        """The pauses as entries, their runs and threads read together; a thread owned before owners moved onto
+        its item has its owner read from its OWNER item (one more request, only where one is missing)."""
+        pauses = [from_item(PauseRecord, item) for item in items]
+        threads = sorted({pause.thread for pause in pauses})
+        runs_of = sorted({pause.run for pause in pauses})
+        found = self._batch_get([*map(run_key, runs_of), *map(thread_key, threads)])
+        runs = {pk[2:]: run_seen(item, self._memory) for (pk, sk), item in found.items() if sk == "RUN"}
+        owners: dict[str, str | None] = {}
+        for thread in threads:
+            item = found.get((f"T#{thread}", "THREAD"))
+            self._memory.saw(thread, number(item, "seq"))
+            owners[thread] = plain((item or {}).get("owner"))
+        unowned = [thread for thread in threads if owners[thread] is None and (f"T#{thread}", "THREAD") in found]
+        if unowned:
+            legacy = self._batch_get([item_key(f"T#{thread}", "OWNER") for thread in unowned])
+            owners |= {pk[2:]: plain(item.get("value")) for (pk, _), item in legacy.items()}
+        return [
+            InboxEntry(pause, run, owners[pause.thread]) for pause in pauses if (run := runs.get(pause.run)) is not None
+        ]
+
+    def _batch_get(self, keys: list[Item]) -> dict[tuple[str, str], Item]:
+        """The unexpired items of ``keys`` by (pk, sk), read strongly consistent, ``BATCH_GET`` keys a request.
+
+        Keys DynamoDB leaves unprocessed (throttled) are asked again after a backoff.
+        """
+        found: dict[tuple[str, str], Item] = {}
+        pending, throttled = list(keys), 0
+        while pending:
+            batch, pending = pending[:BATCH_GET], pending[BATCH_GET:]
+            request = {self.table: {"Keys": batch, "ConsistentRead": True}}
+            answer = self._call("batch_get_item", RequestItems=request)
+            now = self.clock()
+            for item in answer.get("Responses", {}).get(self.table, []):
+                if not expired(item, now):
+                    found[item["pk"]["S"], item["sk"]["S"]] = item
+            unprocessed = answer.get("UnprocessedKeys", {}).get(self.table, {}).get("Keys", [])
+            if unprocessed:
+                if throttled == ATTEMPTS:
+                    raise StorageUnavailable(f"the DynamoDB table {self.table} {THROTTLED}")
+                pending = unprocessed + pending
+                time.sleep(_backoff(throttled))
+                throttled += 1
+        return found
 
     def _live(self, now: float) -> Iterator[Item]:
         """The item of every unexpired thread with an active run, shard by shard of the sparse live index."""

@@ -7,17 +7,23 @@ at a time, in no order and days later, so until then a read would find half of a
 
 from __future__ import annotations
 
+import struct
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from . import _records as records
+from .base import pause_tool
 from .dynamodb_schema import TTL_ATTRIBUTE
 
 Item = dict[str, dict[str, Any]]
 
 LIVE_SHARDS = 16
+OPEN = "open"
+"""The one key of the inbox index: every open pause is under it, so one Query reads them in order."""
+INBOX_KEYS = ("inbox", "opened")
+"""The attributes an open pause carries for the inbox index, removed when it is answered."""
 TOKEN = "tx"
 """The attribute holding the request token of the commit that last wrote an item: how a read tells "my write"."""
 
@@ -87,6 +93,24 @@ def visible(item: Item | None, now: float) -> Item | None:
 def number(item: Mapping[str, Any] | None, name: str) -> int | None:
     text = plain((item or {}).get(name))
     return None if text is None else int(text)
+
+
+def opened(created_at: float, pause_id: str) -> str:
+    """Where a pause sorts in the inbox index: as DynamoDB compares these (bytewise), as Python compares
+    ``(created_at, pause_id)``.  The time is its IEEE 754 bits as 16 hex digits, the sign bit flipped (and a
+    negative's bits inverted), so every float, exactly, sorts as numbers do."""
+    bits: int = struct.unpack(">Q", struct.pack(">d", float(created_at)))[0]
+    ordered = bits ^ 0xFFFF_FFFF_FFFF_FFFF if bits >> 63 else bits | 1 << 63
+    return f"{ordered:016x}#{pause_id}"
+
+
+def pause_attributes(pause: Mapping[str, Any]) -> Item:
+    """What a pause's item carries beside its record: its id (for by_id), its tool, and while open, its place in
+    the inbox index."""
+    extra = {"pid": pause["id"], "tool": pause_tool(records.load(pause["payload"]))}
+    if pause["status"] == "open":
+        extra |= {"inbox": OPEN, "opened": opened(pause["created_at"], pause["id"])}
+    return attributes(extra)
 
 
 def shard_of(thread: str) -> str:

@@ -9,7 +9,9 @@ One table holds everything, each item under a partition named by what it belongs
     T#<thread>        E#<seq, 12 digits>    an event of the thread's log
     R#<run>           RUN                   the run
     R#<run>           P#<pause id>          a pause of the run (pid: its id, for the by_id index; claimed and
-                                            delivered: its announcement's claim and whether it was delivered)
+                                            delivered: its announcement's claim and whether it was delivered;
+                                            tool: its payload's tool; while it is open, inbox and opened, for
+                                            the inbox index)
     R#<run>           J#<key>               a journal entry of the run
     M#<message id>    SHOWN                 a reply as shown to a session
     K#<name>          SECRET                a shared secret (the session key)
@@ -19,7 +21,12 @@ A run's pauses and journal share its partition, so one strongly consistent
 Query reads all a replay needs.  Every item but a secret carries ``expires``
 (epoch seconds, for TTL: the retention after it was last written), and each
 item a commit writes carries ``tx`` (that commit's request token, so a commit
-whose answer was lost can be read back).  ``prune`` moves ``expires`` on for threads the
+whose answer was lost can be read back).  The sparse ``inbox`` index holds the
+open pauses alone, all under one key (``inbox`` = ``open``) and sorted by
+``opened`` (when and which, see ``dynamodb_items.opened``); the commit that
+answers a pause removes both, and TTL an expired one.  One key keeps a page one
+Query; it bounds the pauses opened and answered to what one index partition
+writes, about 1,000 a second.  ``prune`` moves ``expires`` on for threads the
 live index lists, so TTL only removes what no active run needs.  TTL deletes
 expired items one by one, days later and in no order, so every read takes an
 expired item for absent: a thread that expired is wholly gone, and its id is new.
@@ -37,6 +44,8 @@ TABLE: dict[str, Any] = {
         {"AttributeName": "sk", "AttributeType": "S"},
         {"AttributeName": "pid", "AttributeType": "S"},
         {"AttributeName": "live", "AttributeType": "S"},
+        {"AttributeName": "inbox", "AttributeType": "S"},
+        {"AttributeName": "opened", "AttributeType": "S"},
     ],
     "KeySchema": [
         {"AttributeName": "pk", "KeyType": "HASH"},
@@ -55,6 +64,14 @@ TABLE: dict[str, Any] = {
                 {"AttributeName": "pk", "KeyType": "RANGE"},
             ],
             "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["active_run", "expires"]},
+        },
+        {
+            "IndexName": "inbox",
+            "KeySchema": [
+                {"AttributeName": "inbox", "KeyType": "HASH"},
+                {"AttributeName": "opened", "KeyType": "RANGE"},
+            ],
+            "Projection": {"ProjectionType": "ALL"},
         },
     ],
     "BillingMode": "PAY_PER_REQUEST",

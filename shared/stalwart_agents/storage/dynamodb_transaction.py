@@ -23,6 +23,7 @@ from . import _records as records
 from ._conditions import Check, EntryAt, EntryNew, PauseNew, PauseOpen, RunAt, RunNew, ThreadFree, checks
 from .base import Changes, Committed, JournalEntry, PauseRecord, RunRecord
 from .dynamodb_items import (
+    INBOX_KEYS,
     Item,
     Stamp,
     Terms,
@@ -31,6 +32,7 @@ from .dynamodb_items import (
     expiry,
     item_key,
     number,
+    pause_attributes,
     plain,
     record_of,
     run_key,
@@ -212,7 +214,7 @@ class Transaction:
             case PauseNew():
                 item = item_key(f"R#{check.pause['run']}", f"P#{check.pause['id']}") | self._item(check.pause)
                 what = f"pause {check.pause['id']} of run {check.pause['run']}"
-                self._put_new(item | {"pid": {"S": check.pause["id"]}}, position, what, PauseRecord, check.refused)
+                self._put_new(item | pause_attributes(check.pause), position, what, PauseRecord, check.refused)
             case EntryNew():
                 row = check.entry | {"started": self._memory.started()}
                 item = item_key(f"R#{row['run']}", f"J#{row['key']}") | self._item(row)
@@ -267,7 +269,7 @@ class Transaction:
         sets = [terms.equal("status", "answered"), terms.equal("answer", check.answer)]
         key = item_key(f"R#{self._guesses.pause_run}", f"P#{check.pause_id}")
         condition = f"{terms.equal('status', 'open')} AND {terms.unexpired(self._now)}"
-        request = self._update(key, terms, sets, [], condition)
+        request = self._update(key, terms, sets, [terms.name(name) for name in INBOX_KEYS], condition)
         verdict = partial(self._claimed, position, check)
         self.writes.append(
             Write(request, position, f"the answer to pause {check.pause_id}", set_size(request), verdict)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import threading
 import time
 from collections.abc import Iterator, Mapping, MutableMapping
@@ -15,13 +17,16 @@ from ._records import Row
 from .base import (
     DEFAULT_RETENTION,
     Feedback,
+    InboxEntry,
     JournalEntry,
     PauseRecord,
+    Position,
     Pruned,
     RunRecord,
     ShownMessage,
     Snapshot,
     delivery_due,
+    pause_tool,
 )
 
 Key = tuple[str, ...]
@@ -56,6 +61,64 @@ class _Table(dict[Any, Any]):
         """The keys this commit wrote that were not there before, in the order written."""
         return [key for key, old in self.undo or () if old is _MISSING]
 
+    def written(self) -> set[Any]:
+        """The keys this commit wrote."""
+        return {key for key, _ in self.undo or ()}
+
+
+class _OpenPauses:
+    """The open pauses in (created_at, id) order, all of them, by kind and by tool: what the inbox reads.
+
+    Each commit that opens or answers a pause, and each pause prune removes, updates it, so the inbox
+    finds a page by bisection and never looks at an answered pause.
+    """
+
+    def __init__(self) -> None:
+        self._orders: dict[tuple[str, str | None], list[Position]] = {}
+        self._held: dict[str, tuple[Position, list[tuple[str, str | None]]]] = {}
+
+    def sync(self, pause_id: str, row: Row | None) -> None:
+        """Make the index agree with the pause as it is now stored (None: no longer stored)."""
+        self._drop(pause_id)
+        if row is not None and row["status"] == "open":
+            self._add(row)
+
+    def newest(self, before: Position | None, kind: str | None, tool: str | None) -> Iterator[str]:
+        """Ids of open pauses newest first, strictly before ``before``, of ``kind`` and ``tool`` where given."""
+        order = self._orders.get(_order_of(kind, tool), [])
+        end = len(order) if before is None else bisect.bisect_left(order, before)
+        for index in range(end - 1, -1, -1):
+            pause_id = order[index][1]
+            if kind is None or tool is None or ("kind", kind) in self._held[pause_id][1]:
+                yield pause_id
+
+    def _add(self, row: Row) -> None:
+        position = (row["created_at"], row["id"])
+        names = [("all", None), ("kind", row["kind"])]
+        tool = pause_tool(records.load(row["payload"]))
+        names += [("tool", tool)] if tool is not None else []
+        for name in names:
+            bisect.insort(self._orders.setdefault(name, []), position)
+        self._held[row["id"]] = (position, names)
+
+    def _drop(self, pause_id: str) -> None:
+        held = self._held.pop(pause_id, None)
+        if held is None:
+            return
+        position, names = held
+        for name in names:
+            order = self._orders[name]
+            del order[bisect.bisect_left(order, position)]
+            if not order:
+                del self._orders[name]
+
+
+def _order_of(kind: str | None, tool: str | None) -> tuple[str, str | None]:
+    """The narrowest order a filter reads: a tool's (its pauses are mostly of one kind), else a kind's, else all."""
+    if tool is not None:
+        return "tool", tool
+    return ("kind", kind) if kind is not None else ("all", None)
+
 
 @dataclass
 class _Tables:
@@ -72,10 +135,11 @@ class _Tables:
         return {RunRecord: self.runs, PauseRecord: self.pauses, JournalEntry: self.journal}[kind]
 
     @contextmanager
-    def transaction(self, by_run: dict[str, list[Key]]) -> Iterator[_Tables]:
+    def transaction(self, by_run: dict[str, list[Key]], open_pauses: _OpenPauses) -> Iterator[_Tables]:
         """Writes made in the block stay if it ends normally, and are undone if it raises.
 
-        Each new pause and journal entry is indexed under its run, so a run's rows are found without a scan.
+        Each new pause and journal entry is indexed under its run, so a run's rows are found without a scan,
+        and each pause written is indexed as open or not, for the inbox.
         """
         tables = (self.runs, self.pauses, self.journal, self.active, self.last, self.touched)
         for table in tables:
@@ -90,6 +154,8 @@ class _Tables:
             for table in (self.pauses, self.journal):
                 for key in table.added():
                     by_run.setdefault(table[key]["run"], []).append(key)
+            for key in self.pauses.written():
+                open_pauses.sync(key[0], self.pauses.get(key))
         finally:
             for table in tables:
                 table.undo = None
@@ -110,6 +176,7 @@ class MemoryStorage(Transactional[_Tables]):
         self._lock = threading.Lock()
         self._tables = _Tables()
         self._by_run: dict[str, list[Key]] = {}
+        self._open = _OpenPauses()
         self._events: dict[str, list[tuple[int, str]]] = {}
         self._event_ids = 0
         self._secrets: dict[str, str] = {}
@@ -208,6 +275,20 @@ class MemoryStorage(Transactional[_Tables]):
         due = [(at, pause) for pause in pauses if (at := delivery_due(pause)) is not None and at <= now]
         return [pause for _, pause in sorted(due, key=lambda pair: pair[0])][:limit]
 
+    def inbox(
+        self, *, before: Position | None = None, limit: int = 50, kind: str | None = None, tool: str | None = None
+    ) -> list[InboxEntry]:
+        records.check_limit(limit)
+        with self._lock:
+            rows = (self._tables.pauses[(pause_id,)] for pause_id in self._open.newest(before, kind, tool))
+            listed = ((row, self._run(row["run"])) for row in rows)
+            entries = (
+                InboxEntry(records.from_row(PauseRecord, row), run, self._owners.get(row["thread"]))
+                for row, run in listed
+                if run is not None
+            )
+            return list(itertools.islice(entries, limit))
+
     def stale_runs(self, now: float, limit: int = 100) -> list[RunRecord]:
         records.check_limit(limit)
         with self._lock:
@@ -240,6 +321,7 @@ class MemoryStorage(Transactional[_Tables]):
             for key in self._by_run.pop(run[0], ()):
                 if tables.pauses.pop(key, None) is not None:
                     self._claims.pop(key[0], None)
+                    self._open.sync(key[0], None)
                 tables.journal.pop(key, None)
             del tables.runs[run]
         for table in (tables.active, tables.last, tables.touched, self._events, self._owners):
@@ -249,7 +331,7 @@ class MemoryStorage(Transactional[_Tables]):
 
     @contextmanager
     def _transaction(self) -> Iterator[_Tables]:
-        with self._lock, self._tables.transaction(self._by_run) as tables:
+        with self._lock, self._tables.transaction(self._by_run, self._open) as tables:
             yield tables
 
     def _lock_thread(self, tx: _Tables, thread: str) -> str | None:

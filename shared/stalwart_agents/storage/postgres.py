@@ -38,6 +38,10 @@ POSTGRES = Dialect(
         "next_started_order": "DEFAULT",
         "lock_skipping": " FOR UPDATE SKIP LOCKED",
         "delivered": "COALESCE(CAST(delivery AS jsonb) ->> 'delivered' = 'true', false)",
+        "payload_tool": (
+            "CASE jsonb_typeof(CAST(payload AS jsonb) -> 'tool')"
+            " WHEN 'string' THEN CAST(payload AS jsonb) ->> 'tool' END"
+        ),
     },
     placeholder="%({})s",
 )

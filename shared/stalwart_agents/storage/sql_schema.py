@@ -125,4 +125,14 @@ MIGRATIONS: list[str] = [
     CREATE INDEX pauses_due ON pauses (due_at) WHERE status = 'open' AND due_at IS NOT NULL;
     CREATE INDEX pauses_unannounced ON pauses (created_at) WHERE status = 'open' AND delivery IS NULL;
     """,
+    # 7: the inbox: each pause's tool (its payload's, where that is text), back-filled for the open ones alone
+    # (nothing reads it of an answered pause, and rewriting every pause would hold the store for long), and the
+    # indexes the inbox reads open pauses by, newest first: all of them, by kind, by tool
+    """
+    ALTER TABLE pauses ADD COLUMN tool TEXT;
+    UPDATE pauses SET tool = {payload_tool} WHERE status = 'open';
+    CREATE INDEX pauses_open ON pauses (created_at, id) WHERE status = 'open';
+    CREATE INDEX pauses_open_by_kind ON pauses (kind, created_at, id) WHERE status = 'open';
+    CREATE INDEX pauses_open_by_tool ON pauses (tool, created_at, id) WHERE status = 'open';
+    """,
 ]

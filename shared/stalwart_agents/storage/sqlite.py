@@ -42,6 +42,7 @@ SQLITE = Dialect(
         "next_started_order": "(SELECT COALESCE(MAX(started_order), 0) + 1 FROM journal WHERE run = :run)",
         "lock_skipping": "",
         "delivered": "COALESCE(json_extract(delivery, '$.delivered') = 1, 0)",
+        "payload_tool": "CASE json_type(payload, '$.tool') WHEN 'text' THEN json_extract(payload, '$.tool') END",
     }
 )
 
