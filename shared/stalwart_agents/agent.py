@@ -1,4 +1,4 @@
-"""An agent: its tools, the selector over their patterns, and its check, checked together at load.
+"""An agent: its tools, the selector over their patterns, its check and its approvers, checked together at load.
 
 Mistakes that would otherwise surface mid-run (a pattern slot no parameter
 takes, an undo that names no tool) are configuration errors, raised before any
@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from .approvers import Approvers
 from .check import Check
 from .config import AgentConfig, Settings
 from .errors import ConfigError
@@ -31,6 +32,7 @@ class Agent:
     on_unread: str
     settings: Settings
     model: Model | None = None
+    approvers: Approvers = field(default_factory=Approvers)
 
     @classmethod
     def build(cls, config: AgentConfig, settings: Settings, base_dir: Path, environ: Mapping[str, str]) -> Agent:
@@ -42,7 +44,8 @@ class Agent:
             _check_undo(t, tools, origin)
         model = build_model(config.model, environ) if config.model is not None else None
         selector, check = Selector(patterns), Check(config.check)
-        return cls(config.name, tools, steps, selector, check, config.on_unread, settings, model)
+        approvers = Approvers(config.approvers, config.approvals)
+        return cls(config.name, tools, steps, selector, check, config.on_unread, settings, model, approvers)
 
     def named(self, name: str) -> Tool | StepFunction:
         """A tool or a step of this agent, by name."""

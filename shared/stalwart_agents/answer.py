@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from .auth import ANONYMOUS, Principal
 from .errors import BadRequest
 from .pause import ANSWERS, Pause
 from .tools import Parameter
@@ -20,7 +21,11 @@ from .vocabulary import JSON, Choice
 
 @dataclass(frozen=True)
 class Answer:
-    """A person's decision, with who gave it and through which channel (kept on the pause)."""
+    """A person's decision, with who gave it and through which channel (kept on the pause).
+
+    ``who`` is the principal the approver rules judge (the anonymous one where None); only
+    ``principal``, its issuer and subject, is kept.
+    """
 
     decision: str
     value: JSON = None
@@ -28,6 +33,12 @@ class Answer:
     channel: str = "python"
     by: str | None = None
     principal: dict[str, JSON] | None = None
+    who: Principal | None = field(default=None, repr=False)
+
+    @property
+    def person(self) -> Principal:
+        """Who answers, as the approver rules see them."""
+        return self.who or ANONYMOUS
 
     def stored(self, value: JSON, at: float) -> dict[str, object]:
         """What the pause keeps of the answer that claimed it; ``value`` as the run will read it."""

@@ -93,9 +93,20 @@ def _string_literal(node: Any) -> str | None:
     return text if isinstance(text, str) else None
 
 
-@lru_cache(maxsize=4096)
 def holds(expression: str, values: str) -> bool:
     """Whether ``expression`` is true for the JSON ``values``; one that cannot be evaluated holds (fails closed)."""
+    return _outcome(expression, values) is not False
+
+
+def allows(expression: str, values: str) -> bool:
+    """Whether ``expression`` is true for the JSON ``values``; one that cannot be evaluated does not allow: where a
+    condition grants a right, failing closed is refusing it."""
+    return _outcome(expression, values) is True
+
+
+@lru_cache(maxsize=4096)
+def _outcome(expression: str, values: str) -> bool | None:
+    """The boolean ``expression`` evaluates to for the JSON ``values``; None where it cannot be evaluated to one."""
     from celpy import celtypes
     from celpy.adapter import json_to_cel
     from celpy.evaluation import CELEvalError
@@ -104,8 +115,8 @@ def holds(expression: str, values: str) -> bool:
     try:
         result = compile(expression).evaluate({key: json_to_cel(value) for key, value in activation.items()})
     except (CELEvalError, ValueError, TypeError):
-        return True
-    return bool(result) if isinstance(result, celtypes.BoolType) else True
+        return None
+    return bool(result) if isinstance(result, celtypes.BoolType) else None
 
 
 def install_parser(path: Path = PREBUILT_PARSER) -> None:

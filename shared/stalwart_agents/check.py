@@ -13,7 +13,7 @@ from typing import Literal
 
 from . import cel
 from .arguments import Argument
-from .config import CheckConfig, RuleConfig
+from .config import CheckConfig
 from .tools import Tool
 
 
@@ -31,23 +31,32 @@ class Ruling:
 ALLOW = Ruling("allow")
 
 
-def misnamed(rule: RuleConfig, tools: Mapping[str, Tool]) -> tuple[str, str] | None:
-    """What in ``rule`` names no tool of the agent, or no argument of its tools: (the key, a sentence); else None.
+def misnamed(
+    tool: Sequence[str] | None, conditions: Mapping[str, str | None], tools: Mapping[str, Tool]
+) -> tuple[str, str] | None:
+    """What in a rule names no tool of the agent, or no argument of its tools: (the key, a sentence); else None.
 
-    Found at load: a rule whose ``when`` reads an argument its tools do not take could
-    never be evaluated, so it would fail closed on every call it applies to.
+    ``tool`` is the tools the rule covers (None for every one); ``conditions`` its CEL by key (``when``, ``who``).
+    Found at load: a rule whose condition reads an argument its tools do not take could never be
+    evaluated, so it would fail closed on every call it applies to.
     """
-    unknown = [name for name in rule.tool or () if name not in tools]
+    unknown = [name for name in tool or () if name not in tools]
     if unknown:
         return "tool", f"names {_listed(unknown)}, but the agent has no tool of that name; its tools: {_listed(tools)}"
-    scope = [tools[name] for name in rule.tool] if rule.tool else list(tools.values())
-    missing = sorted(name for name in cel.fields_of(rule.when, "args") if not any(t.takes(name) for t in scope))
-    if not missing:
-        return None
+    scope = [tools[name] for name in tool] if tool else list(tools.values())
+    for key, condition in conditions.items():
+        read = cel.fields_of(condition, "args") if condition is not None else set()
+        missing = sorted(name for name in read if not any(t.takes(name) for t in scope))
+        if missing:
+            return key, _not_taken(missing[0], scope)
+    return None
+
+
+def _not_taken(argument: str, scope: Sequence[Tool]) -> str:
     taken = sorted({p.name for t in scope for p in t.parameters})
     takes = "takes" if len(scope) == 1 else "take"
     tools_named = _listed(t.name for t in scope)
-    return "when", f"reads args.{missing[0]}, but {tools_named} {takes} no argument of that name: {_listed(taken)}"
+    return f"reads args.{argument}, but {tools_named} {takes} no argument of that name: {_listed(taken)}"
 
 
 def _listed(names: Iterable[str]) -> str:

@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, get_args, get_origin
+from typing import Annotated, Any, Literal, NamedTuple, get_args, get_origin
 
 import yaml
 from pydantic import (
@@ -30,9 +30,11 @@ from pydantic_core import PydanticCustomError
 from . import cel
 from .errors import ConfigError
 from .storage import check_url
+from .vocabulary import PauseKind
 
 __all__ = [
     "AgentConfig",
+    "ApproverConfig",
     "CheckConfig",
     "Config",
     "RuleConfig",
@@ -50,6 +52,8 @@ Origin = Literal["typed", "reply", "context", "computed", "result", "model", "ag
 ORIGINS: tuple[str, ...] = get_args(Origin)
 DEFAULT_TRUSTED: tuple[Origin, ...] = ("typed", "reply", "context", "computed", "result", "agent")
 Loc = tuple[str | int, ...]
+MAX_APPROVALS = 5
+"""The most people a call may need: beyond a handful, a desk waits on absences, not on judgement."""
 
 
 def _fail(sentence: str, *at: str | int) -> PydanticCustomError:
@@ -73,6 +77,23 @@ def _repeats(names: Iterable[Any], prefix: Loc, what: str) -> Iterator[tuple[Loc
 def _refuse_repeats(names: Iterable[Any], prefix: Loc, what: str) -> None:
     for at, sentence in _repeats(names, prefix, what):
         raise _fail(sentence, *at)
+
+
+def _cel(expression: str) -> str:
+    """``expression``, once it parses as CEL; else the parser's own account of where it stopped."""
+    try:
+        cel.compile(expression)
+    except cel.Unparsable as exc:
+        shown = "\n".join(f"      {line}" for line in str(exc).rstrip("\n").splitlines())
+        raise _fail(f"is not valid CEL (syntax error at column {exc.column}):\n{shown}") from exc
+    return expression
+
+
+def _as_list(value: Any, what: str) -> Any:
+    """A single name as a list of one; an empty list is a slip, since leaving the key out already means every one."""
+    if isinstance(value, list) and not value:
+        raise _fail(f"names no {what}; name at least one, or leave {what} out to cover every {what}")
+    return [value] if isinstance(value, str) else value
 
 
 class _Model(BaseModel):
@@ -132,19 +153,12 @@ class RuleConfig(_Model):
     @field_validator("tool", mode="before")
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:
-        if isinstance(value, list) and not value:
-            raise _fail("names no tool; name at least one, or leave tool out to cover every tool")
-        return [value] if isinstance(value, str) else value
+        return _as_list(value, "tool")
 
     @field_validator("when")
     @classmethod
     def _parses(cls, value: str) -> str:
-        try:
-            cel.compile(value)
-        except cel.Unparsable as exc:
-            shown = "\n".join(f"      {line}" for line in str(exc).rstrip("\n").splitlines())
-            raise _fail(f"is not valid CEL (syntax error at column {exc.column}):\n{shown}") from exc
-        return value
+        return _cel(value)
 
     @model_validator(mode="after")
     def _refusal_says_why(self) -> RuleConfig:
@@ -162,11 +176,55 @@ class RuleConfig(_Model):
         that is not JSON, a result that is not a boolean) holds: it fails closed,
         so an unevaluable refuse rule refuses and an unevaluable confirm rule asks.
         """
-        try:
-            values = json.dumps(activation, sort_keys=True, allow_nan=False)
-        except (ValueError, TypeError):
+        values = _values(activation)
+        return values is None or cel.holds(self.when, values)
+
+
+class ApproverConfig(_Model):
+    """Who may answer the pauses a rule governs: those of its tools and kinds for which ``when`` holds.
+
+    ``who`` reads the person (``who``) and the call; a pause no rule governs is its thread owner's to answer.
+    """
+
+    name: str
+    tool: tuple[str, ...] | None = None
+    kind: tuple[PauseKind, ...] | None = None
+    when: str | None = None
+    who: str
+
+    @field_validator("tool", "kind", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any, info: ValidationInfo) -> Any:
+        return _as_list(value, str(info.field_name))
+
+    @field_validator("when", "who")
+    @classmethod
+    def _parses(cls, value: str | None) -> str | None:
+        return None if value is None else _cel(value)
+
+    def covers(self, tool: str, kind: str) -> bool:
+        return (self.tool is None or tool in self.tool) and (self.kind is None or kind in self.kind)
+
+    def governs(self, call: dict[str, Any]) -> bool:
+        """Whether this rule decides who answers a pause about ``call``; a ``when`` that cannot be evaluated governs,
+        so a mistake in it hands the pause to ``who`` rather than to the thread's owner."""
+        if self.when is None:
             return True
-        return cel.holds(self.when, values)
+        values = _values(call)
+        return values is None or cel.holds(self.when, values)
+
+    def allows(self, call_and_person: dict[str, Any]) -> bool:
+        """Whether ``who`` holds; one that cannot be evaluated allows nobody."""
+        values = _values(call_and_person)
+        return values is not None and cel.allows(self.who, values)
+
+
+def _values(activation: dict[str, Any]) -> str | None:
+    """The activation as the JSON CEL reads, or None where it holds what JSON cannot."""
+    try:
+        return json.dumps(activation, sort_keys=True, allow_nan=False)
+    except (ValueError, TypeError):
+        return None
 
 
 class CheckConfig(_Model):
@@ -220,6 +278,8 @@ class AgentConfig(_Model):
     on_unread: Literal["ask", "model", "refuse"] = "ask"
     model: ModelConfig | None = None
     check: CheckConfig = CheckConfig()
+    approvals: dict[str, Annotated[int, Field(ge=1, le=MAX_APPROVALS, strict=True)]] = {}
+    approvers: tuple[ApproverConfig, ...] = ()
 
     @model_validator(mode="after")
     def _model_for_unread(self) -> AgentConfig:
@@ -247,10 +307,20 @@ class AgentConfig(_Model):
             raise _fail(f"must be a .py file or a dotted module name such as shop.tools (got {value!r})")
         return value
 
-    @field_validator("check", mode="before")
+    @field_validator("check", "approvals", mode="before")
     @classmethod
     def _empty_is_default(cls, value: Any) -> Any:
         return {} if value is None else value
+
+    @field_validator("approvers", mode="before")
+    @classmethod
+    def _no_rules_is_none(cls, value: Any) -> Any:
+        return () if value is None else value
+
+    @model_validator(mode="after")
+    def _unique_approvers(self) -> AgentConfig:
+        _refuse_repeats((rule.name for rule in self.approvers), ("approvers",), "approver rule")
+        return self
 
 
 class Config(_Model):
@@ -432,6 +502,8 @@ def _raw_repeats(data: dict[str, Any]) -> Iterator[tuple[Loc, str]]:
         check = agent.get("check") if isinstance(agent, dict) else None
         rules = _items(check.get("rules") if isinstance(check, dict) else None)
         yield from _repeats(_names(rules), ("agents", index, "check", "rules"), "rule")
+        approvers = _items(agent.get("approvers") if isinstance(agent, dict) else None)
+        yield from _repeats(_names(approvers), ("agents", index, "approvers"), "approver rule")
 
 
 def _items(value: Any) -> list[Any]:
@@ -478,6 +550,7 @@ PLAIN = {
     "list_type": "must be a list",
     "greater_than": "must be greater than {gt}",
     "greater_than_equal": "must be {ge} or more",
+    "less_than_equal": "must be {le} or less",
 }
 
 

@@ -21,11 +21,14 @@ from . import audit
 from .agent import Agent
 from .announce import Notify, announce
 from .answer import Answer
+from .approvers import Approvers, owner_of, unapprovable
+from .approvers import misnamed as misnamed_approver
 from .auth import ANONYMOUS, Principal
 from .check import misnamed
 from .config import Config, load_config
 from .engine import Engine, Recovery
 from .errors import BadRequest, ConfigError, NotFound
+from .inbox import Inbox, read_inbox
 from .metrics import Meter, NoMeter
 from .move import Runtime
 from .pause import AfterAnswer, Pause, seconds_since
@@ -67,9 +70,12 @@ class Desk:
         self.clock = clock
         self.agents = {a.name: Agent.build(a, config.settings, config.base_dir, os.environ) for a in config.agents}
         _refuse_misnamed_rules(config, self.agents)
+        _refuse_misnamed_approvers(config, self.agents)
         self.storage = _storage(storage, config)
         worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._engine = Engine(Runtime(self.storage, clock, sleep, self.agents), worker=worker)
+        self._shared_approvers = _shared_approvers(self.agents)
+        self._agent_of_run: dict[str, str] = {}
 
     @classmethod
     def from_file(
@@ -117,13 +123,19 @@ class Desk:
         """Answer the pause ``waiting`` (an id or a Pause), or the first that waits.
 
         ``token``, where given, must be the one the person was shown; an in-process
-        caller may leave it out.  ``principal`` is who a service verified; ``by`` is the
-        caller's own word for who answered, and the audit keeps it marked unverified.
+        caller may leave it out.  ``principal`` is who a service verified: the pause's approver
+        rules judge them (or, where no rule governs it, only the thread's owner may answer), and
+        one they do not allow is NotAnApprover.  Without a principal, the caller speaks for the
+        owner where no rule governs the pause, and is the anonymous principal to a rule (the
+        owner of a thread begun from Python).  ``by`` is the caller's own word for who
+        answered, and the audit keeps it marked unverified.
         """
         pause_id = waiting.id if isinstance(waiting, Pause) else waiting
-        who = principal.to_dict() if principal is not None else None
+        shown = principal.to_dict() if principal is not None else None
         who_said = principal.subject if principal else by
-        answer = Answer(decision=decision, value=value, token=token, channel=channel, by=who_said, principal=who)
+        answer = Answer(
+            decision=decision, value=value, token=token, channel=channel, by=who_said, principal=shown, who=principal
+        )
         return self._notified(self._engine.answer(_thread(user), answer, pause_id, session), after=answer)
 
     def rollback(self, user: str, *, session: str | None = None) -> Reply:
@@ -151,9 +163,7 @@ class Desk:
         Another's thread and one that does not exist answer the same, so ids cannot be probed.
         """
         thread = _thread(user)
-        stored = self.storage.owner(thread)
-        if stored is None and self.storage.last_run(thread) is not None:
-            stored = ANONYMOUS.key
+        stored = owner_of(self.storage, thread)
         if start and (stored is None or _same(stored, owner)):
             # Owning is also the thread's activity: a prune deciding right now that it is idle either
             # keeps it or, having removed it, sees it claimed afresh, so a turn never lands in a
@@ -162,9 +172,78 @@ class Desk:
         if stored is None or not _same(stored, owner):
             raise NotFound("no such thread")
 
-    def waiting(self, user: str) -> list[Pause]:
-        """Everything that waits for a person in the thread, each by its own id."""
-        return self._engine.waiting(_thread(user))
+    def admit(self, user: str, principal: Principal) -> None:
+        """Let ``principal`` into the thread to read what waits there and answer it, or raise NotFound.
+
+        The owner comes in as ``enter`` lets them; anyone else only while some open pause of the
+        thread's run is theirs to answer by the approver rules.  Everyone else meets the NotFound
+        of a thread that does not exist.  Which pauses they may then answer is ``may_answer``'s.
+        """
+        thread = _thread(user)
+        owner = owner_of(self.storage, thread)
+        if owner is not None and _same(owner, principal.key):
+            return
+        if owner is None or not any(self.may_answer(p, principal, owner) for p in self.waiting(thread)):
+            raise NotFound("no such thread")
+
+    def may_answer(self, pause: Pause, principal: Principal, owner: str | None, *, agent: str | None = None) -> bool:
+        """Whether ``principal`` may answer ``pause`` of a thread that ``owner`` (a principal's key) owns.
+
+        The one decision both the inbox and an answer take.  A thread with a pause and no owner was
+        begun from Python (or before threads had owners): it is the anonymous principal's, as ``enter``
+        has it.  ``agent`` is the pause's run's agent, where the caller has it; otherwise it is read
+        from the run when the agents' rules differ.
+        """
+        return self._approvers(pause.run, agent).may_answer(pause, principal, owner or ANONYMOUS.key)
+
+    def _approvers(self, run: str, agent: str | None) -> Approvers:
+        """The rules of the agent whose run ``run`` is: none read where every agent has the same, else one read of
+        the run at most, kept, since a run's agent never changes."""
+        if agent is None and self._shared_approvers is not None:
+            return self._shared_approvers
+        if agent is None and run not in self._agent_of_run:
+            stored = self.storage.get_run(run)
+            if stored is None:
+                raise NotFound("no such run")
+            if len(self._agent_of_run) >= AGENTS_KEPT:
+                self._agent_of_run.clear()
+            self._agent_of_run[run] = stored.agent
+        return self.agent(agent or self._agent_of_run[run]).approvers
+
+    def waiting(self, user: str, principal: Principal | None = None) -> list[Pause]:
+        """Everything that waits for a person in the thread, each by its own id.
+
+        With ``principal``: all of it for the thread's owner, whose conversation it is even where
+        an approver rule gives the answer to someone else; only what they may answer for anyone else.
+        """
+        waiting = self._engine.waiting(_thread(user))
+        if principal is None or not waiting:
+            return waiting
+        owner = owner_of(self.storage, user)
+        if owner is not None and _same(owner, principal.key):
+            return waiting
+        return [pause for pause in waiting if self.may_answer(pause, principal, owner)]
+
+    def inbox(
+        self,
+        principal: Principal,
+        *,
+        kind: str | None = None,
+        tool: str | None = None,
+        cursor: str | None = None,
+        limit: int = 50,
+    ) -> Inbox:
+        """Every open pause ``principal`` may answer, across threads, newest first: a page of at most ``limit``,
+        and the cursor that reads on from it (``inbox.py``)."""
+        return read_inbox(
+            self.storage,
+            lambda pause, who, owner, agent: self.may_answer(pause, who, owner, agent=agent),
+            principal,
+            kind=kind,
+            tool=tool,
+            cursor=cursor,
+            limit=limit,
+        )
 
     def recover(self, user: str) -> Recovery:
         """Carry on the thread's run if its worker died (its lease ran out), as the thread's next request would.
@@ -226,10 +305,38 @@ def _refuse_misnamed_rules(config: Config, agents: dict[str, Agent]) -> None:
     """A check rule naming a tool or an argument the agent does not have, refused at load with its file and line."""
     for i, agent in enumerate(config.agents):
         for j, rule in enumerate(agent.check.rules):
-            problem = misnamed(rule, agents[agent.name].tools)
+            problem = misnamed(rule.tool, {"when": rule.when}, agents[agent.name].tools)
             if problem is not None:
                 key, sentence = problem
                 raise config.refused(sentence, "agents", i, "check", "rules", j, key)
+
+
+def _refuse_misnamed_approvers(config: Config, agents: dict[str, Agent]) -> None:
+    """An approver rule that could never match, or four eyes on a tool the agent lacks, refused at load."""
+    for i, agent in enumerate(config.agents):
+        tools = agents[agent.name].tools
+        for j, rule in enumerate(agent.approvers):
+            problem = misnamed_approver(rule, tools)
+            if problem is not None:
+                key, sentence = problem
+                raise config.refused(sentence, "agents", i, "approvers", j, key)
+        for tool, needed in agent.approvals.items():
+            if tool not in tools:
+                sentence = f"names {tool}, but the agent has no tool of that name; its tools: {', '.join(tools)}"
+                raise config.refused(sentence, "agents", i, "approvals", tool)
+            if needed > 1 and unapprovable(tool, agent.approvers):
+                sentence = (
+                    f"needs {needed} people to approve {tool}, but no approvers: rule covers its confirm pauses, "
+                    "so only the thread's owner may answer them: add a rule saying who else may"
+                )
+                raise config.refused(sentence, "agents", i, "approvals", tool)
+
+
+def _shared_approvers(agents: dict[str, Agent]) -> Approvers | None:
+    """The approver rules every agent has alike, or None where two agents' differ."""
+    first, *others = [agent.approvers for agent in agents.values()]
+    alike = all((other.rules, other.approvals) == (first.rules, first.approvals) for other in others)
+    return first if alike else None
 
 
 def _same(stored: str, owner: str) -> bool:
@@ -246,6 +353,8 @@ def _storage(storage: Storage | str | None, config: Config) -> Storage:
 
 
 THREAD_MAX = 200
+AGENTS_KEPT = 10_000
+"""How many runs' agents a Desk remembers for ``may_answer`` before it forgets them all and reads them again."""
 CONTROL_CHARACTERS = r"\x00-\x1f\x7f-\x9f"
 """C0, DEL and C1: never in a thread id (a NUL alone broke Postgres)."""
 _CONTROL = re.compile(rf"[{CONTROL_CHARACTERS}\ud800-\udfff]")

@@ -15,10 +15,13 @@ from typing import NoReturn
 
 from .agent import Agent
 from .answer import Answer
+from .approvers import approval, approved_by, owner_of
 from .arguments import by_name, with_origin
 from .errors import (
+    AlreadyApproved,
     BadRequest,
     InterruptStale,
+    NotAnApprover,
     NotFound,
     PauseClosed,
     RunBusy,
@@ -32,6 +35,7 @@ from .pause import Pause, run_of
 from .progress import Progress
 from .reply import Reply
 from .selector import Clause
+from .sizes import bounded
 from .state import PlannedCall, RunState, Saga, Unread
 from .storage import Changes, Event, PauseRecord, RunRecord, Snapshot
 from .tools import Parameter
@@ -98,11 +102,17 @@ class Engine:
     def answer(self, thread: str, answer: Answer, waiting: str | None = None, session: str | None = None) -> Reply:
         """Claim a pause in the commit that moves its run; the first answer wins, any other is stale.
 
-        Every answer is audited in the thread's log: the one taken in the commit that
-        moves the run (and each call that then runs names it), a refused one on its own.
+        Only a person the pause's approver rules allow may answer it (NotAnApprover).  A pause
+        that needs several people counts each approval but the last on its run, and stays open.
+        Every answer is audited in the thread's log: the one taken in the commit that moves the
+        run (and each call that then runs names it), a counted approval in the commit that counts
+        it, a refused one on its own.
         """
         try:
             return self._answer(thread, answer, waiting, session)
+        except (NotAnApprover, AlreadyApproved) as refused:
+            self._audit_refusal(thread, answer, refused.pause, refused)
+            raise
         except (InterruptStale, BadRequest) as refused:
             self._audit_refusal(thread, answer, waiting, refused)
             raise
@@ -131,13 +141,19 @@ class Engine:
             snapshot = self._snapshot_for(thread, waiting)
             record, others_open = self._pick(snapshot, thread, waiting)
             pause = Pause.from_record(record)
+            owner = owner_of(self._store, thread)
+            self._refuse_non_approver(snapshot.run, pause, answer, owner)
             value = answer.checked(pause, self._filled_by(snapshot.run, pause))
             if answer.token is not None and not hmac.compare_digest(answer.token.encode(), pause.token.encode()):
                 raise InterruptStale("this answer carries a token other than the one shown; read what waits again")
+            counted = self._counts_only(snapshot.run, pause, answer, owner)
             stored = answer.stored(value, self._runtime.clock())
-            taken = {"run": snapshot.run.id, "pause": pause.id, **answer.audited(pause), "outcome": "taken"}
+            outcome = "approval" if counted else "taken"
+            taken = {"run": snapshot.run.id, "pause": pause.id, **answer.audited(pause), "outcome": outcome}
             answered = self._runs.event(thread, {"type": "answer", **taken})
             try:
+                if counted:
+                    return self._count_approval(snapshot, pause, answer, answered)
                 if others_open:
                     return replace(self._answer_one_of_several(snapshot, pause, stored, answered), answered=pause)
                 lease = self._runs.lease(snapshot.run, claim=(pause.id, stored))
@@ -150,6 +166,50 @@ class Engine:
             except VersionConflict:
                 continue
         raise RunBusy("the run kept changing while this answer was taken; try again")
+
+    def _refuse_non_approver(self, run: RunRecord, pause: Pause, answer: Answer, owner: str | None) -> None:
+        """NotAnApprover, unless the pause's approver rules (or, where none governs it, ownership) allow the person.
+
+        An answer given in-process without a principal speaks for the owner where no rule governs the pause, as
+        it did before there were rules (the application has let its caller in); a rule judges it as anonymous.
+        """
+        approvers = self._runtime.agents[run.agent].approvers
+        if answer.who is None and not approvers.governing(pause):
+            return
+        why = approvers.refusal(pause, answer.person, owner)
+        if why is not None:
+            raise NotAnApprover(f"you may not answer this pause: {why}", pause=pause.id)
+
+    def _counts_only(self, run: RunRecord, pause: Pause, answer: Answer, owner: str | None) -> bool:
+        """Whether this answer is an approval that others must follow before the call runs.
+
+        The same person approving twice is AlreadyApproved: four eyes are two people.
+        """
+        if answer.decision != "approve" or pause.approvals is None:
+            return False
+        given = RunState.approvals_of(run).get(pause.id, ())
+        if approved_by(given, answer.person, owner):
+            raise AlreadyApproved(
+                "you have already approved this; it waits for someone else to approve it too", pause=pause.id
+            )
+        return len(given) + 1 < pause.approvals["needed"]
+
+    def _count_approval(self, snapshot: Snapshot, pause: Pause, answer: Answer, answered: Event) -> Reply:
+        """Keep one approval of several on the run, over the version it was read at; the pause stays open.
+
+        A run being moved right now is not written under its worker, who would then lose its lease.
+        """
+        run = snapshot.run
+        if run.status != "waiting":
+            raise RunBusy("this thread's run is being carried on right now; approve again in a moment")
+        now = self._runtime.clock()
+        state = RunState.of(run).approved(pause.id, approval(answer.by, answer.person, now))
+        limit = self._runtime.agents[run.agent].settings.max_value_bytes
+        counting = run.replace(state=state.to_json(), updated_at=now)
+        saved = self._store.commit(Changes(run=counting, version=run.version, events=[bounded(answered, limit)])).run
+        assert saved is not None, "a counted approval saves its run"
+        still = waiting_pauses(saved, snapshot.pauses)
+        return reply_of(saved, Progress(steps=journal_outcomes(snapshot.journal), waiting=still))
 
     def _filled_by(self, run: RunRecord, pause: Pause) -> Parameter | None:
         """The parameter an ask's answer fills; None for every other kind."""

@@ -9,8 +9,10 @@
     ├── Unauthorized ........... no bearer token, or one that does not verify
     ├── IssuerUnavailable ...... the identity provider's keys cannot be read just now (try again, do not sign in again)
     ├── Forbidden .............. a cross-site request, a thumb from another session or thread, no operator token
+    │   └── NotAnApprover ...... an answer from a person the pause's approver rules do not allow
     ├── NotFound ............... no such thread (another person's looks the same), run or pause
     ├── InterruptStale ......... the pause is no longer open, or the token is not the one shown
+    ├── AlreadyApproved ........ a person approving a pause that needs several people a second time
     ├── RunWaiting ............. a new turn on a thread whose run waits for a person
     ├── RunBusy ................ a new turn or answer while another worker runs the thread
     └── StorageError
@@ -103,6 +105,16 @@ class Forbidden(StalwartError):
     status = 403
 
 
+class NotAnApprover(Forbidden):
+    """Refused, and audited as refused; nothing changes.  ``pause`` is the one the answer was for."""
+
+    code = "not_an_approver"
+
+    def __init__(self, message: str, *, pause: str) -> None:
+        super().__init__(message)
+        self.pause = pause
+
+
 class NotFound(StalwartError):
     code = "not_found"
     status = 404
@@ -111,6 +123,17 @@ class NotFound(StalwartError):
 class InterruptStale(StalwartError):
     code = "interrupt_stale"
     status = 409
+
+
+class AlreadyApproved(StalwartError):
+    """Four eyes means two different people: a second approval by the same one counts for nothing."""
+
+    code = "already_approved"
+    status = 409
+
+    def __init__(self, message: str, *, pause: str) -> None:
+        super().__init__(message)
+        self.pause = pause
 
 
 class RunWaiting(StalwartError):

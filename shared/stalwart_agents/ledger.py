@@ -44,7 +44,8 @@ class Ledger:
     ``journal_of`` is the run whose journal the move reads and writes: its own, or
     the one an operator rolls back.  ``answering`` is the pause whose answer
     started the move; each call the move makes names it in the log.  ``limit``
-    is the agent's ``settings.max_value_bytes``.
+    is the agent's ``settings.max_value_bytes``; ``needed`` says how many people
+    must approve a pause of a kind about a tool (``approvals:``).
     """
 
     def __init__(
@@ -57,6 +58,7 @@ class Ledger:
         journal_of: str,
         answering: str | None,
         limit: int,
+        needed: Callable[[str, PauseKind], int] = lambda tool, kind: 1,
     ) -> None:
         self._lease = lease
         self._clock = clock
@@ -65,6 +67,7 @@ class Ledger:
         self.journal_of = journal_of
         self._answering = answering
         self.limit = limit
+        self._needed = needed
         self._too_large: CallOutcome | None = None
         self._too_large_at = ""
         self._entries = {entry.key: entry for entry in journal}
@@ -222,6 +225,7 @@ class Ledger:
         name = about.name if about is not None else ""
         listed = shown(arguments)
         asked = question or (about.question if about is not None else "")
+        needed = self._needed(name, kind)
         return Pause(
             id=point.pause_id(self._thread, self._run, name, listed, kind),
             kind=kind,
@@ -237,6 +241,7 @@ class Ledger:
             token=new_token(),
             created_at=iso(self._clock()),
             argument=point.argument,
+            approvals={"needed": needed, "given": []} if needed > 1 else None,
             **details,
         )
 

@@ -65,7 +65,16 @@ def move(runtime: Runtime, lease: Lease, state: RunState, snapshot: Snapshot, an
     journal = snapshot.journal if target == run.id else runtime.store.journal(target)
     agent, report, saga = runtime.agents[run.agent], Report(), state.saga
     limit = agent.settings.max_value_bytes
-    ledger = Ledger(lease, runtime.clock, snapshot.pauses, journal, journal_of=target, answering=answering, limit=limit)
+    ledger = Ledger(
+        lease,
+        runtime.clock,
+        snapshot.pauses,
+        journal,
+        journal_of=target,
+        answering=answering,
+        limit=limit,
+        needed=agent.approvers.needed,
+    )
     if saga is None:
         saga = _walk(agent, runtime.agents, ledger, report, state, run.id)
     else:
@@ -232,7 +241,7 @@ def reply_of(run: RunRecord, progress: Progress) -> Reply:
         status=progress.status,
         text=words(progress),
         steps=progress.steps,
-        waiting=progress.waiting,
+        waiting=_with_approvals(run, progress.waiting),
         refusals=progress.refusals,
         rollback=progress.rollback,
         opened=progress.opened,
@@ -246,7 +255,13 @@ def open_pauses(run: RunRecord, pauses: list[PauseRecord]) -> list[PauseRecord]:
 
 
 def waiting_pauses(run: RunRecord, pauses: list[PauseRecord]) -> list[Pause]:
-    return [Pause.from_record(p) for p in open_pauses(run, pauses)]
+    """The open pauses the run's last move reached, as a person is shown them (with the approvals given so far)."""
+    return _with_approvals(run, [Pause.from_record(p) for p in open_pauses(run, pauses)])
+
+
+def _with_approvals(run: RunRecord, pauses: list[Pause]) -> list[Pause]:
+    given = RunState.approvals_of(run)
+    return [pause.with_approvals(given.get(pause.id, ())) for pause in pauses]
 
 
 def _walk(

@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass, field, fields
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from operator import itemgetter
 from typing import Literal, NotRequired, cast
@@ -58,6 +59,21 @@ class AfterAnswer(TypedDict):
     by: str | None
     principal: dict[str, JSON] | None
     channel: str
+
+
+class Approval(TypedDict):
+    """One person's approval of a pause that needs several: who (their word, and the principal), and when."""
+
+    by: str | None
+    principal: dict[str, JSON]
+    at: str
+
+
+class Approvals(TypedDict):
+    """A four-eyes pause's approvals: how many different people it needs, and those given so far."""
+
+    needed: int
+    given: list[Approval]
 
 
 class Delivery(TypedDict):
@@ -154,7 +170,8 @@ class Pause:
     The fields after ``created_at`` belong to one kind each and are None for the
     others: an ask's ``prompt`` and the ``argument`` it fills, a delegate's
     ``turn``, a saga_stuck's ``undo`` and ``pending`` (what still needs undoing),
-    and ``after_answer`` on the webhook of a pause that an answer opened.
+    ``after_answer`` on the webhook of a pause that an answer opened, and
+    ``approvals`` on a confirm its tool needs several people to approve.
     """
 
     id: str
@@ -176,6 +193,7 @@ class Pause:
     undo: UndoFailure | None = None
     pending: list[UndoLine] | None = None
     after_answer: AfterAnswer | None = None
+    approvals: Approvals | None = None
     delivery: Delivery | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self, *, token: bool = True) -> dict[str, object]:
@@ -203,6 +221,12 @@ class Pause:
                 body[name] = value
         return body
 
+    def with_approvals(self, given: Sequence[Approval]) -> Pause:
+        """This pause showing the approvals ``given`` so far, where it needs several; any other, as it is."""
+        if self.approvals is None:
+            return self
+        return replace(self, approvals={"needed": self.approvals["needed"], "given": list(given)})
+
     @classmethod
     def from_record(cls, record: PauseRecord) -> Pause:
         stored = {name: value for name, value in record.payload.items() if name in _STORED}
@@ -220,5 +244,5 @@ class Pause:
         )
 
 
-_KIND_FIELDS = ("prompt", "argument", "turn", "undo", "pending", "after_answer")
+_KIND_FIELDS = ("prompt", "argument", "turn", "undo", "pending", "after_answer", "approvals")
 _STORED = frozenset(spec.name for spec in fields(Pause)) - {"token", "delivery"}

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .arguments import Argument, from_dicts, shown
+from .pause import Approval
 from .storage import RunRecord
 from .vocabulary import JSON, SagaReason
 
@@ -62,6 +63,8 @@ class RunState:
     saga: Saga | None = None
     waiting: tuple[str, ...] = ()
     """The ids of the pauses the run's last move reached: the only ones an answer may take."""
+    approvals: Mapping[str, tuple[Approval, ...]] = field(default_factory=dict)
+    """The approvals given so far, by pause id, of pauses that need several people to approve."""
 
     @classmethod
     def of(cls, run: RunRecord) -> RunState:
@@ -75,6 +78,7 @@ class RunState:
             unread=Unread(unread.get("language")) if unread is not None else None,
             saga=Saga(saga["reason"], saga["target"]) if saga is not None else None,
             waiting=cls.reached(run),
+            approvals=cls.approvals_of(run),
         )
 
     @staticmethod
@@ -82,8 +86,14 @@ class RunState:
         """The run's ``waiting`` alone, for a read that needs nothing else of its state."""
         return tuple(run.state.get("waiting") or ())
 
+    @staticmethod
+    def approvals_of(run: RunRecord) -> dict[str, tuple[Approval, ...]]:
+        """The run's ``approvals`` alone, for showing its pauses."""
+        return {pause: tuple(given) for pause, given in (run.state.get("approvals") or {}).items()}
+
     def to_json(self) -> dict[str, object]:
-        return {
+        """The state as stored; ``approvals`` only once some are given, so runs without four eyes keep their shape."""
+        stored: dict[str, object] = {
             "turn": self.turn,
             "context": dict(self.context),
             "plan": [call.to_json() for call in self.plan],
@@ -91,6 +101,14 @@ class RunState:
             "saga": self.saga.to_json() if self.saga is not None else None,
             "waiting": list(self.waiting),
         }
+        if self.approvals:
+            stored["approvals"] = {pause: [dict(a) for a in given] for pause, given in self.approvals.items()}
+        return stored
+
+    def approved(self, pause: str, approval: Approval) -> RunState:
+        """This state with one more approval of ``pause``."""
+        given = (*self.approvals.get(pause, ()), approval)
+        return dataclasses.replace(self, approvals={**self.approvals, pause: given})
 
     def replace(self, *, saga: Saga | None, waiting: Sequence[str] | None = None) -> RunState:
         """This state undoing ``saga`` (and having reached ``waiting``, where given)."""
