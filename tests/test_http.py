@@ -156,8 +156,9 @@ def test_health_config_and_openapi(client):
     assert client.get("/config.json").json() == {"agent": "shop", "base": ""}
     paths = client.get("/openapi.json").json()["paths"]
     assert set(paths) == {
-        "/", "/threads/{thread}/messages", "/threads/{thread}/interrupts", "/threads/{thread}/resume",
-        "/threads/{thread}/stream", "/threads/{thread}/rollback", "/threads/{thread}/feedback", "/healthz", "/config.json",
+        "/", "/inbox", "/interrupts", "/threads/{thread}/messages", "/threads/{thread}/interrupts",
+        "/threads/{thread}/resume", "/threads/{thread}/stream", "/threads/{thread}/rollback", "/threads/{thread}/feedback",
+        "/healthz", "/config.json",
     }
 
 

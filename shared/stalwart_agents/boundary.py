@@ -11,8 +11,10 @@ before any route runs:
   sends cross-site without a preflight, and that preflight fails for an unlisted origin
   (an empty body carries nothing to forge, so a bare POST needs no type).
 
-Plain GETs of the public pages (the interface, its script, health, config) are
-left alone, so a link from a mail or a chat still opens the interface.
+Plain GETs of the public pages (the interface, its script, the inbox, health,
+config, and a signed link's confirmation page) are left alone, so a link from a
+mail or a chat still opens them; a public path ending in ``/*`` stands for every
+path under it.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ class Boundary:
         self.app = app
         self.hosts = {h.lower().strip("[]") for h in hosts}
         self.origins = {o.lower().rstrip("/") for o in origins}
-        self.public = frozenset(public)
+        self.public = frozenset(p for p in public if not p.endswith("/*"))
+        self.public_under = tuple(p.removesuffix("*") for p in public if p.endswith("/*"))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -57,7 +60,7 @@ class Boundary:
                 "this service does not answer for that Host; list the name with --allowed-host (allowed_hosts=)",
             )
         method, path = scope["method"], scope.get("path", "")
-        if method in SAFE and path in self.public:
+        if method in SAFE and (path in self.public or path.startswith(self.public_under)):
             return None
         origin = headers.get("origin")
         if origin is not None:

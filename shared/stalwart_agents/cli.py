@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from .boundary import LOOPBACK_HOSTS
 from .errors import ConfigError, StorageError
@@ -19,11 +20,13 @@ if TYPE_CHECKING:
     from .auth import Auth
     from .aws_local import LocalAws
     from .desk import Desk
+    from .links import Links
     from .redeliver import Redeliverer
     from .storage import Pruned
 
 WILDCARD = ("0.0.0.0", "::", "")
 SECRET_ENV = "STALWART_JWT_SECRET"
+PUBLIC_URL_ENV = "STALWART_PUBLIC_URL"
 DAY = 86400.0
 
 
@@ -50,6 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(moto, on 127.0.0.1) with its stream fanned out to STALWART_WEBHOOK_URL, signed with STALWART_WEBHOOK_SECRET",
     )
     _auth_options(serve)
+    _link_options(serve)
     _prune_options(commands.add_parser("prune", help="remove threads idle for longer than the retention"))
     args = parser.parse_args(argv)
     # The pool's own retries would print before our one line saying what is wrong and how to fix it.
@@ -180,6 +184,44 @@ def _auth_options(serve: argparse.ArgumentParser) -> None:
     )
 
 
+def _link_options(serve: argparse.ArgumentParser) -> None:
+    from .links import DEFAULT_HOURS
+
+    links = serve.add_argument_group("signed links (docs/links.md)")
+    links.add_argument(
+        "--public-url",
+        default=os.environ.get(PUBLIC_URL_ENV) or None,
+        metavar="URL",
+        help="the https address people reach this service by; with it, each webhook delivery carries one signed "
+        f"link per answer the pause takes, opened at URL/links/... (default: {PUBLIC_URL_ENV})",
+    )
+    links.add_argument(
+        "--link-hours",
+        type=_link_hours,
+        default=DEFAULT_HOURS,
+        metavar="N",
+        help=f"hours a link stays good, if its pause is not answered first (default {DEFAULT_HOURS:g})",
+    )
+    links.add_argument(
+        "--links-alone",
+        action="store_true",
+        help="with --auth, a link answers without signing in: whoever holds it approves (a forwarded mail "
+        "too), so only where the mailbox or chat it goes to is as safe as a sign-in",
+    )
+
+
+def _link_hours(text: str) -> float:
+    from .links import MAX_HOURS
+
+    try:
+        hours = float(text)
+    except ValueError:
+        hours = math.nan
+    if not 0 < hours <= MAX_HOURS:
+        raise argparse.ArgumentTypeError(f"a number of hours above 0 and at most {MAX_HOURS:g}, not {text!r}")
+    return hours
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -187,6 +229,8 @@ def _serve(args: argparse.Namespace) -> int:
     from .sweep import Sweeper
 
     auth = _auth(args)
+    if args.links_alone and not args.public_url:
+        raise ValueError(f"--links-alone is about signed links, which need --public-url (or {PUBLIC_URL_ENV})")
     hosts = _hosts(args)
     operator_token = args.operator_token or os.environ.get("QLS_OPERATOR_TOKEN") or None
     local = _local_aws() if args.storage == "moto" else None
@@ -200,15 +244,21 @@ def _serve(args: argparse.Namespace) -> int:
             auth=auth,
             allowed_hosts=hosts,
             allowed_origins=args.allowed_origin,
+            public_url=args.public_url,
+            link_hours=args.link_hours,
+            links_alone=args.links_alone,
         )
         desk = app.state.desk
-        redeliverer = _redeliverer(desk, local)
+        links: Links | None = getattr(app.state, "links", None)
+        redeliverer = _redeliverer(desk, local, links)
         agent = desk.agent(args.agent).name
         print(
             f"stalwart serve: http://{_shown_host(args.host)}:{args.port}/ (agent {agent}, storage {desk.storage.url})",
             flush=True,
         )
         print(f"stalwart serve: {_who_note(args)}; answering for Host {', '.join(hosts)}", flush=True)
+        if links is not None:
+            print(f"stalwart serve: {_links_note(args, links)}", flush=True)
         # The sweep lives as long as the application: uvicorn ends a process it stops by re-raising the signal.
         sweeper = Sweeper(desk)
         app.router.on_startup.append(sweeper.start)
@@ -223,9 +273,10 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _redeliverer(desk: Desk, local: LocalAws | None) -> Redeliverer | None:
+def _redeliverer(desk: Desk, local: LocalAws | None, links: Links | None) -> Redeliverer | None:
     """With ``STALWART_WEBHOOK_URL`` set, new pauses are posted to it (through the stream on moto), and failed
-    deliveries are retried in the background for ``STALWART_REDELIVERY_HOURS`` (24 by default)."""
+    deliveries are retried in the background for ``STALWART_REDELIVERY_HOURS`` (24 by default); with ``links``,
+    each delivery carries links minted for it."""
     from .redeliver import Backoff, Redeliverer
     from .webhook import Webhook
 
@@ -234,11 +285,12 @@ def _redeliverer(desk: Desk, local: LocalAws | None) -> Redeliverer | None:
         return None
     secret = os.environ.get("STALWART_WEBHOOK_SECRET", "")
     if local is not None:
-        local.feed(desk.storage, Webhook(url, secret))
+        local.feed(desk.storage, Webhook(url, secret, links=links))
     elif desk.on_interrupt is None:
-        desk.on_interrupt = Webhook(url, secret)
+        desk.on_interrupt = Webhook(url, secret, links=links)
     hours = float(os.environ.get("STALWART_REDELIVERY_HOURS", "24"))
-    return Redeliverer(desk.storage, Webhook(url, secret, attempts=1), backoff=Backoff(give_up_after=hours * 3600))
+    again = Webhook(url, secret, attempts=1, links=links)
+    return Redeliverer(desk.storage, again, backoff=Backoff(give_up_after=hours * 3600))
 
 
 def _auth(args: argparse.Namespace) -> Auth:
@@ -265,7 +317,18 @@ def _auth(args: argparse.Namespace) -> Auth:
 
 def _hosts(args: argparse.Namespace) -> list[str]:
     own = [] if args.host in WILDCARD else [args.host]
-    return list(dict.fromkeys([*LOOPBACK_HOSTS, *own, *args.allowed_host]))
+    public = [urlsplit(args.public_url).hostname or ""] if args.public_url else []
+    return list(dict.fromkeys([*LOOPBACK_HOSTS, *own, *public, *args.allowed_host]))
+
+
+def _links_note(args: argparse.Namespace, links: Links) -> str:
+    note = f"deliveries carry signed links to {links.base}/links/, good for {links.hours:g} h"
+    if not os.environ.get("STALWART_WEBHOOK_URL"):
+        note += " (none is sent: STALWART_WEBHOOK_URL is not set)"
+    if args.auth != "none":
+        alone = "answers without signing in (--links-alone)" if args.links_alone else "asks the person to sign in"
+        note += f"; a link {alone}"
+    return note
 
 
 def _who_note(args: argparse.Namespace) -> str:

@@ -120,6 +120,12 @@ class WaitingOut(_Model):
     not_notified: list[dict[str, Any]] = Field(description="pauses whose announcement to on_interrupt failed")
 
 
+class InboxOut(_Model):
+    waiting: list[PauseOut] = Field(description="open pauses the caller may answer, newest first, each with `turn`")
+    next: str | None = Field(description="the cursor of the next page (`?cursor=`), null on the last")
+    not_notified: list[dict[str, Any]] = Field(description="pauses of this page whose announcement has not arrived")
+
+
 class FeedbackOut(_Model):
     message: str
     thumb: Literal["up", "down"]

@@ -23,7 +23,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal, TypeVar
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
@@ -37,11 +37,13 @@ from .body import parsed, raw
 from .boundary import LOOPBACK_HOSTS, Boundary
 from .desk import Desk
 from .errors import Forbidden, RunWaiting, StalwartError, Unauthorized
+from .inbox import MAX_LIMIT, Inbox, not_notified
 from .pause import Pause
 from .schemas import (
     ConfigOut,
     FeedbackOut,
     HealthOut,
+    InboxOut,
     ReplyOut,
     Resume,
     Thread,
@@ -57,8 +59,20 @@ from .session import SessionMiddleware, Sessions, digest
 from .signature import verify_signature
 from .ticket import HEADER as TICKET_HEADER
 from .ticket import Tickets
+from .vocabulary import PauseKind
 
-ROUTES = ("interface", "messages", "interrupts", "resume", "stream", "rollback", "feedback", "healthz", "config")
+ROUTES = (
+    "interface",
+    "messages",
+    "interrupts",
+    "resume",
+    "stream",
+    "rollback",
+    "feedback",
+    "healthz",
+    "config",
+    "links",
+)
 log = logging.getLogger("stalwart_agents")
 
 CSP = (
@@ -73,9 +87,15 @@ PAGE = """<!doctype html>
 <script type="module" src="{base}/agent-ui.js"></script></head>
 <body><main><stalwart-chat base="{base}" data-signin="fragment"></stalwart-chat></main></body></html>
 """
+INBOX_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{name}: inbox</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
+<script type="module" src="{base}/agent-ui.js"></script></head>
+<body><main><stalwart-inbox base="{base}" data-signin="fragment"></stalwart-inbox></main></body></html>
+"""
 BUNDLE = "agent-ui.js"
-PUBLIC = ("/", f"/{BUNDLE}", "/healthz", "/config.json", "/openapi.json")
-"""Paths a plain GET may reach from any site: a link to the interface opens it."""
+PUBLIC = ("/", "/inbox", f"/{BUNDLE}", "/healthz", "/config.json", "/openapi.json", "/links/*")
+"""Paths a plain GET may reach from any site: a link to the interface, the inbox or a signed link opens it."""
 OPERATOR_HEADER = "Stalwart-Operator-Token"
 
 OnInterrupt = Callable[[str, Pause], object]
@@ -95,6 +115,9 @@ def make_app(
     auth: Auth | None = None,
     allowed_hosts: Collection[str] | None = None,
     allowed_origins: Collection[str] = (),
+    public_url: str | None = None,
+    link_hours: float = 24,
+    links_alone: bool = False,
 ) -> FastAPI:
     """The service for a file of agents (or a Desk already loaded).
 
@@ -110,6 +133,10 @@ def make_app(
     right only on loopback); ``allowed_hosts`` are the names the service answers for
     (loopback's by default; ``"*"`` for any, where a proxy already checks); ``allowed_origins``
     are the other sites whose pages may call it, and the only ones given CORS.
+
+    ``public_url`` is the address people reach the service by: with it, the deliveries of an
+    ``on_interrupt`` webhook carry signed links, good for ``link_hours``, which the ``links``
+    route answers; ``links_alone`` lets a link answer without signing in (docs/links.md).
     """
     unknown = set(routes) - set(ROUTES)
     if unknown:
@@ -159,6 +186,12 @@ def make_app(
         desk.enter(thread, who.key, start=start)
         return who
 
+    def admit(request: Request, thread: str) -> Principal:
+        """Who calls, let in to read and answer what waits: the owner, or someone the approver rules allow."""
+        who = auth.principal(request)
+        desk.admit(thread, who)
+        return who
+
     def enter_stream(request: Request, thread: str) -> None:
         """The stream takes a ticket minted for this thread and person, or a token like every other route."""
         ticket = request.query_params.get("ticket")
@@ -178,8 +211,12 @@ def make_app(
 
     @route("interface", "GET", "/", response_class=HTMLResponse)
     def interface(request: Request) -> HTMLResponse:
-        base = html.escape(request.scope.get("root_path", "").rstrip("/"), quote=True)
-        return HTMLResponse(PAGE.format(name=html.escape(agent_name), base=base), headers=SECURE)
+        return _page(PAGE, request, agent_name)
+
+    @route("interface", "GET", "/inbox", response_class=HTMLResponse)
+    def inbox_page(request: Request) -> HTMLResponse:
+        """Every pause the signed-in person may answer, across threads: an approver's desk."""
+        return _page(INBOX_PAGE, request, agent_name)
 
     @route("interface", "GET", f"/{BUNDLE}", include_in_schema=False)
     def interface_bundle() -> Response:
@@ -216,18 +253,41 @@ def make_app(
     )
     async def interrupts(thread: Thread, request: Request) -> JSONResponse:
         def read() -> tuple[Principal, list[Pause]]:
-            who = enter(request, thread)
-            return who, desk.waiting(thread)
+            who = admit(request, thread)
+            return who, desk.waiting(thread, who)
 
         who, waiting = await run_in_threadpool(read)
-        missed = [
-            {"interrupt": p.id, "error": p.delivery.get("error")}
-            for p in waiting
-            if p.delivery and not p.delivery["delivered"]
-        ]
         return ticketed(
-            {"thread": thread, "waiting": [pause.to_dict() for pause in waiting], "not_notified": missed}, thread, who
+            {
+                "thread": thread,
+                "waiting": [pause.to_dict() for pause in waiting],
+                "not_notified": not_notified(waiting),
+            },
+            thread,
+            who,
         )
+
+    @route(
+        "interrupts",
+        "GET",
+        "/interrupts",
+        response_model=None,
+        responses=answers(InboxOut, 400, 401, 503),
+    )
+    async def inbox(
+        request: Request,
+        kind: PauseKind | None = None,
+        tool: str | None = None,
+        cursor: str | None = None,
+        limit: int = Query(50, ge=1, le=MAX_LIMIT),
+    ) -> JSONResponse:
+        """Every open pause the caller may answer, across threads, newest first; ``next`` reads on."""
+
+        def read() -> Inbox:
+            who = auth.principal(request)
+            return desk.inbox(who, kind=kind, tool=tool, cursor=cursor, limit=limit)
+
+        return JSONResponse((await run_in_threadpool(read)).to_dict())
 
     @route(
         "resume",
@@ -238,7 +298,7 @@ def make_app(
         responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503),
     )
     async def resume(thread: Thread, request: Request) -> JSONResponse:
-        who = await run_in_threadpool(enter, request, thread)
+        who = await run_in_threadpool(admit, request, thread)
         body = await raw(request)
         signed = _signed_resume(secret, who, request.headers.get("stalwart-signature"), body)
         answer = parsed(Resume, body)
@@ -311,9 +371,32 @@ def make_app(
     def config_json(request: Request) -> dict[str, str]:
         return {"agent": agent_name, "base": request.scope.get("root_path", "")}
 
+    if public_url is not None:
+        _serve_links(app, desk, auth, routes, public_url, link_hours, links_alone)
     _no_422(app)
     app.state.desk = desk
     return app
+
+
+def _serve_links(
+    app: FastAPI, desk: Desk, auth: Auth, routes: Collection[str], public_url: str, hours: float, alone: bool
+) -> None:
+    """Signed links in the webhook's deliveries, and their pages where the ``links`` route is served."""
+    from .link_page import add_link_routes
+    from .links import Links
+    from .webhook import Webhook
+
+    links = Links(desk.storage, public_url, hours=hours, clock=desk.clock)
+    if isinstance(desk.on_interrupt, Webhook) and desk.on_interrupt.links is None:
+        desk.on_interrupt.links = links
+    if "links" in routes:
+        add_link_routes(app, desk, links, auth, alone=alone)
+    app.state.links = links
+
+
+def _page(template: str, request: Request, name: str) -> HTMLResponse:
+    base = html.escape(request.scope.get("root_path", "").rstrip("/"), quote=True)
+    return HTMLResponse(template.format(name=html.escape(name), base=base), headers=SECURE)
 
 
 def _no_422(app: FastAPI) -> None:

@@ -11,6 +11,7 @@ import hashlib
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import httpx
@@ -18,6 +19,9 @@ import httpx
 from .errors import StalwartError
 from .pause import Pause, canonical
 from .signature import HEADER, BadSignature, sign, standard_signature, verify_signature
+
+if TYPE_CHECKING:
+    from .links import Links
 
 __all__ = ["BadSignature", "Webhook", "WebhookError", "sign", "verify_signature"]
 
@@ -69,7 +73,9 @@ class Webhook:
 
     The body carries the pause's token, because the channel that receives it answers
     with it.  Each attempt is signed afresh, so a retry is never refused as stale; the
-    delivery id stays the same, so a receiver can drop a duplicate.
+    delivery id stays the same, so a receiver can drop a duplicate.  With ``links``, the
+    body also carries ``links``: a signed URL per answer the pause takes, minted afresh
+    for each delivery, so a redelivered pause never carries links that expired waiting.
     """
 
     def __init__(
@@ -81,6 +87,7 @@ class Webhook:
         attempts: int = 2,
         clock: Callable[[], float] = time.time,
         transport: httpx.BaseTransport | None = None,
+        links: Links | None = None,
     ) -> None:
         if not isinstance(url, str):
             raise ValueError("webhook url must be a string")
@@ -97,6 +104,7 @@ class Webhook:
         self.attempts = attempts
         self._clock = clock
         self._transport = transport
+        self.links = links
         self._client: httpx.Client | None = None
         self._lock = threading.Lock()
 
@@ -106,7 +114,15 @@ class Webhook:
     def payload(self, thread: str, interrupt: Pause) -> tuple[str, bytes]:
         """The delivery id and the JSON body; the id depends on the URL and the pause only."""
         delivery = "d_" + hashlib.sha256((self._url + interrupt.id).encode()).hexdigest()[:32]
-        body = {"delivery": delivery, "type": "interrupt", "thread": thread, "interrupt": interrupt.to_dict()}
+        body: dict[str, object] = {
+            "delivery": delivery,
+            "type": "interrupt",
+            "thread": thread,
+            "interrupt": interrupt.to_dict(),
+        }
+        links = self.links.mint(interrupt) if self.links is not None else {}
+        if links:
+            body["links"] = links
         return delivery, canonical(body).encode()
 
     def deliver(self, delivery: str, body: bytes) -> None:

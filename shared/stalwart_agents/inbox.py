@@ -1,0 +1,112 @@
+"""The inbox: every open pause a person may answer, across threads, newest first.
+
+The store reads open pauses from an index, newest first; which of them a person
+may answer is the approver rules' to say (``Desk.may_answer``), so a page is
+filled from as many index pages as it takes, up to ``READ_AT_MOST`` pauses read
+per request.  The cursor is where the reading stopped, so a person who may
+answer little of a large inbox gets short pages quickly rather than one slow one.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from .auth import ANONYMOUS, Principal
+from .errors import BadRequest
+from .move import waiting_pauses
+from .pause import Pause
+from .state import RunState
+from .storage import InboxEntry, Storage
+
+MAX_LIMIT = 200
+READ_AT_MOST = 1000
+"""Open pauses read from the index for one request, whatever the person may answer of them."""
+
+MayAnswer = Callable[[Pause, Principal, str | None, str], bool]
+"""(pause, principal, the thread's owner, the run's agent): ``Desk.may_answer``."""
+Position = tuple[float, str]
+
+
+@dataclass(frozen=True)
+class Inbox:
+    """One page of the inbox: the pauses (each with its run's turn as ``turn``), and the cursor of the next, if any."""
+
+    waiting: list[Pause]
+    next: str | None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "waiting": [pause.to_dict() for pause in self.waiting],
+            "next": self.next,
+            "not_notified": not_notified(self.waiting),
+        }
+
+
+def not_notified(pauses: list[Pause]) -> list[dict[str, object]]:
+    """The pauses whose latest announcement failed, with its error: what the team's channel has not been told."""
+    return [
+        {"interrupt": p.id, "error": p.delivery.get("error")}
+        for p in pauses
+        if p.delivery and not p.delivery["delivered"]
+    ]
+
+
+def read_inbox(
+    storage: Storage,
+    may_answer: MayAnswer,
+    principal: Principal,
+    *,
+    kind: str | None = None,
+    tool: str | None = None,
+    cursor: str | None = None,
+    limit: int = 50,
+) -> Inbox:
+    """The page of open pauses ``principal`` may answer after ``cursor``, filtered by ``kind`` and ``tool``."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise BadRequest(f"limit is a whole number from 1 to {MAX_LIMIT}")
+    before, seen = position(cursor), 0
+    found: list[Pause] = []
+    while seen < READ_AT_MOST:
+        asked = min(READ_AT_MOST - seen, max(limit - len(found), 50))
+        page = storage.inbox(before=before, limit=asked, kind=kind, tool=tool)
+        for entry in page:
+            seen += 1
+            before = (entry.pause.created_at, entry.pause.id)
+            pause = answerable(entry)
+            if pause is not None and may_answer(pause, principal, entry.owner or ANONYMOUS.key, entry.run.agent):
+                found.append(pause)
+                if len(found) == limit:
+                    return Inbox(found, cursor_of(before))
+        if len(page) < asked:
+            return Inbox(found, None)
+    return Inbox(found, cursor_of(before) if before is not None else None)
+
+
+def answerable(entry: InboxEntry) -> Pause | None:
+    """The pause as the inbox shows it, with its run's turn; None where the run has moved past it."""
+    shown = waiting_pauses(entry.run, [entry.pause])
+    if not shown:
+        return None
+    turn = RunState.of(entry.run).turn
+    return replace(shown[0], turn=turn) if turn is not None else shown[0]
+
+
+def cursor_of(at: Position) -> str:
+    return base64.urlsafe_b64encode(json.dumps([at[0], at[1]]).encode()).decode().rstrip("=")
+
+
+def position(cursor: str | None) -> Position | None:
+    """Where a cursor says to read on from; BadRequest for anything a cursor of ours cannot be."""
+    if cursor is None or cursor == "":
+        return None
+    try:
+        at, pause = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except (binascii.Error, ValueError, TypeError, UnicodeDecodeError):
+        raise BadRequest("this cursor is not one the inbox gave; start again without it") from None
+    if isinstance(at, bool) or not isinstance(at, (int, float)) or not isinstance(pause, str):
+        raise BadRequest("this cursor is not one the inbox gave; start again without it")
+    return float(at), pause

@@ -1,0 +1,350 @@
+"""Signed links, over real uvicorn: each link comes from a real webhook delivery to a receiver on 127.0.0.1.
+
+The service is built once uvicorn has its port (``Later``), so its public URL is
+the address the test really reaches it by, and every link is followed as a
+person's browser would: GET the page, POST its one empty form.
+"""
+
+import base64
+import json
+import logging
+import re
+import time
+
+import httpx
+import jwt
+import pytest
+
+from stalwart_agents import Desk, cli
+from stalwart_agents.auth import SharedSecret
+from stalwart_agents.links import Links
+from stalwart_agents.redeliver import redeliver
+from stalwart_agents.serve import make_app
+from stalwart_agents.storage import open_storage
+from stalwart_agents.webhook import Webhook
+
+from .conftest import SHOP
+from .server import at_once, receiving, serving, stalwart_serve
+
+HOOK_SECRET = "whsec-links-test"
+THREAD = "thread-7f3a"
+CHARGE = {"text": "look up order 4411 and charge 40 to order 4411"}
+JWT_SECRET = "a-team-secret-of-at-least-32-bytes!"
+TEAM, AUDIENCE = "https://team.example", "stalwart-shop"
+
+
+class Clock:
+    """The desk's clock, moved by hand: links expire by it."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Later:
+    """An ASGI application made once uvicorn listens, so the service can be told its own public URL."""
+
+    app = None
+
+    async def __call__(self, scope, receive, send):
+        await self.app(scope, receive, send)
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def desk(tmp_path, ledger, clock):
+    with Desk.from_file(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}", clock=clock) as desk:
+        yield desk
+
+
+@pytest.fixture
+def receiver():
+    with receiving(HOOK_SECRET) as received:
+        yield received
+
+
+def served(desk, receiver, *, public=True, **options):
+    """The shop, its pauses posted to ``receiver``, at its own address as its public URL."""
+    later = Later()
+    server = serving(later)
+    base = server.__enter__()
+    webhook = Webhook(receiver.url, HOOK_SECRET)
+    later.app = make_app(desk, on_interrupt=webhook, public_url=base if public else None, **options)
+    return base, server
+
+
+@pytest.fixture
+def service(desk, receiver):
+    base, server = served(desk, receiver)
+    yield base
+    server.__exit__(None, None, None)
+
+
+def paused(base, receiver, thread=THREAD, headers=None):
+    """Start a charge in ``thread``; the pause as the turn gave it, and the links its delivery carried."""
+    answer = httpx.post(f"{base}/threads/{thread}/messages", json=CHARGE, headers=headers, timeout=10)
+    [pause] = answer.json()["waiting"]
+    delivered = next((d for d in receiver.got if d["interrupt"]["id"] == pause["id"]), {})
+    return pause, delivered.get("links")
+
+
+def waiting(base, thread=THREAD, headers=None):
+    return httpx.get(f"{base}/threads/{thread}/interrupts", headers=headers, timeout=10).json()["waiting"]
+
+
+def text(response: httpx.Response) -> str:
+    """What a page says, without its markup."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.text))
+
+
+def test_a_pause_is_approved_by_its_link_and_the_call_runs_once(service, receiver, ledger, desk):
+    pause, links = paused(service, receiver)
+    assert set(links) == {"approve", "skip", "cancel_all"}
+    assert all(url.startswith(f"{service}/links/") for url in links.values())
+
+    page = httpx.get(links["approve"], timeout=10)
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "charge_card" in page.text and "amount" in text(page) and " 40 " in text(page)
+    assert "typed" in text(page)  # the origin of each argument
+    assert page.text.count("<button") == 1 and '<form method="post">' in page.text and "<input" not in page.text
+    assert page.headers["content-security-policy"] and page.headers["cache-control"] == "no-store"
+
+    done = httpx.post(links["approve"], timeout=10)
+    assert done.status_code == 200, done.text
+    assert len(ledger("charge")) == 1 and waiting(service) == []
+    [taken] = [a for a in desk.history(THREAD) if a.get("outcome") == "taken"]
+    assert taken["channel"] == "link" and taken["principal"]["iss"] == "stalwart:link"
+    assert taken["principal"]["sub"] == f"{pause['id']}:approve"
+
+
+def test_the_page_of_an_irreversible_call_warns_before_its_button(service, receiver, ledger):
+    receipt = httpx.post(f"{service}/threads/{THREAD}/messages", json={"text": "send the receipt for order 4411"})
+    [pause] = receipt.json()["waiting"]
+    links = receiver.got[-1]["links"]
+    page = text(httpx.get(links["approve"], timeout=10))
+    assert "Mail the receipt for this order?" in page and "cannot be undone" in page
+    assert page.index("cannot be undone") < page.index("Approve ")
+    assert ledger("receipt") == [] and [p["id"] for p in waiting(service)] == [pause["id"]]
+
+
+def test_a_link_used_once_is_409_and_says_what_was_decided(service, receiver, ledger):
+    _, links = paused(service, receiver)
+    assert httpx.post(links["approve"], timeout=10).status_code == 200
+    again = httpx.post(links["approve"], timeout=10)
+    other = httpx.post(links["skip"], timeout=10)
+    shown = httpx.get(links["cancel_all"], timeout=10)
+    for used in (again, other, shown):
+        assert used.status_code == 409 and "already answered" in text(used) and "(approve at" in text(used)
+    assert len(ledger("charge")) == 1
+
+
+def test_an_expired_link_is_410_and_changes_nothing(service, receiver, ledger, clock):
+    pause, links = paused(service, receiver)
+    clock.now += 24 * 3600 + 1
+    opened, posted = httpx.get(links["approve"], timeout=10), httpx.post(links["approve"], timeout=10)
+    assert (opened.status_code, posted.status_code) == (410, 410)
+    assert "expired" in text(posted)
+    assert ledger("charge") == [] and [p["id"] for p in waiting(service)] == [pause["id"]]
+
+
+def b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def unb64(part: str) -> bytes:
+    return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+
+
+def rewritten(url: str, change) -> str:
+    """The link with its body's fields changed by ``change`` and its MAC kept."""
+    prefix, _, link = url.rpartition("/")
+    body, _, mac = link.partition(".")
+    fields = json.loads(unb64(body))
+    return f"{prefix}/{b64(json.dumps(change(fields), separators=(',', ':')).encode())}.{mac}"
+
+
+def test_a_tampered_link_is_404_and_changes_nothing(service, receiver, ledger, desk):
+    pause, links = paused(service, receiver)
+    other, _ = paused(service, receiver, thread="another-thread")
+    url = links["skip"]
+    prefix, _, link = url.rpartition("/")
+    foreign = Links(open_storage("memory://"), service)
+    tampered = {
+        "decision changed": rewritten(url, lambda f: [f[0], "approve", *f[2:]]),
+        "pause changed": rewritten(url, lambda f: [other["id"], *f[1:]]),
+        "later expiry": rewritten(url, lambda f: [*f[:3], f[3] + 3600]),
+        "mac changed": f"{url[:-2]}{'AA' if not url.endswith('AA') else 'BB'}",
+        "no mac": f"{prefix}/{link.partition('.')[0]}",
+        "not a link": f"{prefix}/nothing-here",
+        "another service's key": foreign.mint(desk.waiting(THREAD)[0])["approve"],
+    }
+    for why, forged in tampered.items():
+        for method in ("GET", "POST"):
+            answer = httpx.request(method, forged, timeout=10)
+            assert answer.status_code == 404, (why, method, answer.text)
+            assert "does not work" in text(answer)
+    assert ledger("charge") == [] and [p["id"] for p in waiting(service)] == [pause["id"]]
+
+
+def test_a_get_never_acts(service, receiver, ledger):
+    pause, links = paused(service, receiver)
+    for url in (links["approve"], links["approve"], links["cancel_all"]):
+        assert httpx.get(url, timeout=10).status_code == 200
+    assert ledger("charge") == [] and [p["id"] for p in waiting(service)] == [pause["id"]]
+
+
+def test_a_link_and_a_chat_answer_racing_run_the_call_once(service, receiver, ledger):
+    for n in range(4):
+        thread = f"race-{n}"
+        pause, links = paused(service, receiver, thread=thread)
+        chat = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
+        by_link, by_chat = at_once(
+            lambda links=links: httpx.post(links["approve"], timeout=10),
+            lambda thread=thread, chat=chat: httpx.post(f"{service}/threads/{thread}/resume", json=chat, timeout=10),
+        )
+        assert sorted([by_link.status_code, by_chat.status_code]) == [200, 409], (by_link.text, by_chat.text)
+        assert len(ledger("charge")) == n + 1
+
+
+def test_without_a_public_url_deliveries_carry_no_links_and_no_link_route_answers(desk, receiver):
+    base, server = served(desk, receiver, public=False)
+    try:
+        paused(base, receiver)
+        missing = httpx.get(f"{base}/links/anything", timeout=10)
+    finally:
+        server.__exit__(None, None, None)
+    assert "links" not in receiver.got[0]
+    assert missing.status_code == 404
+
+
+def test_no_link_token_or_thread_in_pages_or_logs(service, receiver, clock, caplog):
+    caplog.set_level(logging.DEBUG)
+    pause, links = paused(service, receiver)
+    pages = [httpx.get(links["approve"], timeout=10), httpx.post(links["approve"], timeout=10)]
+    pages += [httpx.post(links["approve"], timeout=10), httpx.post(links["skip"], timeout=10)]
+    pages += [httpx.get(f"{links['skip'][:-3]}xyz", timeout=10)]
+    clock.now += 25 * 3600
+    pages += [httpx.get(links["skip"], timeout=10)]
+    assert [p.status_code for p in pages] == [200, 200, 409, 409, 404, 410]
+    secrets = [pause["token"], THREAD, *(url.rpartition("/")[2] for url in links.values())]
+    # httpx and httpcore log the test's own requests, links and all: the service's records are the others.
+    logged = [r.getMessage() for r in caplog.records if not r.name.startswith(("httpx", "httpcore"))]
+    for shown in [*(p.text for p in pages), *(str(v) for p in pages for v in p.headers.values()), *logged]:
+        assert not any(secret in shown for secret in secrets)
+
+
+def test_a_redelivered_pause_carries_fresh_links(service, receiver, desk, clock, ledger):
+    receiver.status = 503
+    pause, _ = paused(service, receiver)
+    [first, *_] = [t["body"]["links"] for t in receiver.tried]
+    receiver.status = 200
+    clock.now += 23 * 3600
+    assert redeliver(desk.storage, desk.on_interrupt, clock.now).delivered == [pause["id"]]
+    [again] = [d["links"] for d in receiver.got]
+    clock.now += 2 * 3600
+    assert httpx.get(first["approve"], timeout=10).status_code == 410
+    assert httpx.post(again["approve"], timeout=10).status_code == 200 and len(ledger("charge")) == 1
+
+
+FOUR_EYES = """agents:
+  - name: shop
+    tools: tools.py
+    approvals:
+      charge_card: 2
+    approvers:
+      - name: owner-and-finance
+        tool: charge_card
+        who: 'who.owner || "finance" in who.groups'
+"""
+
+
+def test_under_four_eyes_a_link_gives_one_approval_once(tmp_path, receiver, ledger, clock):
+    (tmp_path / "tools.py").write_text((SHOP.parent / "tools.py").read_text())
+    (tmp_path / "agent.yaml").write_text(FOUR_EYES)
+    with Desk.from_file(tmp_path / "agent.yaml", storage=f"sqlite:///{tmp_path / 'runs.db'}", clock=clock) as desk:
+        base, server = served(desk, receiver)
+        try:
+            pause, links = paused(base, receiver)
+            counted = httpx.post(links["approve"], timeout=10)
+            again = httpx.post(links["approve"], timeout=10)
+            still = waiting(base)
+        finally:
+            server.__exit__(None, None, None)
+    assert counted.status_code == 200 and "waits for another person" in text(counted)
+    assert again.status_code == 409 and "already counted" in text(again)
+    assert [p["id"] for p in still] == [pause["id"]] and ledger("charge") == []
+
+
+def hs_token(subject: str) -> dict:
+    claims = {"sub": subject, "iss": TEAM, "aud": AUDIENCE, "exp": int(time.time()) + 300}
+    return {"Authorization": f"Bearer {jwt.encode(claims, JWT_SECRET, algorithm='HS256')}"}
+
+
+def test_with_auth_the_page_asks_to_sign_in_and_only_a_signed_in_post_answers(desk, receiver, ledger):
+    auth = SharedSecret(JWT_SECRET, issuer=TEAM, audience=AUDIENCE)
+    base, server = served(desk, receiver, auth=auth)
+    try:
+        alice = hs_token("alice")
+        _, links = paused(base, receiver, headers=alice)
+        page = httpx.get(links["approve"], timeout=10)
+        anonymous = httpx.post(links["approve"], timeout=10)
+        signed_in = httpx.post(links["approve"], headers=alice, timeout=10)
+    finally:
+        server.__exit__(None, None, None)
+    assert page.status_code == 200 and "<form" not in page.text and f'href="{base}/inbox"' in page.text
+    assert "sign in" in text(page) and "charge_card" in page.text
+    assert anonymous.status_code == 401 and f'href="{base}/inbox"' in anonymous.text
+    assert signed_in.status_code == 200, signed_in.text
+    [taken] = [a for a in desk.history(THREAD) if a.get("outcome") == "taken"]
+    assert taken["principal"] == {"iss": TEAM, "sub": "alice", "verified": True} and len(ledger("charge")) == 1
+
+
+def test_with_auth_and_links_alone_the_link_is_the_approval(desk, receiver, ledger):
+    auth = SharedSecret(JWT_SECRET, issuer=TEAM, audience=AUDIENCE)
+    base, server = served(desk, receiver, auth=auth, links_alone=True)
+    try:
+        _, links = paused(base, receiver, headers=hs_token("alice"))
+        page = httpx.get(links["approve"], timeout=10)
+        done = httpx.post(links["approve"], timeout=10)
+    finally:
+        server.__exit__(None, None, None)
+    assert page.text.count("<button") == 1 and done.status_code == 200, done.text
+    [taken] = [a for a in desk.history(THREAD) if a.get("outcome") == "taken"]
+    assert taken["principal"]["iss"] == "stalwart:link" and len(ledger("charge")) == 1
+
+
+def test_a_link_opened_from_another_site_shows_its_page(service, receiver):
+    """Webmail and chat clients open links cross-site: the page must still show (it never acts)."""
+    _, links = paused(service, receiver)
+    assert httpx.get(links["approve"], headers={"Sec-Fetch-Site": "cross-site"}, timeout=10).status_code == 200
+
+
+def test_stalwart_serve_delivers_links_to_its_public_url(receiver, tmp_path, monkeypatch, ledger):
+    monkeypatch.setenv("STALWART_WEBHOOK_URL", receiver.url)
+    monkeypatch.setenv("STALWART_WEBHOOK_SECRET", HOOK_SECRET)
+    monkeypatch.setenv("STALWART_PUBLIC_URL", "http://localhost:9/approvals")
+    with stalwart_serve(SHOP, "--storage", f"sqlite:///{tmp_path / 'runs.db'}", "--link-hours", "2") as (base, _):
+        _, links = paused(base, receiver)
+        approve = links["approve"].replace("http://localhost:9/approvals", base)
+        page, done = httpx.get(approve, timeout=10), httpx.post(approve, timeout=10)
+    assert links["approve"].startswith("http://localhost:9/approvals/links/")
+    assert page.status_code == 200 and done.status_code == 200 and len(ledger("charge")) == 1
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--links-alone"], "--links-alone is about signed links, which need --public-url"),
+        (["--public-url", "http://approvals.example"], "must be https"),
+        (["--public-url", "https://approvals.example/?next=x"], "scheme://host[:port][/path], nothing more"),
+    ],
+)
+def test_stalwart_serve_refuses_link_options_that_cannot_work(flags, said, capsys, tmp_path):
+    assert cli.main(["serve", str(SHOP), "--storage", f"sqlite:///{tmp_path / 'runs.db'}", *flags]) == 2
+    assert said in capsys.readouterr().err
