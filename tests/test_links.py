@@ -128,8 +128,8 @@ def test_the_page_of_an_irreversible_call_warns_before_its_button(service, recei
     [pause] = receipt.json()["waiting"]
     links = receiver.got[-1]["links"]
     page = text(httpx.get(links["approve"], timeout=10))
-    assert "Mail the receipt for this order?" in page and "cannot be undone" in page
-    assert page.index("cannot be undone") < page.index("Approve ")
+    assert "Mail the receipt for this order?" in page and "Nothing can undo this step" in page
+    assert page.index("Nothing can undo this step") < page.index("Mail the receipt") < page.index("Approve ")
     assert ledger("receipt") == [] and [p["id"] for p in waiting(service)] == [pause["id"]]
 
 

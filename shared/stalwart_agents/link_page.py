@@ -15,6 +15,8 @@ policy, needs no script, and never shows the link, the token or the thread.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import logging
 from collections.abc import Callable, Iterable
@@ -50,11 +52,36 @@ LABELS = {
     "abandon": "Abandon",
     "decline": "Decline",
 }
-HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow"}
+HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow", "Referrer-Policy": "same-origin"}
+"""``same-origin``, not the service's ``no-referrer``: under that, a browser posts the page's own form with
+``Origin: null``, which the boundary refuses; the link (a capability) still never leaves in a Referer."""
+STYLE = (
+    ":root{color-scheme:light dark;font:16px/1.5 system-ui,sans-serif}"
+    "main{max-width:40rem;margin:2rem auto;padding:0 1rem}h1{font-size:1.5rem}"
+    "table{border-collapse:collapse;margin:.5rem 0}caption{text-align:left;font-weight:600}"
+    "th,td{text-align:left;padding:.25rem .75rem .25rem 0;vertical-align:top}td:nth-child(2){font-family:monospace}"
+    ".warning{border-left:4px solid #b3261e;padding:.5rem .75rem;background:rgb(179 38 30 / .08)}"
+    "button{font:inherit;padding:.5rem 1.25rem;border-radius:6px;border:1px solid #0b57d0;"
+    "background:#0b57d0;color:#fff;cursor:pointer}button:focus-visible{outline:3px solid #7cacf8;outline-offset:2px}"
+)
+"""The pages' one stylesheet, inline: allowed by its hash alone (``CSP``), so nothing else inline may run or style."""
+CSP = SECURE["Content-Security-Policy"].replace(
+    "style-src 'self'", f"style-src 'sha256-{base64.b64encode(hashlib.sha256(STYLE.encode()).digest()).decode()}'"
+)
+ORIGINS = {
+    "typed": "you typed it",
+    "reply": "you answered it",
+    "context": "from your account",
+    "computed": "calculated",
+    "model": "the assistant wrote it",
+    "result": "from an earlier step",
+    "agent": "from another assistant",
+}
+"""Where a value came from, in the interface's words (its shipped strings)."""
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
-<meta name="robots" content="noindex, nofollow"></head>
+<meta name="robots" content="noindex, nofollow"><style>{style}</style></head>
 <body><main><h1>{title}</h1>
 {body}
 </main></body></html>
@@ -184,7 +211,7 @@ def _described(pause: Pause) -> str:
     """The call as a person decides on it: the question, the arguments and their origins, the reasons."""
     rows = "".join(
         f'<tr><th scope="row">{html.escape(a["name"])}</th><td>{html.escape(_shown(a["value"]))}</td>'
-        f"<td>{html.escape(a['origin'])}</td></tr>"
+        f"<td>{html.escape(_origin(a['origin']))}</td></tr>"
         for a in pause.arguments
     )
     table = (
@@ -193,11 +220,11 @@ def _described(pause: Pause) -> str:
         if rows
         else ""
     )
-    parts = [_p(html.escape(pause.question)), f"<p>The call: <code>{html.escape(pause.tool)}</code></p>", table]
+    warning = '<p class="warning"><strong>Nothing can undo this step once it runs.</strong></p>'
+    parts = [warning if pause.irreversible else "", _p(html.escape(pause.question))]
+    parts += [f"<p>The call: <code>{html.escape(pause.tool)}</code></p>", table]
     if pause.reasons:
         parts.append(f"<h2>Why it asks</h2>{_list(pause.reasons)}")
-    if pause.irreversible:
-        parts.append("<p><strong>Warning: this cannot be undone once it runs.</strong></p>")
     return "\n".join(part for part in parts if part)
 
 
@@ -214,11 +241,17 @@ def _result(reply: Reply, pause: str) -> str:
 
 
 def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
-    return HTMLResponse(PAGE.format(title=html.escape(title), body=body), status, {**SECURE, **HEADERS})
+    page = PAGE.format(title=html.escape(title), body=body, style=STYLE)
+    return HTMLResponse(page, status, {**SECURE, **HEADERS, "Content-Security-Policy": CSP})
 
 
 def _label(decision: str) -> str:
     return LABELS.get(decision, decision.replace("_", " ").capitalize())
+
+
+def _origin(origin: str) -> str:
+    """``result:2.1`` is from an earlier step, as ``result`` is."""
+    return ORIGINS.get(origin.split(":", 1)[0], origin)
 
 
 def _shown(value: object) -> str:

@@ -35,12 +35,12 @@ def thread_of(page):
     return page.evaluate("localStorage.getItem('stalwart-thread')")
 
 
-def assert_accessible(page, browser, served):
+def assert_accessible(page, browser, served, path="/"):
     """axe-core (injected in a copy of the page that may run it) finds no WCAG 2 A/AA violation."""
     context = browser.new_context(bypass_csp=True)
     copy = context.new_page()
     copy.add_init_script(f"localStorage.setItem('stalwart-thread', {json.dumps(thread_of(page))})")
-    copy.goto(served.base + "/")
+    copy.goto(served.base + path)
     copy.wait_for_timeout(300)
     copy.add_script_tag(path=str(AXE))
     found = copy.evaluate("""async () => {
