@@ -1,0 +1,97 @@
+"""GET /interrupts, the inbox: every open pause the caller may answer across threads, over real uvicorn with people
+signed in by HS256 tokens, on SQLite (the index reads themselves are held to every backend in tests/storage)."""
+
+import httpx
+import pytest
+
+from stalwart_agents.serve import make_app
+from stalwart_agents.auth import SharedSecret
+
+from .server import serving
+from .test_approvers import ALICE, AUDIENCE, FINANCE_FOR_LARGE, FIONA, MALLORY, SECRET, TEAM, opened, token
+
+SHOP_RULES = FINANCE_FOR_LARGE
+
+
+@pytest.fixture
+def client(tmp_path, ledger):
+    with (
+        opened(tmp_path, SHOP_RULES) as desk,
+        serving(make_app(desk, auth=SharedSecret(SECRET, issuer=TEAM, audience=AUDIENCE))) as base,
+    ):
+        yield httpx.Client(base_url=base, timeout=10)
+
+
+def say(client, who, thread, text):
+    reply = client.post(f"/threads/{thread}/messages", json={"text": text}, headers=token(who))
+    assert reply.status_code == 200, reply.text
+    return reply.json()["waiting"]
+
+
+def inbox(client, who, **query):
+    answer = client.get("/interrupts", params=query, headers=token(who))
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def listed(client, who, **query):
+    return [(p["thread"], p["tool"], p["arguments"][0]["value"]) for p in inbox(client, who, **query)["waiting"]]
+
+
+def test_each_person_sees_exactly_what_they_may_answer_newest_first(client):
+    say(client, ALICE, "a-small", "charge 40 to order 4411")
+    say(client, ALICE, "a-large", "charge 2000 to order 4411")
+    say(client, MALLORY, "m-small", "charge 50 to order 4412")
+    say(client, MALLORY, "m-large", "charge 3000 to order 4412")
+
+    assert listed(client, ALICE) == [("a-small", "charge_card", 40)]
+    assert listed(client, MALLORY) == [("m-small", "charge_card", 50)]
+    assert listed(client, FIONA) == [("m-large", "charge_card", 3000), ("a-large", "charge_card", 2000)]
+    first = inbox(client, FIONA)["waiting"][0]
+    assert first["turn"] == "charge 3000 to order 4412" and first["token"]
+    assert inbox(client, FIONA)["next"] is None
+
+
+def test_what_the_inbox_lists_is_answerable_by_that_person_and_leaves_it_once_answered(client, ledger):
+    say(client, MALLORY, "m-large", "charge 3000 to order 4412")
+    [pause] = inbox(client, FIONA)["waiting"]
+    body = {"interrupt_id": pause["id"], "token": pause["token"], "decision": "approve"}
+    taken = client.post(f"/threads/{pause['thread']}/resume", json=body, headers=token(FIONA))
+    assert taken.status_code == 200, taken.text
+    assert inbox(client, FIONA)["waiting"] == [] and len(ledger("charge")) == 1
+
+
+def test_pages_follow_the_cursor_without_repeating_or_missing_a_pause(client):
+    for n in range(7):
+        say(client, ALICE, f"t{n}", f"charge {10 + n} to order 4411")
+    seen, cursor = [], None
+    while True:
+        page = inbox(client, ALICE, limit=3, **({"cursor": cursor} if cursor else {}))
+        assert len(page["waiting"]) <= 3
+        seen += [p["thread"] for p in page["waiting"]]
+        cursor = page["next"]
+        if cursor is None:
+            break
+    assert seen == [f"t{n}" for n in reversed(range(7))]
+
+
+def test_filters_by_kind_and_tool(client):
+    say(client, ALICE, "charge", "charge 40 to order 4411")
+    say(client, ALICE, "receipt", "send the receipt for order 4411")
+    assert [p["thread"] for p in inbox(client, ALICE, tool="send_receipt")["waiting"]] == ["receipt"]
+    assert [p["thread"] for p in inbox(client, ALICE, tool="charge_card")["waiting"]] == ["charge"]
+    assert inbox(client, ALICE, kind="ask")["waiting"] == []
+    assert len(inbox(client, ALICE, kind="confirm")["waiting"]) == 2
+
+
+@pytest.mark.parametrize(
+    "query",
+    [{"cursor": "not-a-cursor"}, {"limit": "0"}, {"limit": "201"}, {"limit": "ten"}, {"kind": "approve"}],
+)
+def test_a_bad_query_is_a_400_naming_what_was_wrong(client, query):
+    answer = client.get("/interrupts", params=query, headers=token(ALICE))
+    assert (answer.status_code, answer.json()["error"]) == (400, "bad_request")
+
+
+def test_no_token_is_401(client):
+    assert client.get("/interrupts").status_code == 401
