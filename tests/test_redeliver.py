@@ -14,7 +14,8 @@ import standardwebhooks
 import stripe
 
 from stalwart_agents import Desk
-from stalwart_agents.redeliver import Backoff, Redeliverer, redeliver
+from stalwart_agents.announce import FIRST_RETRY
+from stalwart_agents.redeliver import Backoff, Redelivered, Redeliverer, redeliver
 from stalwart_agents.storage import open_storage
 from stalwart_agents.webhook import Webhook
 
@@ -62,12 +63,15 @@ def webhook(receiver) -> Webhook:
 
 
 def a_pause_not_notified(url: str, receiver) -> tuple[str, float]:
-    """A big payment asks to be confirmed; its announcement fails once inside the request.  The pause id, and when."""
+    """A big payment asks to be confirmed; its announcement fails once inside the request.  The pause id, and when
+    the background's first retry is due: ``FIRST_RETRY`` seconds after that failure, not at its next look."""
     with Desk.from_file(BANK, storage=url, on_interrupt=webhook(receiver)) as desk:
-        opened = time.time()
         reply = desk.send("t", "pay 500 to ana")
+        failed = time.time()
         [missed] = reply.to_dict()["not_notified"]
-        return missed["interrupt"], opened
+        assert redeliver(desk.storage, webhook(receiver), failed + 5, NO_JITTER) == Redelivered()
+        assert desk.storage.get_pause(missed["interrupt"]).delivery["next_at"] <= failed + FIRST_RETRY
+        return missed["interrupt"], failed + FIRST_RETRY
 
 
 def test_a_receiver_down_at_first_gets_the_pause_later_signed_afresh_once_per_attempt(bank, down):
@@ -140,6 +144,10 @@ def test_past_its_age_a_delivery_is_given_up_and_says_so(bank, down):
     assert store.due_deliveries(t0 + 10 * 86400) == []
     assert len(down.tried) == 1  # only the request's own attempt
     store.close()
+    with Desk.from_file(BANK, storage=bank) as desk:
+        [pause] = desk.waiting("t")
+    said = pause.delivery["error"]
+    assert said.startswith("gave up after 1 attempt over 1 h; the last: ") and "503" in said
 
 
 def test_a_pause_never_noted_is_announced_a_minute_after_it_opened(bank):

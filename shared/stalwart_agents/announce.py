@@ -9,14 +9,17 @@ notified, and a reply lists it under ``not_notified``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from .pause import Delivery, Pause
+from .pause import Pause
 from .reply import NotNotified
 from .storage import Storage
 
 Notify = Callable[[str, Pause], object]
 """``on_interrupt(thread, pause)``: a ``Webhook`` is one."""
+FIRST_RETRY = 30.0
+"""Seconds after a failed announcement before the background tries again (``redeliver.Backoff.first``): a
+receiver that just failed is rarely back within the few seconds between two looks."""
 
 
 def announce(store: Storage, notify: Notify, pause: Pause, told: Pause | None = None) -> NotNotified | None:
@@ -24,10 +27,10 @@ def announce(store: Storage, notify: Notify, pause: Pause, told: Pause | None = 
     try:
         notify(pause.thread, told or pause)
     except Exception as exc:
-        missed = not_notified(pause.id, exc)
-        _note(store, pause, {"delivered": False, **missed, "at": time.time()})
+        missed, at = not_notified(pause.id, exc), time.time()
+        _note(store, pause, {"delivered": False, **missed, "at": at, "attempts": 1, "next_at": at + FIRST_RETRY})
         return missed
-    _note(store, pause, {"delivered": True, "at": time.time()})
+    _note(store, pause, {"delivered": True, "at": time.time(), "attempts": 1})
     return None
 
 
@@ -36,5 +39,5 @@ def not_notified(pause_id: str, exc: Exception) -> NotNotified:
     return {"interrupt": pause_id, "error": getattr(exc, "message", None) or type(exc).__name__}
 
 
-def _note(store: Storage, pause: Pause, delivery: Delivery) -> None:
+def _note(store: Storage, pause: Pause, delivery: Mapping[str, object]) -> None:
     store.note_delivery(pause.run, pause.id, dict(delivery))

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .announce import Notify, not_notified
+from .announce import FIRST_RETRY, Notify, not_notified
 from .pause import Pause
 from .repeat import Repeating
 from .storage import Storage
@@ -45,7 +45,7 @@ class Backoff:
     """When to try again: ``first`` seconds after the first failure, doubling up to ``cap``, each stretched by up to
     ``jitter`` of itself at random; no more tries once a pause has been open ``give_up_after`` seconds."""
 
-    first: float = 30.0
+    first: float = FIRST_RETRY
     cap: float = 3600.0
     jitter: float = 0.25
     give_up_after: float = 24 * 3600.0
@@ -95,7 +95,11 @@ def _attempt(
 ) -> None:
     attempts = int((pause.delivery or {}).get("attempts", 0 if pause.delivery is None else 1))
     if now - pause.created_at > backoff.give_up_after:
-        _note(store, pause, {"delivered": False, "given_up": True, "attempts": attempts, "at": now})
+        last = (pause.delivery or {}).get("error") or "never answered"
+        tries = f"{attempts} attempt{'' if attempts == 1 else 's'}"
+        given_up = f"gave up after {tries} over {backoff.give_up_after / 3600:g} h; the last: {last}"
+        noted = {"delivered": False, "given_up": True, "attempts": attempts, "at": now, "error": given_up}
+        _note(store, pause, {**noted, "interrupt": pause.id})
         log.warning("gave up announcing pause %s after %d attempts", pause.id, attempts)
         done.given_up.append(pause.id)
         return
