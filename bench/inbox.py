@@ -3,7 +3,10 @@
 Each thread is a waiting run with ten open pauses (confirms and asks over four tools, opened over a day,
 some at the same second) and, one in ten, an owner; they are written with the store's own commits, a
 thread's run and its pauses in one.  Then each read is timed ``--reads`` times, interleaved, and its
-p50 and p99 printed: the first page, a deep page (strictly before the pause half way down, and the
+p50 and p99 printed: ``Desk.inbox`` (what ``GET /interrupts`` answers) for a person who may answer nine
+pauses in ten (the anonymous owner of every thread nobody signed in to) and for one who owns a single
+thread (who may answer 10 of the 100,000, so each request reads its 1,000 at most); then the store's index
+read alone: the first page, a deep page (strictly before the pause half way down, and the
 one 99% down), and the first page filtered by tool and by kind.
 
     python bench/inbox.py [--threads 10000] [--pauses-per-thread 10] [--reads 300] [--backends sqlite,postgres]
@@ -20,9 +23,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from stalwart_agents import Desk
+from stalwart_agents.auth import ANONYMOUS, Principal
+from stalwart_agents.config import load_config
 from stalwart_agents.storage import Changes, PauseRecord, RunRecord, Storage, open_storage
 
 ROOT = Path(__file__).resolve().parent.parent
+SHOP = ROOT / "examples" / "shop" / "agent.yaml"
 KINDS = ("confirm", "confirm", "confirm", "ask")
 TOOLS = ("charge_card", "send_mail", "refund", "book_room")
 T0 = 1_760_000_000.0
@@ -33,25 +40,45 @@ def populate(store: Storage, threads: int, per_thread: int) -> list[tuple[float,
     """The open pauses' positions, newest first, after writing them."""
     positions = []
     for t in range(threads):
-        run = RunRecord(f"r{t:05d}", f"thread-{t:05d}", "shop", "waiting", created_at=T0, updated_at=T0)
+        ids = [f"p{t:05d}.{n:02d}" for n in range(per_thread)]
+        state = {"turn": f"charge 12.50 to order {t}", "waiting": ids}
+        run = RunRecord(f"r{t:05d}", f"thread-{t:05d}", "shop", "waiting", state=state, created_at=T0, updated_at=T0)
         pauses = [
             PauseRecord(
-                f"p{t:05d}.{n:02d}",
+                pause_id,
                 run.id,
                 run.thread,
                 KINDS[(t + n) % len(KINDS)],
                 n,
                 "tok",
-                {"tool": TOOLS[(t * 7 + n) % len(TOOLS)], "question": "Charge 12.50 EUR?", "arguments": []},
+                _payload(pause_id, run, KINDS[(t + n) % len(KINDS)], n, TOOLS[(t * 7 + n) % len(TOOLS)]),
                 created_at=T0 + float((t * 7919 + n * 104_729) % DAY),  # spread over a day, many at one second
             )
-            for n in range(per_thread)
+            for n, pause_id in enumerate(ids)
         ]
         store.commit(Changes(begin=run, pauses=pauses))
         if t % 10 == 0:
-            store.own(run.thread, f"https://id.example|user-{t}")
+            store.own(run.thread, Principal("https://id.example", f"user-{t}").key)
         positions += [(pause.created_at, pause.id) for pause in pauses]
     return sorted(positions, reverse=True)
+
+
+def _payload(pause_id: str, run: RunRecord, kind: str, step: int, tool: str) -> dict[str, object]:
+    """A pause's JSON as the engine writes it, so the Desk reads it as any other."""
+    return {
+        "id": pause_id,
+        "kind": kind,
+        "thread": run.thread,
+        "run": run.id,
+        "step": step,
+        "tool": tool,
+        "question": "Charge 12.50 EUR?",
+        "arguments": [{"name": "amount", "value": 12.5, "origin": "typed"}],
+        "reasons": ["write"],
+        "irreversible": False,
+        "answers": ["approve", "skip", "cancel_all"] if kind == "confirm" else ["answer"],
+        "created_at": "2025-10-09T09:46:40.000Z",
+    }
 
 
 def timed(read: Callable[[], object], reads: int) -> list[float]:
@@ -63,9 +90,13 @@ def timed(read: Callable[[], object], reads: int) -> list[float]:
     return times
 
 
-def measure(store: Storage, positions: list[tuple[float, str]], reads: int) -> dict[str, list[float]]:
+def measure(desk: Desk, positions: list[tuple[float, str]], reads: int) -> dict[str, list[float]]:
+    store = desk.storage
     half, deep = positions[len(positions) // 2], positions[len(positions) * 99 // 100]
+    owner = Principal("https://id.example", "user-0")
     cases: dict[str, Callable[[], object]] = {
+        "Desk.inbox, anonymous": lambda: desk.inbox(ANONYMOUS, limit=50),
+        "Desk.inbox, owns 1 thread": lambda: desk.inbox(owner, limit=50),
         "first page": lambda: store.inbox(limit=50),
         "deep page (50%)": lambda: store.inbox(before=half, limit=50),
         "deep page (99%)": lambda: store.inbox(before=deep, limit=50),
@@ -124,13 +155,14 @@ def main() -> None:
             try:
                 url = _url(name, Path(folder), stack)
                 store = open_storage(url)
+                desk = Desk(load_config(SHOP), store)
                 started = time.perf_counter()
                 positions = populate(store, args.threads, args.pauses_per_thread)
                 analyze(url)
                 took = time.perf_counter() - started
                 print(f"{name:8} {len(positions)} open pauses across {args.threads} threads written in {took:.0f} s")
-                report(name, measure(store, positions, args.reads))
-                store.close()
+                report(name, measure(desk, positions, args.reads))
+                desk.close()
             finally:
                 for stop in reversed(stack):
                     stop()

@@ -8,8 +8,9 @@ import stalwart_agents
 
 def test_the_package_exports_exactly_its_public_names():
     assert sorted(stalwart_agents.__all__) == [
-        "ANSWERS", "BadRequest", "BadSignature", "CallOutcome", "ConfigError", "Desk", "Forbidden", "InterruptStale",
-        "NondeterministicStep", "NotFound", "OutcomeUnknown", "Pause", "Refusal", "Reply", "Run", "RunBusy",
+        "ANSWERS", "AlreadyApproved", "BadRequest", "BadSignature", "CallOutcome", "ConfigError", "Desk", "Forbidden",
+        "Inbox", "InterruptStale", "NondeterministicStep", "NotAnApprover", "NotFound", "OutcomeUnknown", "Pause",
+        "Principal", "Refusal", "Reply", "Run", "RunBusy",
         "RunWaiting", "StalwartError", "StepFunction", "StorageUnavailable", "Tool",
         "ValueTooLarge", "Webhook", "WebhookError",
         "step", "tool", "verify_signature",

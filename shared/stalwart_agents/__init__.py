@@ -11,10 +11,12 @@ import importlib
 from typing import TYPE_CHECKING
 
 from .errors import (
+    AlreadyApproved,
     BadRequest,
     ConfigError,
     Forbidden,
     InterruptStale,
+    NotAnApprover,
     NotFound,
     RunBusy,
     RunWaiting,
@@ -25,7 +27,9 @@ from .errors import (
 from .signature import BadSignature, verify_signature
 
 if TYPE_CHECKING:
+    from .auth import Principal
     from .desk import Desk
+    from .inbox import Inbox
     from .pause import ANSWERS, Pause
     from .reply import CallOutcome, Refusal, Reply
     from .steps import NondeterministicStep, Run, StepFunction, step
@@ -36,6 +40,8 @@ _LAZY = {
     "ANSWERS": "pause",
     "CallOutcome": "reply",
     "Desk": "desk",
+    "Inbox": "inbox",
+    "Principal": "auth",
     "NondeterministicStep": "steps",
     "OutcomeUnknown": "tools",
     "Pause": "pause",
@@ -52,17 +58,21 @@ _LAZY = {
 
 __all__ = [
     "ANSWERS",
+    "AlreadyApproved",
     "BadRequest",
     "BadSignature",
     "CallOutcome",
     "ConfigError",
     "Desk",
     "Forbidden",
+    "Inbox",
     "InterruptStale",
     "NondeterministicStep",
+    "NotAnApprover",
     "NotFound",
     "OutcomeUnknown",
     "Pause",
+    "Principal",
     "Refusal",
     "Reply",
     "Run",
