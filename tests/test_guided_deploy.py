@@ -102,6 +102,12 @@ ANSWERS = {
     "not-saved": {SAVE: "n", "Confirm changes before deploy": "n", "Disable rollback": "y"},
     "own-provider": {"Parameter JwtIssuer": "https://id.example/realms/shop", "Parameter JwtAudience": "stalwart"},
     "open": {"Parameter Authentication": NO_AUTHORIZER},
+    "signed-links": {
+        "Parameter WebhookUrl": "https://ops.example/hooks/stalwart",
+        "Parameter PublicUrl": "https://approvals.shop.example",
+        "Parameter LinkHours": "4",
+        "Parameter LinksAlone": "true",
+    },
     "given-secrets": {
         "Parameter OperatorTokenArn": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:stalwart/operator-AbCdEf",
         "Parameter ModelKeyArn": "arn:aws:ssm:eu-west-1:123456789012:parameter/stalwart/model-key",

@@ -1,7 +1,8 @@
 """The deployed shape, run here: each function template.yaml names, cold-started with the environment the template
 gives it and invoked with API Gateway v2 events against DynamoDB (moto's server over HTTP), answers as the local server
 does; who calls comes from the claims API Gateway's JWT authorizer verified, never from a header; every DynamoDB request
-a function makes is one its policy allows; the fan-out posts what the stream brings."""
+a function makes is one its policy allows; the fan-out posts what the stream brings, with signed links the links
+function answers."""
 
 import asyncio
 import base64
@@ -16,7 +17,7 @@ import subprocess
 import sys
 import time
 import uuid
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import boto3
 import httpx
@@ -44,6 +45,7 @@ from .test_template import (
     CloudFormationLoader,
     _matches,
     as_list,
+    deployed_resources,
     environment,
     fan_out,
     functions,
@@ -68,6 +70,17 @@ LOCAL_ONLY = {"DescribeTable", "CreateTable", "UpdateTimeToLive"}
 WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
 SCHEDULED = {"version": "0", "id": "e-1", "detail-type": "Scheduled Event", "source": "aws.events", "detail": {}}
 """What EventBridge hands the sweep every five minutes."""
+PUBLIC_URL = f"https://{HOST}"
+"""The stack's PublicUrl: its own API's address."""
+FORM = {"content-type": "application/x-www-form-urlencoded", "origin": PUBLIC_URL}
+"""What a browser sends with the link page's button: a form with no fields, posted back to the page's own origin."""
+FINANCE = """
+    approvers:
+      - name: finance
+        tool: charge_card
+        who: '"finance" in who.groups'
+"""
+"""An approver rule over the groups claim API Gateway's authorizer passes: finance answers every charge."""
 
 
 @pytest.fixture(scope="module")
@@ -111,21 +124,22 @@ def open_stack(secrets):
 class Deployed:
     """The functions of template.yaml as a stack with ``parameters`` deploys them: each a cold-started handler with
     the environment the template gives it, routed as API Gateway routes, every AWS request it makes recorded.
-    Besides the routes: the sweep, and the fan-out where the stack has a webhook."""
+    Besides the routes: the sweep, and the fan-out where the stack has a webhook. Only the functions a stack with
+    these parameters has are there (the links function only with a PublicUrl)."""
 
-    def __init__(self, template, parameters, storage_url, monkeypatch):
-        self.template, self.parameters, self.monkeypatch = template, parameters, monkeypatch
+    def __init__(self, template, parameters, storage_url, monkeypatch, config=SHOP):
+        self.template, self.parameters, self.monkeypatch, self.config = template, parameters, monkeypatch, config
         self.endpoint = storage_url.split("endpoint=")[1]
-        self.routes = {(method, path): name for method, path, name in http_routes(template)}
-        background = [sweep(template)] + ([fan_out(template)] if parameters.get("WebhookUrl") else [])
-        names = set(self.routes.values()) | set(background)
+        exists = deployed_resources(template, parameters)
+        self.routes = {(method, path): name for method, path, name in http_routes(template) if name in exists}
+        names = set(self.routes.values()) | {name for name in (sweep(template), fan_out(template)) if name in exists}
         self.environ = {name: self._environ(name, parameters, storage_url) for name in names}
         self.requests = {name: [] for name in names}
         self.handlers = {name: self.fresh(name) for name in names}
 
     def _environ(self, name, parameters, storage_url):
         variables = environment(self.template, name, parameters) | {
-            "STALWART_CONFIG": str(SHOP),
+            "STALWART_CONFIG": str(self.config),
             "STALWART_STORAGE": storage_url,
         }
         assert all(isinstance(value, str) for value in variables.values()), variables
@@ -253,6 +267,10 @@ def iam_requests(service, operation, params):
         for item in params["TransactItems"]:
             ((kind, request),) = item.items()
             yield f"dynamodb:{kinds[kind]}", TABLE_ARN, (request.get("Item") or request["Key"])["pk"]["S"]
+    elif operation == "BatchGetItem":
+        for request in params["RequestItems"].values():
+            for key in request["Keys"]:
+                yield "dynamodb:BatchGetItem", TABLE_ARN, key["pk"]["S"]
     elif operation == "Query":
         index = params.get("IndexName")
         resource = {"Fn::Sub": f"${{Table.Arn}}/index/{index}"} if index else TABLE_ARN
@@ -339,6 +357,8 @@ def test_every_http_route_answers_from_its_own_function(deployed, ledger):
     status, headers, page = deployed.call("GET", "/")
     assert status == 200 and "<stalwart-chat" in page and "content-security-policy" in headers
     assert deployed.call("GET", "/agent-ui.js")[0] == 200
+    status, _, page = deployed.call("GET", "/inbox")
+    assert status == 200 and '<stalwart-inbox base="" data-signin="fragment">' in page
     pause = paused(deployed, "u-17")
     status, headers, listed = deployed.call("GET", "/threads/u-17/interrupts", claims=ALICE)
     assert json.loads(listed)["waiting"] == [pause]
@@ -368,6 +388,7 @@ def test_without_verified_claims_a_route_answers_401_and_nothing_runs(deployed, 
     calls = [
         ("POST", "/threads/u-17/messages", CHARGE),
         ("GET", "/threads/u-17/interrupts", None),
+        ("GET", "/interrupts", None),
         ("POST", "/threads/u-17/resume", approval(pause)),
         ("POST", "/threads/u-17/feedback", {"message": "m-1", "thumb": "up"}),
     ]
@@ -583,6 +604,23 @@ def test_the_handler_gives_the_service_the_functions_settings(monkeypatch):
         built_with(monkeypatch, {"STALWART_AUTH": "jwt"})
 
 
+def test_the_handler_gives_the_service_the_stacks_link_settings(monkeypatch):
+    default = built_with(monkeypatch, {})
+    assert (default["public_url"], default["link_hours"], default["links_alone"]) == (None, 24, False)
+    linked = {"STALWART_PUBLIC_URL": PUBLIC_URL, "STALWART_LINK_HOURS": "2", "STALWART_LINKS_ALONE": "true"}
+    given = built_with(monkeypatch, linked)
+    assert (given["public_url"], given["link_hours"], given["links_alone"]) == (PUBLIC_URL, 2, True)
+    for wrong, said in [
+        ({"STALWART_LINK_HOURS": "0"}, r"STALWART_LINK_HOURS is '0'; it takes hours above 0, at most 720"),
+        ({"STALWART_LINK_HOURS": "a day"}, r"STALWART_LINK_HOURS is 'a day'"),
+        ({"STALWART_LINKS_ALONE": "yes"}, r"STALWART_LINKS_ALONE is 'yes'; it takes true or false"),
+    ]:
+        with pytest.raises(RuntimeError, match=said):
+            built_with(monkeypatch, linked | wrong)
+    with pytest.raises(RuntimeError, match="STALWART_LINKS_ALONE is about signed links, which need STALWART_PUBLIC"):
+        built_with(monkeypatch, {"STALWART_LINKS_ALONE": "true"})
+
+
 def test_mangum_hands_the_verified_claims_to_the_service():
     """The event API Gateway passes reaches a request's scope, where ApiGatewayClaims reads it.
 
@@ -717,7 +755,7 @@ def test_each_function_reads_its_own_secrets_once_at_cold_start(deployed, templa
         read = sorted(
             (service, operation) for service, operation, _ in deployed.requests[name] if service != "dynamodb"
         )
-        expected = [("ssm", "GetParameter")] if route in ("messages", "resume", "rollback", "sweep") else []
+        expected = [("ssm", "GetParameter")] if route in ("messages", "resume", "rollback", "sweep", "links") else []
         expected += [("secretsmanager", "GetSecretValue")] if route == "rollback" else []
         assert read == sorted(expected), name
     for thread in ("u-17", "u-18"):
@@ -812,4 +850,125 @@ def test_the_deployed_fan_out_posts_each_pause_once_with_the_secret_it_read(
     [delivery] = receiver.got  # signed with the secret Secrets Manager holds: the receiver checked it
     assert delivery["interrupt"]["id"] == pause["id"]
     assert [op for service, op, _ in deployed.requests[fanout] if service == "secretsmanager"] == ["GetSecretValue"]
+    assert deployed.refused_by_iam() == []
+
+
+# ------------------------------------------------------------------ the inbox, across threads
+
+
+def inbox(deployed, claims, **query):
+    """Every page of GET /interrupts for ``claims``' person, read on by its cursor: the pauses' ids, in order."""
+    listed, query = [], {k: str(v) for k, v in query.items()}
+    while True:
+        status, _, text = deployed.call("GET", "/interrupts", claims=claims, query=query)
+        assert status == 200, text
+        page = json.loads(text)
+        listed += [pause["id"] for pause in page["waiting"]]
+        if page["next"] is None:
+            return listed
+        query["cursor"] = page["next"]
+
+
+def test_the_inbox_lists_each_persons_own_pauses_by_default(deployed):
+    alices, bobs = paused(deployed, "u-17"), paused(deployed, "u-18", claims=BOB)
+    assert inbox(deployed, ALICE) == [alices["id"]]
+    assert inbox(deployed, BOB) == [bobs["id"]]
+    sent = deployed.sent("InterruptsFunction")
+    assert "Scan" not in {operation for operation, _ in sent} and "BatchGetItem" in {operation for operation, _ in sent}
+    assert "inbox" in {params.get("IndexName") for operation, params in sent if operation == "Query"}
+
+
+@pytest.fixture
+def finance(tmp_path):
+    """The shop with an approver rule: whoever the authorizer says is in finance answers every charge."""
+    config = tmp_path / "agent.yaml"
+    text = SHOP.read_text().replace("tools: tools.py", f"tools: {SHOP.parent / 'tools.py'}")
+    config.write_text(text.replace("    check:\n", FINANCE.lstrip("\n") + "    check:\n", 1))
+    return config
+
+
+def test_the_inbox_lists_what_the_approver_rules_let_each_person_answer(
+    template, stack, storage_url, monkeypatch, ledger, finance
+):
+    """Alice's groups claim says finance, Bob's support: she sees (and answers) every charge, his too; he sees none,
+    not even his own. Paged by its cursor, filtered by kind and tool, read by the index, never a scan."""
+    deployed = Deployed(template, stack, storage_url, monkeypatch, config=finance)
+    alices, bobs = paused(deployed, "u-17"), paused(deployed, "u-18", claims=BOB)
+    assert inbox(deployed, ALICE) == inbox(deployed, ALICE, limit=1) == [bobs["id"], alices["id"]]  # newest first
+    assert inbox(deployed, ALICE, kind="confirm", tool="charge_card") == [bobs["id"], alices["id"]]
+    assert inbox(deployed, ALICE, tool="send_mail") == inbox(deployed, ALICE, kind="ask") == []
+    assert inbox(deployed, BOB) == []
+    assert error(deployed.call("POST", "/threads/u-18/resume", approval(bobs), claims=BOB)) == (403, "not_an_approver")
+    assert deployed.call("POST", "/threads/u-18/resume", approval(bobs), claims=ALICE)[0] == 200
+    assert len(ledger("charge")) == 1 and inbox(deployed, ALICE) == [alices["id"]]
+    assert not [op for op, _ in deployed.sent("InterruptsFunction") if op == "Scan"]
+    assert deployed.refused_by_iam() == []
+
+
+# ------------------------------------------------------------------ signed links, minted by the fan-out
+
+
+def linked_stack(stack, receiver, **parameters):
+    return stack | {"WebhookUrl": receiver.url, "PublicUrl": PUBLIC_URL} | parameters
+
+
+def delivered_links(deployed, template, storage_url, receiver):
+    """What the fan-out posts for the newest pause the stream brings: its links, by decision."""
+    records = filtered(template, stream_records(storage_url))
+    batch = {"Records": json.loads(json.dumps(records, default=str))}
+    assert deployed.invoke(fan_out(template), batch) == {"batchItemFailures": []}
+    links = receiver.got[-1]["links"]
+    assert all(url.startswith(f"{PUBLIC_URL}/links/") for url in links.values())
+    return {decision: urlsplit(url).path for decision, url in links.items()}
+
+
+def test_a_link_shows_its_call_asks_to_sign_in_and_answers_for_the_signed_in_person(
+    template, stack, storage_url, monkeypatch, receiver, ledger
+):
+    deployed = Deployed(template, linked_stack(stack, receiver), storage_url, monkeypatch)
+    pause = paused(deployed, "u-17")
+    links = delivered_links(deployed, template, storage_url, receiver)
+    assert sorted(links) == sorted(pause["answers"])
+    for _ in range(2):  # a mail scanner's prefetch, then the person: neither acts
+        status, headers, page = deployed.call("GET", links["approve"])
+        assert status == 200 and "charge_card" in page and "sign in" in page and f'{PUBLIC_URL}/inbox"' in page
+        assert "<form" not in page and headers["cache-control"] == "no-store"
+    assert ledger() == [] and waiting(deployed, "u-17") == [pause]
+    # the authorizer guards the POST (tests/test_template.py); reached without its claims, the function refuses too
+    assert deployed.call("POST", links["approve"], headers=FORM)[0] == 401
+    assert deployed.call("POST", links["approve"], claims=BOB, headers=FORM)[0] == 403
+    assert ledger() == []
+    status, _, page = deployed.call("POST", links["approve"], claims=ALICE, headers=FORM)
+    assert status == 200 and "Answer taken" in page
+    assert deployed.call("POST", links["approve"], claims=ALICE, headers=FORM)[0] == 409
+    assert deployed.call("POST", links["skip"], claims=ALICE, headers=FORM)[0] == 409
+    assert len(ledger("charge")) == 1
+    assert [op for service, op, _ in deployed.requests["LinksFunction"] if service == "ssm"] == ["GetParameter"]
+    assert deployed.refused_by_iam() == []
+
+
+def test_a_link_alone_answers_once_without_signing_in(template, stack, storage_url, monkeypatch, receiver, ledger):
+    parameters = linked_stack(stack, receiver, LinksAlone="true", LinkHours="2")
+    deployed = Deployed(template, parameters, storage_url, monkeypatch)
+    paused(deployed, "u-17")
+    links = delivered_links(deployed, template, storage_url, receiver)
+    status, _, page = deployed.call("GET", links["approve"])
+    assert status == 200 and '<form method="post">' in page and ledger() == []
+    status, _, page = deployed.call("POST", links["approve"], headers=FORM)
+    assert status == 200 and "Answer taken" in page
+    assert deployed.call("POST", links["approve"], headers=FORM)[0] == 409
+    assert len(ledger("charge")) == 1 and waiting(deployed, "u-17") == []
+    assert deployed.refused_by_iam() == []
+
+
+def test_without_a_public_url_deliveries_carry_no_links_and_the_links_function_answers_404(
+    template, stack, storage_url, monkeypatch, receiver
+):
+    deployed = Deployed(template, stack | {"WebhookUrl": receiver.url}, storage_url, monkeypatch)
+    paused(deployed, "u-17")
+    records = filtered(template, stream_records(storage_url))
+    deployed.invoke(fan_out(template), {"Records": json.loads(json.dumps(records, default=str))})
+    assert "links" not in receiver.got[-1]
+    status, _, answered = deployed.call("GET", "/links/anything")
+    assert status == 404 and json.loads(answered)["error"] == "not_found"
     assert deployed.refused_by_iam() == []

@@ -25,6 +25,7 @@ from fastapi.testclient import TestClient
 
 from stalwart_agents.config import ModelConfig
 from stalwart_agents.lambdas import AUTHS
+from stalwart_agents.serve import ROUTES as ROUTES_OF_SERVE
 from stalwart_agents.serve import make_app
 from stalwart_agents.storage.dynamodb_schema import TABLE, TTL_ATTRIBUTE
 
@@ -35,29 +36,37 @@ MAGIC_313 = (3571).to_bytes(2, "little") + b"\r\n"
 """The first four bytes of a CPython 3.13 .pyc (importlib.util.MAGIC_NUMBER there)."""
 TEMPLATE = ROOT / "template.yaml"
 
-# The chapter's routes, by the name stalwart_agents.lambdas.handler() takes.
+# The service's routes, by the name stalwart_agents.lambdas.handler() takes (serve.ROUTES): each one function,
+# serving every method and path of its route.
 ROUTES = {
-    "interface": ("GET", "/"),
-    "messages": ("POST", "/threads/{id}/messages"),
-    "interrupts": ("GET", "/threads/{id}/interrupts"),
-    "resume": ("POST", "/threads/{id}/resume"),
-    "stream": ("GET", "/threads/{id}/stream"),
-    "rollback": ("POST", "/threads/{id}/rollback"),
-    "feedback": ("POST", "/threads/{id}/feedback"),
-    "healthz": ("GET", "/healthz"),
-    "config": ("GET", "/config.json"),
+    "interface": [("GET", "/"), ("GET", "/agent-ui.js"), ("GET", "/inbox")],
+    "messages": [("POST", "/threads/{id}/messages")],
+    "interrupts": [("GET", "/threads/{id}/interrupts"), ("GET", "/interrupts")],
+    "resume": [("POST", "/threads/{id}/resume")],
+    "stream": [("GET", "/threads/{id}/stream")],
+    "rollback": [("POST", "/threads/{id}/rollback")],
+    "feedback": [("POST", "/threads/{id}/feedback")],
+    "healthz": [("GET", "/healthz")],
+    "config": [("GET", "/config.json")],
+    "links": [("GET", "/links/{link}"), ("POST", "/links/{link}")],
 }
-BUNDLE = {"interface": [("GET", "/agent-ui.js")]}
-"""The interface's function also serves the built web components it loads."""
 PUBLIC = {
     ("GET", "/"),
     ("GET", "/agent-ui.js"),
+    ("GET", "/inbox"),
     ("GET", "/healthz"),
     ("GET", "/config.json"),
     ("GET", "/threads/{id}/stream"),
+    ("GET", "/links/{link}"),
 }
-"""Routes API Gateway lets through without a token: the interface, and the stream a browser's EventSource
-opens without headers (the service checks the stream ticket in its query instead)."""
+"""Routes API Gateway lets through without a token: the interface and the inbox page (which sign in from the address
+fragment), the stream a browser's EventSource opens without headers (the service checks the stream ticket in its
+query instead), and a signed link's page, opened from a mail, which never acts."""
+LINK_ANSWER = ("POST", "/links/{link}")
+"""A link's answer: behind the authorizer, unless LinksAlone makes the link itself the approval."""
+LINKS = {"PublicUrl": "https://approvals.shop.example", "WebhookUrl": "https://ops.example/hooks/stalwart"}
+KEY_ITEMS = {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["K#*"]}}
+"""The condition on a write to the K# items alone: the session key, and the key that signs links."""
 NO_AUTHORIZER = "none-anyone-on-the-internet-may-act"
 ISSUER = "https://id.example/realms/shop"
 JWT = {"JwtIssuer": ISSUER, "JwtAudience": "stalwart,stalwart-mobile"}
@@ -76,7 +85,7 @@ SECRET_PARAMETERS = {
     "ModelKeyArn": None,
 }
 MODEL_KEY = {"STALWART_MODEL_KEY_ARN", "STALWART_MODEL_KEY_ENV"}
-RUNS_TURNS = {"messages", "resume", "rollback", "sweep"}
+RUNS_TURNS = {"messages", "resume", "rollback", "sweep", "links"}
 """The functions that run turns or take answers, so call the agent's model: they get its key."""
 XRAY = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
 TABLE_ARN = {"Fn::GetAtt": ["Table", "Arn"]}
@@ -297,6 +306,7 @@ EVERYTHING = JWT | {
     "ModelKeyEnv": "OPENAI_API_KEY",
     "SecretsKmsKeyArn": "arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab",
     "AlarmEmail": "oncall@shop.example",
+    "PublicUrl": "https://approvals.shop.example",
 }
 """Every optional feature on, every secret given."""
 
@@ -313,19 +323,20 @@ def test_every_route_of_the_chapter_has_exactly_one_function(template):
                 served.setdefault(route_of(function), []).append(
                     (event["Properties"]["Method"], event["Properties"]["Path"])
                 )
-    assert served == {route: [method_path, *BUNDLE.get(route, [])] for route, method_path in ROUTES.items()}
+    assert served == ROUTES
 
 
 def test_the_deployed_routes_are_the_services_routes():
-    app = make_app(SHOP, storage="memory://")
+    """Every route make_app serves (the links too, with a public URL) is deployed, by the function of its name."""
+    app = make_app(SHOP, storage="memory://", public_url=LINKS["PublicUrl"])
     app.state.desk.close()
-    service = {
-        (method, re.sub(r"\{\w+\}", "{id}", r.path))
-        for r in app.routes
-        if isinstance(r, APIRoute)
-        for method in r.methods
-    }
-    assert service == set(ROUTES.values()) | {path for paths in BUNDLE.values() for path in paths}
+
+    def shaped(path):
+        return re.sub(r"\{\w+\}", "{}", path)
+
+    service = {(method, shaped(r.path)) for r in app.routes if isinstance(r, APIRoute) for method in r.methods}
+    assert service == {(method, shaped(path)) for paths in ROUTES.values() for method, path in paths}
+    assert set(ROUTES) == set(ROUTES_OF_SERVE)
 
 
 def test_each_handler_is_a_few_lines_that_name_their_own_route(template):
@@ -347,17 +358,57 @@ def test_each_handler_is_a_few_lines_that_name_their_own_route(template):
 # ------------------------------------------------------------------ who may call
 
 
-def test_the_authorizer_guards_every_route_but_the_public_ones(template):
-    body = api_body(template, {"Authentication": "jwt"} | JWT)
+def public(parameters):
+    """The routes API Gateway lets through without a token, for a stack with these parameters."""
+    return PUBLIC | ({LINK_ANSWER} if parameters.get("LinksAlone") == "true" else set())
+
+
+@pytest.mark.parametrize("links_alone", ["false", "true"])
+def test_the_authorizer_guards_every_route_but_the_public_ones(template, links_alone):
+    parameters = {"Authentication": "jwt", "LinksAlone": links_alone} | JWT | LINKS
+    body = api_body(template, parameters)
     routes = {(method, path) for method, path, _ in http_routes(template)}
-    assert routes > PUBLIC
+    assert routes > public(parameters) and (LINK_ANSWER in public(parameters)) == (links_alone == "true")
     for method, path in routes:
         operation = body["paths"].get(path, {}).get(method.lower(), {})
-        assert ("security" in operation) == ((method, path) not in PUBLIC), (method, path)
+        assert ("security" in operation) == ((method, path) not in public(parameters)), (method, path)
         if "security" in operation:
             assert operation["security"] == [{"StalwartJwt": []}], (method, path)
     # every operation the body names is a route a function serves: SAM adds its integration there
     assert {(m.upper(), path) for path, ops in body["paths"].items() for m in ops} <= routes
+
+
+def test_links_are_served_with_a_public_url_and_tell_both_their_ends_the_same(template):
+    """The links function, its role and alarms are always deployed (API Gateway takes no operation without an
+    integration), and told of links only with PublicUrl; the fan-out that mints links and the function that
+    answers them are given the same URL and hours; LinksAlone needs links, links need a webhook."""
+    links = {name for name in template["Resources"] if name.startswith("Links")}
+    assert links >= {"LinksFunction", "LinksRole", "LinksLogs", "LinksErrors", "LinksThrottles"}
+    assert links <= deployed_resources(template, {}) and links <= deployed_resources(template, LINKS)
+    assert not any(v.startswith(("STALWART_LINK", "STALWART_PUBLIC")) for v in environment(template, "LinksFunction", {}))
+    given = LINKS | {"LinkHours": "2", "LinksAlone": "true"}
+    told = {"STALWART_PUBLIC_URL": LINKS["PublicUrl"], "STALWART_LINK_HOURS": "2"}
+    assert environment(template, "LinksFunction", given).items() >= (told | {"STALWART_LINKS_ALONE": "true"}).items()
+    assert environment(template, fan_out(template), given).items() >= told.items()
+    assert "STALWART_LINKS_ALONE" not in environment(template, fan_out(template), given)  # it only mints
+    assert not {"STALWART_PUBLIC_URL", "STALWART_LINK_HOURS"} & set(environment(template, fan_out(template), JWT))
+    for name in set(functions(template)) - {"LinksFunction", fan_out(template)}:
+        assert not any(v.startswith("STALWART_LINK") for v in environment(template, name, given)), name
+        assert "STALWART_PUBLIC_URL" not in environment(template, name, given), name
+    assert where_named(template, "PublicUrl") <= {"LinksFunction", fan_out(template), "LinksRole", "HttpApi"}
+    (needs_webhook,) = broken_rules(template, {"PublicUrl": LINKS["PublicUrl"]})
+    assert "WebhookUrl" in needs_webhook
+    (needs_links,) = broken_rules(template, {"LinksAlone": "true"})
+    assert "PublicUrl" in needs_links
+    assert broken_rules(template, given) == []
+    pattern = re.compile(template["Parameters"]["PublicUrl"]["AllowedPattern"])
+    for url in ("", LINKS["PublicUrl"], "https://abc123.execute-api.eu-west-1.amazonaws.com/", "https://a.example/ops"):
+        assert pattern.fullmatch(url), url
+    for url in ("http://approvals.example", "https://a.example/?x=1", "https://a.example/#f", "https://u@a.example"):
+        assert not pattern.fullmatch(url), url
+    hours = template["Parameters"]["LinkHours"]
+    assert (hours["Default"], hours["MinValue"], hours["MaxValue"]) == ("24", 1, 720)
+    assert template["Parameters"]["LinksAlone"]["Default"] == "false"
 
 
 def jwt_configuration(template, parameters):
@@ -422,13 +473,15 @@ def test_the_sign_in_callback_is_written_after_the_api_exists(template):
     settings = template["Resources"]["SignInSettings"]["Properties"]
     assert settings["ServiceToken"] == {"Fn::GetAtt": ["SignInSettingsFunction", "Arn"]}
     assert settings["CallbackURL"] == template["Outputs"]["ApiUrl"]["Value"]
+    assert settings["InboxCallbackURL"] == template["Outputs"]["InboxUrl"]["Value"]
     assert settings["AllowedOAuthFlows"] == ["implicit"]  # the interface reads #access_token (response_type=token)
     assert "openid" in settings["AllowedOAuthScopes"]
     (statement,) = [s for s in statements(template, "SignInSettingsFunction") if s["Sid"] == "WritesTheAppClient"]
     assert set(statement["Action"]) == {"cognito-idp:DescribeUserPoolClient", "cognito-idp:UpdateUserPoolClient"}
     assert statement["Resource"] == {"Fn::GetAtt": ["UserPool", "Arn"]}
-    sign_in = template["Outputs"]["SignInUrl"]["Value"]["Fn::Sub"]
-    assert "response_type=token" in sign_in and sign_in.endswith("redirect_uri=" + settings["CallbackURL"]["Fn::Sub"])
+    for output, callback in (("SignInUrl", "CallbackURL"), ("InboxSignInUrl", "InboxCallbackURL")):
+        sign_in = template["Outputs"][output]["Value"]["Fn::Sub"]
+        assert "response_type=token" in sign_in and sign_in.endswith("redirect_uri=" + settings[callback]["Fn::Sub"])
 
 
 @contextlib.contextmanager
@@ -455,7 +508,9 @@ def cloudformation_responses():
         thread.join()
 
 
-def test_the_sign_in_settings_function_writes_the_callback_and_keeps_the_rest(template, moto_endpoint, fake_aws, monkeypatch):
+def test_the_sign_in_settings_function_writes_the_callback_and_keeps_the_rest(
+    template, moto_endpoint, fake_aws, monkeypatch
+):
     """The inline function behind SignInSettings, run against Cognito (moto's): it answers CloudFormation either way."""
     monkeypatch.setenv("AWS_ENDPOINT_URL", moto_endpoint)
     code = template["Resources"]["SignInSettingsFunction"]["Properties"]["Code"]["ZipFile"]
@@ -476,6 +531,7 @@ def test_the_sign_in_settings_function_writes_the_callback_and_keeps_the_rest(te
         "UserPoolId": pool,
         "ClientId": client,
         "CallbackURL": api_url,
+        "InboxCallbackURL": f"{api_url}inbox",
         "Revision": "1",  # CloudFormation sends text
     }
     context = types.SimpleNamespace(log_stream_name="2026/01/01/[$LATEST]abc")
@@ -489,7 +545,7 @@ def test_the_sign_in_settings_function_writes_the_callback_and_keeps_the_rest(te
             event | {"RequestType": "Delete", "ResourceProperties": settings | {"ClientId": "no-such-client"}}, context
         )
     written = cognito.describe_user_pool_client(UserPoolId=pool, ClientId=client)["UserPoolClient"]
-    assert written["CallbackURLs"] == written["LogoutURLs"] == [api_url]
+    assert written["CallbackURLs"] == [api_url, f"{api_url}inbox"] and written["LogoutURLs"] == [api_url]
     assert written["AllowedOAuthFlows"] == ["implicit"] and written["AllowedOAuthFlowsUserPoolClient"] is True
     assert set(written["AllowedOAuthScopes"]) == {"openid", "email", "profile"}
     assert written["ExplicitAuthFlows"] == ["ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"]  # kept as they were
@@ -787,8 +843,12 @@ def test_each_function_traces_and_writes_its_own_log_only(template):
             assert actions(template, name) >= XRAY, name
 
 
+def index(name):
+    return {"Fn::Sub": f"${{Table.Arn}}/index/{name}"}
+
+
 def test_each_function_gets_only_what_its_route_does_to_the_table(template):
-    table, by_id, live = TABLE_ARN, {"Fn::Sub": "${Table.Arn}/index/by_id"}, {"Fn::Sub": "${Table.Arn}/index/live"}
+    table, by_id, live, inbox = TABLE_ARN, index("by_id"), index("live"), index("inbox")
     for name, function in functions(template).items():
         route = route_of(function)
         granted = actions(template, name, parameters=EVERYTHING)
@@ -798,11 +858,22 @@ def test_each_function_gets_only_what_its_route_does_to_the_table(template):
             "dynamodb:BatchWriteItem",
             "dynamodb:DeleteTable",
         }, name
-        assert (actions(template, name, by_id) != set()) == (route == "resume"), name
+        # a link names its pause, found by id as a resume's is
+        assert (actions(template, name, by_id, EVERYTHING) != set()) == (route in ("resume", "links")), name
         assert (actions(template, name, live) != set()) == (route == "sweep"), name
-        on_table = actions(template, name, table)
+        # the inbox reads its index, then the pauses' runs and threads together, and nothing else does either
+        assert actions(template, name, inbox) == ({"dynamodb:Query"} if route == "interrupts" else set()), name
+        batch = [s for s in statements(template, name, EVERYTHING) if "dynamodb:BatchGetItem" in as_list(s["Action"])]
+        assert [s["Condition"] for s in batch] == (
+            [{"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["R#*", "T#*"]}}] if route == "interrupts" else []
+        ), name
+        on_table = actions(template, name, table, EVERYTHING)
         if route == "fanout":
-            assert on_table == {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem"}
+            # with links, it may make the key that signs them (K#links), and write no other item but its deliveries
+            assert on_table == {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem"}
+            assert "dynamodb:PutItem" not in actions(template, name, table, {"WebhookUrl": LINKS["WebhookUrl"]})
+            (puts,) = [s for s in statements(template, name, EVERYTHING) if "dynamodb:PutItem" in s["Action"]]
+            assert puts["Condition"] == KEY_ITEMS
             continue
         assert not any(a.startswith(("sqs:", "dynamodb:GetRecords")) for a in granted), name
         tables = [
@@ -810,7 +881,7 @@ def test_each_function_gets_only_what_its_route_does_to_the_table(template):
             for s in statements(template, name, EVERYTHING)
             if any(a.startswith("dynamodb:") for a in as_list(s["Action"]))
         ]
-        assert all(s["Resource"] in (table, by_id, live) for s in tables), name
+        assert all(s["Resource"] in (table, by_id, live, inbox) for s in tables), name
         if route == "sweep":
             # it finds live threads through the index alone, and carries a dead worker's run on in a transaction
             assert actions(template, name, live) == {"dynamodb:Query"}
@@ -822,9 +893,7 @@ def test_each_function_gets_only_what_its_route_does_to_the_table(template):
             # it may write one item only: the session key, K#session, on a first start
             for statement in tables:
                 if "dynamodb:PutItem" in as_list(statement["Action"]):
-                    assert statement["Condition"] == {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["K#*"]}}, (
-                        name
-                    )
+                    assert statement["Condition"] == KEY_ITEMS, name
             assert "dynamodb:PutItem" in on_table, name
         else:
             assert on_table >= TRANSACT | {"dynamodb:GetItem", "dynamodb:Query"}, name
@@ -1095,13 +1164,21 @@ def test_sam_puts_each_integration_beside_its_routes_security(sam, template, tmp
     transformed = json.loads((tmp_path / "transformed.json").read_text())
     api = transformed["Resources"]["HttpApi"]
     assert api["Type"] == "AWS::ApiGatewayV2::Api" and api["Properties"]["FailOnWarnings"] is True
-    for mode in ("jwt", NO_AUTHORIZER):
-        body = resolve(api["Properties"]["Body"], template, {"Authentication": mode} | JWT)
+    for mode, links_alone in [("jwt", "false"), ("jwt", "true"), (NO_AUTHORIZER, "false")]:
+        parameters = {"Authentication": mode, "LinksAlone": links_alone} | JWT | LINKS
+        body = resolve(api["Properties"]["Body"], template, parameters)
         for method, path, name in http_routes(template):
             operation = body["paths"][path][method.lower()]
             assert f"${{{name}.Arn}}" in operation["x-amazon-apigateway-integration"]["uri"]["Fn::Sub"], (method, path)
-            assert ("security" in operation) == (mode == "jwt" and (method, path) not in PUBLIC), (mode, method, path)
+            guarded = mode == "jwt" and (method, path) not in public(parameters)
+            assert ("security" in operation) == guarded, (parameters, method, path)
         assert ("components" in body) == (mode == "jwt")
+        # without a PublicUrl the links function is still there, so its operations keep their integration
+        unlinked = resolve(api["Properties"]["Body"], template, {"Authentication": mode} | JWT)["paths"]["/links/{link}"]
+        assert {method for method, operation in unlinked.items() if "x-amazon-apigateway-integration" in operation} == {
+            "get",
+            "post",
+        }
     assert not [r for r in transformed["Resources"].values() if r["Type"] == "AWS::ApiGatewayV2::Authorizer"]
 
 

@@ -15,6 +15,9 @@ that another invocation still holds leaves the record for a retry, by which time
 that invocation has noted its delivery or died and its claim has lapsed.  Receivers still
 dedupe on the delivery id, for the one case no write can settle: a post that
 went through from an invocation that died before noting it.
+
+Where the stack has a public URL, each delivery carries signed links, minted
+with the key the store keeps, which the links function reads to answer them.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from typing import Any
 
 from .announce import Notify, announce
 from .aws_secrets import secret_from_environ
+from .lambdas import LinkSettings
+from .links import Links
 from .metrics import Meter, NoMeter
 from .observe import Observer, observer_from_environ
 from .pause import Pause
@@ -98,5 +103,8 @@ def _cold_start() -> tuple[Storage, Notify, Observer]:
     secret = secret_from_environ(environ, "STALWART_WEBHOOK_SECRET", "STALWART_WEBHOOK_SECRET_ARN")
     if not secret:
         raise RuntimeError("set STALWART_WEBHOOK_SECRET_ARN (or STALWART_WEBHOOK_SECRET) in the fan-out's environment")
-    webhook = Webhook(environ["STALWART_WEBHOOK_URL"], secret)
-    return open_storage(environ["STALWART_STORAGE"]), webhook, observer_from_environ(environ)
+    store = open_storage(environ["STALWART_STORAGE"])
+    links = LinkSettings.from_environ(environ)
+    minted = None if links.public_url is None else Links(store, links.public_url, hours=links.hours)
+    webhook = Webhook(environ["STALWART_WEBHOOK_URL"], secret, links=minted)
+    return store, webhook, observer_from_environ(environ)

@@ -16,10 +16,15 @@ explicit no-authorizer mode) makes everyone one anonymous person instead.
 Any ``Host`` is answered by default: API Gateway itself answers only for the
 API's own domain name and the custom domains mapped to it, so a DNS-rebound
 name never reaches a function.  ``STALWART_ALLOWED_HOSTS`` narrows it anyway.
+
+Signed links (``STALWART_PUBLIC_URL``, ``STALWART_LINK_HOURS``,
+``STALWART_LINKS_ALONE``) are read here for the links function and the fan-out
+alike, so the one that mints a link and the one that answers it agree.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -27,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from .auth import ApiGatewayClaims, Auth, NoAuth
 from .aws_secrets import SecretUnreadable, read_secret, secret_from_environ
+from .links import DEFAULT_HOURS, MAX_HOURS
 from .observe import Handler, observer_from_environ
 
 if TYPE_CHECKING:
@@ -35,6 +41,26 @@ if TYPE_CHECKING:
 
 AUTHS: dict[str, Callable[[], Auth]] = {"api-gateway": ApiGatewayClaims, "none": NoAuth}
 """STALWART_AUTH's values: the claims API Gateway's JWT authorizer verified, or nobody is asked."""
+
+
+@dataclass(frozen=True)
+class LinkSettings:
+    """Signed links as the stack configures them: none without a public URL (the template's PublicUrl)."""
+
+    public_url: str | None = None
+    hours: float = DEFAULT_HOURS
+    alone: bool = False
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str]) -> LinkSettings:
+        settings = cls(
+            public_url=environ.get("STALWART_PUBLIC_URL") or None,
+            hours=_link_hours(environ.get("STALWART_LINK_HOURS") or str(DEFAULT_HOURS)),
+            alone=_flag(environ, "STALWART_LINKS_ALONE"),
+        )
+        if settings.alone and settings.public_url is None:
+            raise RuntimeError("STALWART_LINKS_ALONE is about signed links, which need STALWART_PUBLIC_URL")
+        return settings
 
 
 @dataclass(frozen=True)
@@ -49,6 +75,7 @@ class FunctionEnvironment:
     auth: str = "api-gateway"
     allowed_origins: tuple[str, ...] = ()
     allowed_hosts: tuple[str, ...] = ("*",)
+    links: LinkSettings = field(default_factory=LinkSettings)
 
     def desk(self, meter: Meter | None = None) -> Desk:
         """The function's Desk over the stack's store, its model key put where the agents read it first."""
@@ -74,6 +101,7 @@ class FunctionEnvironment:
             auth=_auth_mode(environ.get("STALWART_AUTH") or "api-gateway"),
             allowed_origins=_listed(environ.get("STALWART_ALLOWED_ORIGINS", "")),
             allowed_hosts=_listed(environ.get("STALWART_ALLOWED_HOSTS", "")) or ("*",),
+            links=LinkSettings.from_environ(environ),
         )
 
 
@@ -92,6 +120,23 @@ def _auth_mode(value: str) -> str:
     if value not in AUTHS:
         raise RuntimeError(f"STALWART_AUTH is {value!r}; it takes {' or '.join(AUTHS)}")
     return value
+
+
+def _link_hours(value: str) -> float:
+    try:
+        hours = float(value)
+    except ValueError:
+        hours = math.nan
+    if not 0 < hours <= MAX_HOURS:
+        raise RuntimeError(f"STALWART_LINK_HOURS is {value!r}; it takes hours above 0, at most {MAX_HOURS:g}")
+    return hours
+
+
+def _flag(environ: Mapping[str, str], name: str) -> bool:
+    value = environ.get(name) or "false"
+    if value not in ("true", "false"):
+        raise RuntimeError(f"{name} is {value!r}; it takes true or false")
+    return value == "true"
 
 
 def _listed(value: str) -> tuple[str, ...]:
@@ -121,5 +166,8 @@ def handler(route: str, environ: Mapping[str, str] = os.environ) -> Handler:
         auth=AUTHS[settings.auth](),
         allowed_hosts=settings.allowed_hosts,
         allowed_origins=settings.allowed_origins,
+        public_url=settings.links.public_url,
+        link_hours=settings.links.hours,
+        links_alone=settings.links.alone,
     )
     return observer.route(route, Mangum(app, lifespan="off"))

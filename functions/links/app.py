@@ -1,0 +1,3 @@
+from stalwart_agents.lambdas import handler
+
+handler = handler("links")
