@@ -1,11 +1,14 @@
 """GET /interrupts, the inbox: every open pause the caller may answer across threads, over real uvicorn with people
 signed in by HS256 tokens, on SQLite (the index reads themselves are held to every backend in tests/storage)."""
 
+import base64
+import json
+
 import httpx
 import pytest
 
-from stalwart_agents.serve import make_app
 from stalwart_agents.auth import SharedSecret
+from stalwart_agents.serve import make_app
 
 from .server import serving
 from .test_approvers import ALICE, AUDIENCE, FINANCE_FOR_LARGE, FIONA, MALLORY, SECRET, TEAM, opened, token
@@ -95,3 +98,38 @@ def test_a_bad_query_is_a_400_naming_what_was_wrong(client, query):
 
 def test_no_token_is_401(client):
     assert client.get("/interrupts").status_code == 401
+
+
+def cursor(at, pause):
+    return base64.urlsafe_b64encode(json.dumps([at, pause]).encode()).decode().rstrip("=")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"cursor": base64.urlsafe_b64encode(b'[1' + b"0" * 400 + b', "p"]').decode()},
+        {"cursor": cursor(1.0, "p\ud800x")},
+        {"cursor": cursor(1.0, "p\x00")},
+        {"cursor": base64.urlsafe_b64encode(b'[NaN, "p"]').decode()},
+        {"cursor": base64.urlsafe_b64encode(b'[Infinity, "p"]').decode()},
+        {"tool": "charge\x00card"},
+        {"tool": "x" * 201},
+    ],
+)
+def test_a_forged_cursor_or_tool_is_a_400_never_a_500(client, query):
+    answer = client.get("/interrupts", params=query, headers=token(ALICE))
+    assert (answer.status_code, answer.json()["error"]) == (400, "bad_request"), answer.text
+
+
+def test_an_approver_answering_in_another_persons_conversation_sees_only_what_became_of_that_call(client, ledger):
+    say(client, ALICE, "a", "look up order 4411 and charge 2000 to order 4411")
+    [pause] = inbox(client, FIONA)["waiting"]
+    body = {"interrupt_id": pause["id"], "token": pause["token"], "decision": "approve"}
+    answer = client.post("/threads/a/resume", json=body, headers=token(FIONA))
+    assert answer.status_code == 200, answer.text
+    seen = answer.json()
+    assert [(s["tool"], s["status"]) for s in seen["steps"]] == [("charge_card", "done")]
+    assert "look_up_order" not in json.dumps(seen["steps"]) and seen["waiting"] == []
+    assert "stalwart-stream-ticket" not in answer.headers
+    owner = client.get("/threads/a/interrupts", headers=token(ALICE))
+    assert owner.status_code == 200 and len(ledger("charge")) == 1

@@ -114,6 +114,27 @@ test('"Load more" follows next, adds the page below and focuses its first row; t
   assert.equal(el.shadowRoot.activeElement, rows(el)[2]);
 });
 
+test('an empty page with a cursor is read on, and the inbox is not called empty while more may wait', async () => {
+  const cursors = { '': 'c-2', 'c-2': 'c-3', 'c-3': 'c-4' };
+  const { el, fetcher } = await inbox({
+    'GET /interrupts': (call) => {
+      const at = new URL(call.url, 'http://x').searchParams.get('cursor') ?? '';
+      return at === 'c-3' ? { waiting: [pause(7)], next: 'c-4' } : { waiting: [], next: cursors[at] };
+    },
+  });
+  assert.deepEqual(routes(fetcher), [
+    'GET /interrupts?limit=50', 'GET /interrupts?limit=50&cursor=c-2', 'GET /interrupts?limit=50&cursor=c-3',
+  ]);
+  assert.deepEqual($$(el, '[part=thread]').map(words), ['Thread u-7']);
+  assert.ok($(el, '[part=empty]').hidden && !$(el, '[part=more]').hidden);
+});
+
+test('pages that stay empty stop being read on, and still do not call the inbox empty', async () => {
+  const { el, fetcher } = await inbox({ 'GET /interrupts': { waiting: [], next: 'again' } });
+  assert.equal(routes(fetcher).length, 5); // the first page, and four read on
+  assert.ok($(el, '[part=empty]').hidden && !$(el, '[part=more]').hidden);
+});
+
 test('an empty inbox says so', async () => {
   const { el } = await inbox({ 'GET /interrupts': { waiting: [], next: null } });
   assert.ok(!$(el, '[part=empty]').hidden);

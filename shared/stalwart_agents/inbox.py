@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -23,6 +24,7 @@ from .state import RunState
 from .storage import InboxEntry, Storage
 
 MAX_LIMIT = 200
+NAME_MAX = 200
 READ_AT_MOST = 1000
 """Open pauses read from the index for one request, whatever the person may answer of them."""
 
@@ -68,6 +70,8 @@ def read_inbox(
     """The page of open pauses ``principal`` may answer after ``cursor``, filtered by ``kind`` and ``tool``."""
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise BadRequest(f"limit is a whole number from 1 to {MAX_LIMIT}")
+    if tool is not None and not _name(tool):
+        raise BadRequest("tool names a tool: at most 200 printable characters")
     before, seen = position(cursor), 0
     found: list[Pause] = []
     while seen < READ_AT_MOST:
@@ -107,6 +111,14 @@ def position(cursor: str | None) -> Position | None:
         at, pause = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
     except (binascii.Error, ValueError, TypeError, UnicodeDecodeError):
         raise BadRequest("this cursor is not one the inbox gave; start again without it") from None
-    if isinstance(at, bool) or not isinstance(at, (int, float)) or not isinstance(pause, str):
-        raise BadRequest("this cursor is not one the inbox gave; start again without it")
-    return float(at), pause
+    try:
+        if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at) or not _name(pause):
+            raise ValueError(at)
+        return float(at), pause
+    except (ValueError, OverflowError, TypeError):
+        raise BadRequest("this cursor is not one the inbox gave; start again without it") from None
+
+
+def _name(text: object) -> bool:
+    """Text a store can be asked for: no control character or lone surrogate (a NUL alone breaks Postgres)."""
+    return isinstance(text, str) and 0 < len(text) <= NAME_MAX and text.isprintable()

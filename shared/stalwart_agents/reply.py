@@ -7,7 +7,8 @@ refusal or a rollback is never something a client has to read out of prose.
 from __future__ import annotations
 
 import secrets
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
 from typing import Literal, NotRequired
 
 from typing_extensions import TypedDict  # pydantic builds schemas of these: before 3.12, from this one
@@ -78,6 +79,22 @@ class Reply:
     """The pauses this call opened: what ``on_interrupt`` is told of.  Not part of the JSON."""
     answered: Pause | None = field(default=None, repr=False, compare=False)
     """The pause an answer was taken for, which says how long it waited.  Not part of the JSON."""
+
+    def seen_by_approver(self, answered_step: int | None, may_answer: Callable[[Pause], bool]) -> Reply:
+        """This reply as someone who answered a pause of another person's conversation sees it.
+
+        They approved one call: they see what became of it, and only what now waits for them, with
+        its token; the other calls' results, refusals and pauses are the conversation's owner's.
+        """
+        waiting = [pause for pause in self.waiting if may_answer(pause)]
+        shown = {pause.id for pause in waiting}
+        return replace(
+            self,
+            steps=[step for step in self.steps if step.step == answered_step],
+            waiting=waiting,
+            refusals=[],
+            not_notified=[missed for missed in self.not_notified if missed["interrupt"] in shown],
+        )
 
     def to_dict(self) -> dict[str, object]:
         return {

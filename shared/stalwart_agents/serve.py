@@ -32,6 +32,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 
 from . import feedback, stream
+from .approvers import owner_of
 from .auth import Auth, NoAuth, Principal, bearer
 from .body import parsed, raw
 from .boundary import LOOPBACK_HOSTS, Boundary
@@ -39,6 +40,7 @@ from .desk import Desk
 from .errors import Forbidden, RunWaiting, StalwartError, Unauthorized
 from .inbox import MAX_LIMIT, Inbox, not_notified
 from .pause import Pause
+from .reply import Reply
 from .schemas import (
     ConfigOut,
     FeedbackOut,
@@ -192,6 +194,10 @@ def make_app(
         desk.admit(thread, who)
         return who
 
+    def owns(thread: str, who: Principal) -> bool:
+        owner = owner_of(desk.storage, thread)
+        return owner is not None and hmac.compare_digest(owner.encode(), who.key.encode())
+
     def enter_stream(request: Request, thread: str) -> None:
         """The stream takes a ticket minted for this thread and person, or a token like every other route."""
         ticket = request.query_params.get("ticket")
@@ -313,6 +319,8 @@ def make_app(
             principal=who,
             session=_session(request),
         )
+        if not await run_in_threadpool(owns, thread, who):
+            return JSONResponse(as_approver_sees(desk, reply, who).to_dict())
         return ticketed(reply.to_dict(), thread, who)
 
     @route(
@@ -392,6 +400,14 @@ def _serve_links(
     if "links" in routes:
         add_link_routes(app, desk, links, auth, alone=alone)
     app.state.links = links
+
+
+def as_approver_sees(desk: Desk, reply: Reply, who: Principal) -> Reply:
+    """The reply to an answer from someone who does not own the thread: what became of the call they answered,
+    and what now waits for them; never the owner's other results.  No stream ticket: the stream is the owner's."""
+    owner = owner_of(desk.storage, reply.thread)
+    step = reply.answered.step if reply.answered is not None else None
+    return reply.seen_by_approver(step, lambda pause: desk.may_answer(pause, who, owner))
 
 
 def _page(template: str, request: Request, name: str) -> HTMLResponse:

@@ -11,6 +11,8 @@ const STATE = Object.fromEntries(['rows', 'next', 'loaded', 'loading', 'error', 
 /** What the inbox reads is a function of these: a change reads it afresh. */
 const QUERY = ['base', 'kind', 'tool', 'pageSize', 'fetcher'];
 export const PAGE_SIZE = 50;
+/** How many empty pages with a cursor one read goes on through before it shows what it has. */
+export const EMPTY_PAGES_READ_ON = 4;
 
 /**
  * @summary What waits for a decision across threads, newest first, each pause with its thread's last words.
@@ -93,7 +95,7 @@ export class StalwartInbox extends StalwartElement {
         <button type="button" part="refresh" class="quiet" ?disabled=${this.loading} @click=${this.refresh}>${t('refresh')}</button>
       </div>
       <div part="status" role="status" class=${this.error ? 'bad' : ''}>${this.statusText()}</div>
-      <p part="empty" class="muted" tabindex="-1" ?hidden=${!this.loaded || this.rows.length > 0}>${t('inboxEmpty')}</p>
+      <p part="empty" class="muted" tabindex="-1" ?hidden=${!this.loaded || this.rows.length > 0 || !!this.next}>${t('inboxEmpty')}</p>
       <ul part="list" role="list" aria-labelledby="title" ?hidden=${!this.rows.length}>
         ${repeat(this.rows, (pause) => pause.id, (pause, index) => this.renderRow(pause, index, theme))}
       </ul>
@@ -149,7 +151,13 @@ export class StalwartInbox extends StalwartElement {
     this.error = '';
     if (!cursor) this.notice = '';
     try {
-      const page = await client.inbox({ kind: this.kind, tool: this.tool, limit: this.pageSize, cursor });
+      // A page may come back empty with a cursor (the service reads a bounded stretch of what waits per request,
+      // and the person may answer none of it): read on a few times before showing an empty inbox.
+      let page = await client.inbox({ kind: this.kind, tool: this.tool, limit: this.pageSize, cursor });
+      for (let hop = 0; hop < EMPTY_PAGES_READ_ON && !page?.waiting?.length && page?.next; hop += 1) {
+        if (epoch !== this.epoch) return;
+        page = await client.inbox({ kind: this.kind, tool: this.tool, limit: this.pageSize, cursor: page.next });
+      }
       if (epoch !== this.epoch) return;
       const waiting = Array.isArray(page?.waiting) ? page.waiting : [];
       if (cursor) {
