@@ -10,7 +10,7 @@ import httpx
 import jwt
 import pytest
 
-from stalwart_agents import ConfigError, Desk, InterruptStale, NotFound
+from stalwart_agents import ConfigError, Desk, InterruptStale, NotFound, cel
 from stalwart_agents.auth import Principal, SharedSecret
 from stalwart_agents.errors import AlreadyApproved, NotAnApprover
 from stalwart_agents.serve import make_app
@@ -175,6 +175,22 @@ def test_admit_lets_in_the_owner_and_whoever_may_answer_what_waits_and_nobody_el
         assert small in desk.waiting("small")
 
 
+def test_admit_with_a_pause_id_lets_a_late_approver_in_to_be_told_it_was_answered(tmp_path, ledger):
+    with opened(tmp_path, FOUR_EYES) as desk:
+        pause, other = charge(desk, "t", 40), charge(desk, "u", 40)
+        desk.confirm("t", "approve", waiting=pause.id, principal=FIONA)
+        desk.confirm("t", "approve", waiting=pause.id, principal=FRANK)
+        with pytest.raises(NotFound):
+            desk.admit("t", GINA)
+        desk.admit("t", GINA, pause=pause.id)
+        with pytest.raises(InterruptStale):
+            desk.confirm("t", "approve", waiting=pause.id, token=pause.token, principal=GINA)
+        for someone, thread, pause_id in ((MALLORY, "t", pause.id), (GINA, "t", other.id), (GINA, "t", "nothing")):
+            with pytest.raises(NotFound, match="no such thread"):
+                desk.admit(thread, someone, pause=pause_id)
+        assert len(ledger("charge")) == 1
+
+
 def test_an_ask_is_governed_by_kind(tmp_path, ledger):
     rules = """
         approvers:
@@ -190,6 +206,64 @@ def test_an_ask_is_governed_by_kind(tmp_path, ledger):
             desk.confirm("t", "answer", waiting=ask.id, token=ask.token, value="30", principal=ALICE)
         [confirm] = desk.confirm("t", "answer", waiting=ask.id, token=ask.token, value="30", principal=FIONA).waiting
         assert confirm.kind == "confirm" and desk.may_answer(confirm, ALICE, ALICE.key)
+
+
+def test_the_owner_may_always_decline_a_confirm_nobody_may_approve_but_never_approve_it(tmp_path, ledger):
+    rules = """
+        approvers:
+          - name: by-mail
+            tool: charge_card
+            who: 'who.email.endsWith("@finance.example")'
+    """
+    link = Principal("stalwart:link", "p:skip", {"link": True}, verified=False)
+    with opened(tmp_path, rules) as desk:
+        pause = charge(desk, "t", 40)
+        for someone, decision in ((ALICE, "approve"), (MALLORY, "skip"), (link, "skip"), (FIONA, "cancel_all")):
+            with pytest.raises(NotAnApprover):
+                desk.confirm("t", decision, waiting=pause.id, token=pause.token, principal=someone)
+        assert desk.confirm("t", "skip", waiting=pause.id, token=pause.token, principal=ALICE).status == "done"
+        assert desk.waiting("t") == []
+
+        pause = charge(desk, "u", 40)
+        assert desk.confirm("u", "cancel_all", waiting=pause.id).status == "cancelled"  # the application, for Alice
+        assert ledger("charge") == []
+        assert [a[1:3] for a in answers(desk, "t")][-1] == ("skip", "taken")
+
+
+def test_a_when_reading_an_argument_the_pause_lacks_does_not_govern_it(tmp_path, ledger):
+    rules = """
+        approvers:
+          - name: finance-large
+            when: "args.amount > 1000"
+            who: '"finance" in who.groups'
+    """
+    with opened(tmp_path, rules) as desk:
+        desk.enter("t", ALICE.key, start=True)
+        [receipt] = desk.send("t", "send the receipt for order 4411").waiting
+        assert receipt.tool == "send_receipt" and desk.may_answer(receipt, ALICE, ALICE.key)
+        assert not desk.may_answer(receipt, FIONA, ALICE.key)
+        assert desk.confirm("t", "approve", waiting=receipt.id, principal=ALICE).status == "done"
+
+        desk.enter("u", ALICE.key, start=True)
+        [ask] = desk.send("u", "charge order 4411").waiting
+        assert ask.kind == "ask" and desk.may_answer(ask, ALICE, ALICE.key)
+        [confirm] = desk.confirm("u", "answer", waiting=ask.id, value="5000", principal=ALICE).waiting
+        assert not desk.may_answer(confirm, ALICE, ALICE.key) and desk.may_answer(confirm, FIONA, ALICE.key)
+
+
+def test_the_inbox_evaluates_each_condition_once_for_pauses_that_differ_only_in_what_it_never_reads(tmp_path, ledger):
+    """A person who may answer nothing reads 20 large charges: each ``when`` is evaluated once per amount, and
+    ``who`` (which reads only who.groups) once in all; another such person costs no evaluation at all."""
+    nina = Principal(TEAM, "nina", {"groups": ["sales"]})
+    with opened(tmp_path, FINANCE_FOR_LARGE) as desk:
+        for n in range(20):
+            charge(desk, f"t{n}", 2000 + n)
+        cel._outcome.cache_clear()
+        assert desk.inbox(MALLORY).waiting == []
+        assert cel._outcome.cache_info().misses == 20 + 1
+        assert desk.inbox(nina).waiting == []
+        assert cel._outcome.cache_info().misses == 20 + 1
+        assert len(desk.inbox(FIONA).waiting) == 20
 
 
 # --- rules checked at load ------------------------------------------------------------------------------------
@@ -247,7 +321,13 @@ def test_an_ask_is_governed_by_kind(tmp_path, ledger):
         (
             "approvals:\n  charge_card: 2",
             "agents[0].approvals.charge_card",
-            "needs 2 people to approve charge_card, but no approvers: rule covers its confirm pauses",
+            "needs 2 people to approve charge_card, but no approvers: rule without a when covers its confirm pauses",
+        ),
+        (
+            "approvals:\n  charge_card: 2\napprovers:\n"
+            "  - {name: large, tool: charge_card, when: 'args.amount > 1000', who: '\"finance\" in who.groups'}",
+            "agents[0].approvals.charge_card",
+            "those no rule governs are the thread's owner's alone, who is one person",
         ),
         ("approvals:\n  charge_card: 6", "agents[0].approvals.charge_card", "must be 5 or less (got 6)"),
         ("approvals:\n  charge_card: 0", "agents[0].approvals.charge_card", "must be 1 or more (got 0)"),
@@ -264,6 +344,7 @@ def test_an_ask_is_governed_by_kind(tmp_path, ledger):
         "repeated-name",
         "approvals-tool",
         "approvals-nobody-else",
+        "approvals-only-when",
         "approvals-many",
         "approvals-none",
     ],
@@ -331,6 +412,24 @@ def test_the_owner_and_their_signed_link_are_one_person_not_two(tmp_path, ledger
             desk.confirm("t", "approve", waiting=pause.id, token=pause.token, principal=link)
         assert ledger("charge") == []
         assert desk.confirm("t", "approve", waiting=pause.id, token=pause.token, principal=FIONA).status == "done"
+
+
+def test_an_answer_without_a_principal_is_the_owners_approval_for_four_eyes(tmp_path, ledger):
+    rules = """
+        approvals:
+          charge_card: 2
+        approvers:
+          - name: anyone-signed-in
+            tool: charge_card
+            who: "!who.link"
+    """
+    with opened(tmp_path, rules) as desk:
+        pause = charge(desk, "t", 40)
+        desk.confirm("t", "approve", waiting=pause.id, principal=ALICE)
+        with pytest.raises(AlreadyApproved):
+            desk.confirm("t", "approve", waiting=pause.id, by="bob")  # the application, speaking for Alice
+        assert ledger("charge") == []
+        assert desk.confirm("t", "approve", waiting=pause.id, principal=FIONA).status == "done"
 
 
 def test_a_skip_or_cancel_all_from_an_allowed_person_ends_four_eyes_at_once(tmp_path, ledger):

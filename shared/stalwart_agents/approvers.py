@@ -8,13 +8,21 @@ answered by whoever some governing rule's ``who`` allows, and a ``who`` that
 cannot be evaluated allows nobody.  The owner has no right of its own under a
 rule: a team that wants one writes ``who.owner || ...``.
 
+One right stays the owner's under every rule: to decline a confirm pause
+(``skip`` or ``cancel_all``, which never run the call), as a requester withdraws
+their request; so a rule that nobody satisfies cannot hold a thread for ever.
+Approving stays with the rules.
+
 A signed link stands for the thread's owner (``who.owner`` is true for it), so a
-rule decides whether a link alone may answer (``who.owner && !who.link``).
+rule decides whether a link alone may answer (``who.owner && !who.link``); the
+right to decline is the owner's own, not a link's.
 """
 
 from __future__ import annotations
 
 import hmac
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,6 +38,10 @@ LINK_ISSUER = "stalwart:link"
 """The issuer of the principal a signed link answers as."""
 WHO = ("iss", "sub", "verified", "owner", "link", "groups", "roles", "email", "name")
 """What a ``who`` condition may read of the person."""
+DECLINES = frozenset({"skip", "cancel_all"})
+"""The answers that never run the call: the thread's owner may always give them."""
+GOVERNING_KEPT = 10_000
+"""How many pauses' governing rules an agent remembers (the least recently read are forgotten first)."""
 
 
 class Approvers:
@@ -38,24 +50,42 @@ class Approvers:
     def __init__(self, rules: Sequence[ApproverConfig] = (), approvals: Mapping[str, int] | None = None) -> None:
         self.rules = tuple(rules)
         self.approvals = dict(approvals or {})
+        self._governing: OrderedDict[str, tuple[ApproverConfig, ...]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def needed(self, tool: str, kind: str) -> int:
         """How many different people must approve a pause of ``kind`` about ``tool``: only a confirm needs more
         than one, since every other kind states a fact or asks for a value that one person gives."""
         return self.approvals.get(tool, 1) if kind == "confirm" else 1
 
-    def governing(self, pause: Pause) -> list[ApproverConfig]:
-        """The rules that decide who answers ``pause``; none leaves it to the thread's owner."""
+    def governing(self, pause: Pause) -> tuple[ApproverConfig, ...]:
+        """The rules that decide who answers ``pause``; none leaves it to the thread's owner.
+
+        Kept by pause id: ``when`` reads only the pause, which never changes, and an inbox asks of
+        the same pauses for every person who reads it.
+        """
+        with self._lock:
+            if pause.id in self._governing:
+                self._governing.move_to_end(pause.id)
+                return self._governing[pause.id]
         call = about(pause)
-        return [rule for rule in self.rules if rule.covers(pause.tool, pause.kind) and rule.governs(call)]
+        rules = tuple(rule for rule in self.rules if rule.covers(pause.tool, pause.kind) and rule.governs(call))
+        with self._lock:
+            self._governing[pause.id] = rules
+            if len(self._governing) > GOVERNING_KEPT:
+                self._governing.popitem(last=False)
+        return rules
 
     def may_answer(self, pause: Pause, principal: Principal, owner: str | None) -> bool:
         """Whether ``principal`` may answer ``pause`` in a thread ``owner`` (a principal's key) owns."""
         return self.refusal(pause, principal, owner) is None
 
-    def refusal(self, pause: Pause, principal: Principal, owner: str | None) -> str | None:
-        """Why ``principal`` may not answer ``pause``, as the person is told; None where they may."""
-        rules = self.governing(pause)
+    def refusal(self, pause: Pause, principal: Principal, owner: str | None, decision: str | None = None) -> str | None:
+        """Why ``principal`` may not answer ``pause`` (with ``decision``, where known), as the person is told; None
+        where they may.  The owner declining (``DECLINES``) is never refused."""
+        if decision in DECLINES and is_owner(principal, owner):
+            return None
+        rules = self.governing(pause) if self.rules else ()
         if not rules:
             return None if owns(principal, owner) else "only the person whose conversation this is may answer it"
         values = {**about(pause), "who": person(principal, owner)}
@@ -92,8 +122,11 @@ def person(principal: Principal, owner: str | None) -> dict[str, Any]:
 
 def owns(principal: Principal, owner: str | None) -> bool:
     """Whether ``principal`` stands for the thread's owner: it is the owner, or a signed link."""
-    if is_link(principal):
-        return True
+    return is_link(principal) or is_owner(principal, owner)
+
+
+def is_owner(principal: Principal, owner: str | None) -> bool:
+    """Whether ``principal`` is the thread's owner themself (a signed link is not)."""
     return owner is not None and hmac.compare_digest(principal.key.encode(), owner.encode())
 
 
@@ -118,14 +151,16 @@ def approved_by(given: Sequence[Approval], principal: Principal, owner: str | No
     """Whether ``principal`` is among those who have already approved.
 
     A signed link is the owner's: the owner approving in the chat and then by a link is one person, not two.
+    So is an answer without a principal (the anonymous one): the application speaking for the owner.
     """
     me = _person_of(principal.issuer, principal.subject, owner)
     return any(_person_of(g["principal"].get("iss"), g["principal"].get("sub"), owner) == me for g in given)
 
 
 def _person_of(issuer: object, subject: object, owner: str | None) -> str | None:
-    """Who an approval is from, for telling people apart: a principal's key; a link's is the thread owner's."""
-    if issuer == LINK_ISSUER:
+    """Who an approval is from, for telling people apart: a principal's key; a link's, and an answer's without a
+    principal, is the thread owner's."""
+    if issuer in (LINK_ISSUER, ANONYMOUS.issuer):
         return owner
     return Principal(str(issuer), str(subject)).key
 
@@ -151,8 +186,9 @@ def misnamed(rule: ApproverConfig, tools: Mapping[str, Tool]) -> tuple[str, str]
 
 
 def unapprovable(tool: str, rules: Sequence[ApproverConfig]) -> bool:
-    """Whether a confirm about ``tool`` could need several people while no rule lets anyone but its owner answer."""
-    return not any(rule.covers(tool, "confirm") for rule in rules)
+    """Whether some confirm pauses about ``tool`` could fall to its owner alone, who is one person: unless a rule
+    without ``when`` covers them, a pause no ``when`` holds for is governed by no rule."""
+    return not any(rule.covers(tool, "confirm") and rule.when is None for rule in rules)
 
 
 def _names_read(condition: str, variable: str) -> list[str]:

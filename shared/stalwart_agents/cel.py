@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -58,19 +59,56 @@ def _parsed(expression: str) -> Any:
         raise Unparsable(str(exc), exc.column) from exc
 
 
-def fields_of(expression: str, variable: str) -> set[str]:
+def fields_of(expression: str, variable: str) -> frozenset[str]:
     """The fields ``expression`` reads of ``variable`` by name (``args.amount``, ``args["amount"]``): what it needs
     the values to have, so a name no tool takes is found at load, not by every call failing closed."""
-    named = set()
+    return frozenset(field for name, field in _field_reads(expression) if name == variable and field is not None)
+
+
+@lru_cache(maxsize=1024)
+def reads(expression: str) -> Mapping[str, frozenset[str] | None]:
+    """The variables ``expression`` reads, each with the fields it reads of it by name, or None where it reads the
+    variable whole (``size(args)``, ``args[name]``, ``args.exists(...)``): all ``narrowed`` may keep of them."""
+    used: dict[str, int] = {}
     for node in _parsed(expression).iter_subtrees():
-        if node.data not in ("member_dot", "member_index") or _variable(node.children[0]) != variable:
+        if node.data == "ident":
+            name = str(node.children[0])
+            used[name] = used.get(name, 0) + 1
+    fields: dict[str, set[str]] = {}
+    for name, field in _field_reads(expression):
+        if field is not None:
+            fields.setdefault(name, set()).add(field)
+            used[name] -= 1
+    return MappingProxyType(
+        {name: frozenset(fields.get(name, ())) if not left else None for name, left in used.items()}
+    )
+
+
+@lru_cache(maxsize=1024)
+def _field_reads(expression: str) -> tuple[tuple[str, str | None], ...]:
+    """Each ``variable.field`` and ``variable[...]`` of the expression: the variable, and the field where it is
+    named (None for an index that is not a string literal)."""
+    found = []
+    for node in _parsed(expression).iter_subtrees():
+        if node.data not in ("member_dot", "member_index") or (variable := _variable(node.children[0])) is None:
             continue
         field = node.children[1]
-        if node.data == "member_dot":
-            named.add(str(field))
-        elif (text := _string_literal(field)) is not None:
-            named.add(text)
-    return named
+        found.append((variable, str(field) if node.data == "member_dot" else _string_literal(field)))
+    return tuple(found)
+
+
+def narrowed(expression: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Only what ``expression`` reads of ``values``: evaluations are cached by their values, so two pauses that
+    differ only in what a condition never reads share one evaluation, where the whole call would share none."""
+    kept: dict[str, Any] = {}
+    for name, fields in reads(expression).items():
+        if name not in values:
+            continue
+        value = values[name]
+        if fields is not None and isinstance(value, Mapping):
+            value = {field: value[field] for field in fields if field in value}
+        kept[name] = value
+    return kept
 
 
 def _variable(node: Any) -> str | None:

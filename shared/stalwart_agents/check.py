@@ -45,7 +45,7 @@ def misnamed(
         return "tool", f"names {_listed(unknown)}, but the agent has no tool of that name; its tools: {_listed(tools)}"
     scope = [tools[name] for name in tool] if tool else list(tools.values())
     for key, condition in conditions.items():
-        read = cel.fields_of(condition, "args") if condition is not None else set()
+        read = cel.fields_of(condition, "args") if condition is not None else frozenset()
         missing = sorted(name for name in read if not any(t.takes(name) for t in scope))
         if missing:
             return key, _not_taken(missing[0], scope)

@@ -176,7 +176,7 @@ class RuleConfig(_Model):
         that is not JSON, a result that is not a boolean) holds: it fails closed,
         so an unevaluable refuse rule refuses and an unevaluable confirm rule asks.
         """
-        values = _values(activation)
+        values = _values(self.when, activation)
         return values is None or cel.holds(self.when, values)
 
 
@@ -206,23 +206,29 @@ class ApproverConfig(_Model):
         return (self.tool is None or tool in self.tool) and (self.kind is None or kind in self.kind)
 
     def governs(self, call: dict[str, Any]) -> bool:
-        """Whether this rule decides who answers a pause about ``call``; a ``when`` that cannot be evaluated governs,
-        so a mistake in it hands the pause to ``who`` rather than to the thread's owner."""
+        """Whether this rule decides who answers a pause about ``call``.
+
+        A ``when`` reading an argument the pause does not carry is about other pauses (another tool's, or an ask
+        that has not got the value yet): it does not govern this one.  A ``when`` that cannot be evaluated for any
+        other reason governs, so a mistake in it hands the pause to ``who`` rather than to the thread's owner.
+        """
         if self.when is None:
             return True
-        values = _values(call)
+        if not cel.fields_of(self.when, "args") <= call["args"].keys():
+            return False
+        values = _values(self.when, call)
         return values is None or cel.holds(self.when, values)
 
     def allows(self, call_and_person: dict[str, Any]) -> bool:
         """Whether ``who`` holds; one that cannot be evaluated allows nobody."""
-        values = _values(call_and_person)
+        values = _values(self.who, call_and_person)
         return values is not None and cel.allows(self.who, values)
 
 
-def _values(activation: dict[str, Any]) -> str | None:
-    """The activation as the JSON CEL reads, or None where it holds what JSON cannot."""
+def _values(expression: str, activation: dict[str, Any]) -> str | None:
+    """What ``expression`` reads of the activation, as the JSON CEL reads, or None where it holds what JSON cannot."""
     try:
-        return json.dumps(activation, sort_keys=True, allow_nan=False)
+        return json.dumps(cel.narrowed(expression, activation), sort_keys=True, allow_nan=False)
     except (ValueError, TypeError):
         return None
 

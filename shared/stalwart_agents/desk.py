@@ -125,9 +125,11 @@ class Desk:
         ``token``, where given, must be the one the person was shown; an in-process
         caller may leave it out.  ``principal`` is who a service verified: the pause's approver
         rules judge them (or, where no rule governs it, only the thread's owner may answer), and
-        one they do not allow is NotAnApprover.  Without a principal, the caller speaks for the
-        owner where no rule governs the pause, and is the anonymous principal to a rule (the
-        owner of a thread begun from Python).  ``by`` is the caller's own word for who
+        one they do not allow is NotAnApprover; the thread's owner may always decline a confirm
+        (``skip``, ``cancel_all``).  Without a principal, the caller speaks for the owner where no
+        rule governs the pause, in declining, and as one of four eyes (the owner approving and then
+        the application without a principal are one person), and is the anonymous principal to a
+        rule (the owner of a thread begun from Python).  ``by`` is the caller's own word for who
         answered, and the audit keeps it marked unverified.
         """
         pause_id = waiting.id if isinstance(waiting, Pause) else waiting
@@ -172,19 +174,33 @@ class Desk:
         if stored is None or not _same(stored, owner):
             raise NotFound("no such thread")
 
-    def admit(self, user: str, principal: Principal) -> None:
+    def admit(self, user: str, principal: Principal, pause: str | None = None) -> None:
         """Let ``principal`` into the thread to read what waits there and answer it, or raise NotFound.
 
         The owner comes in as ``enter`` lets them; anyone else only while some open pause of the
-        thread's run is theirs to answer by the approver rules.  Everyone else meets the NotFound
-        of a thread that does not exist.  Which pauses they may then answer is ``may_answer``'s.
+        thread's run is theirs to answer by the approver rules, or to answer ``pause`` (an id), a
+        pause of this thread they may answer even once it is closed: an approver a moment too late
+        is told the pause was answered (409 from the engine), not that the thread does not exist.
+        Everyone else meets the NotFound of a thread that does not exist.  Which pauses they may
+        then answer is ``may_answer``'s.
         """
         thread = _thread(user)
         owner = owner_of(self.storage, thread)
         if owner is not None and _same(owner, principal.key):
             return
-        if owner is None or not any(self.may_answer(p, principal, owner) for p in self.waiting(thread)):
+        if owner is None or not (
+            any(self.may_answer(p, principal, owner) for p in self.waiting(thread))
+            or (pause is not None and self._may_answer_any(thread, pause, principal, owner))
+        ):
             raise NotFound("no such thread")
+
+    def _may_answer_any(self, thread: str, pause: str, principal: Principal, owner: str) -> bool:
+        """Whether ``pause`` is of ``thread`` and ``principal`` may answer it, open or not."""
+        stored = self.storage.get_pause(pause)
+        if stored is None:
+            return False
+        found = Pause.from_record(stored)
+        return found.thread == thread and self.may_answer(found, principal, owner)
 
     def may_answer(self, pause: Pause, principal: Principal, owner: str | None, *, agent: str | None = None) -> bool:
         """Whether ``principal`` may answer ``pause`` of a thread that ``owner`` (a principal's key) owns.
@@ -326,8 +342,9 @@ def _refuse_misnamed_approvers(config: Config, agents: dict[str, Agent]) -> None
                 raise config.refused(sentence, "agents", i, "approvals", tool)
             if needed > 1 and unapprovable(tool, agent.approvers):
                 sentence = (
-                    f"needs {needed} people to approve {tool}, but no approvers: rule covers its confirm pauses, "
-                    "so only the thread's owner may answer them: add a rule saying who else may"
+                    f"needs {needed} people to approve {tool}, but no approvers: rule without a when covers its "
+                    "confirm pauses, so those no rule governs are the thread's owner's alone, who is one person: "
+                    "add a rule without a when saying who else may approve them"
                 )
                 raise config.refused(sentence, "agents", i, "approvals", tool)
 

@@ -15,7 +15,7 @@ from typing import NoReturn
 
 from .agent import Agent
 from .answer import Answer
-from .approvers import approval, approved_by, owner_of
+from .approvers import DECLINES, approval, approved_by, owner_of
 from .arguments import by_name, with_origin
 from .errors import (
     AlreadyApproved,
@@ -170,13 +170,15 @@ class Engine:
     def _refuse_non_approver(self, run: RunRecord, pause: Pause, answer: Answer, owner: str | None) -> None:
         """NotAnApprover, unless the pause's approver rules (or, where none governs it, ownership) allow the person.
 
-        An answer given in-process without a principal speaks for the owner where no rule governs the pause, as
-        it did before there were rules (the application has let its caller in); a rule judges it as anonymous.
+        The owner may always decline (``DECLINES``): a rule nobody satisfies must not hold the thread.  An answer
+        given in-process without a principal speaks for the owner where no rule governs the pause, as it did
+        before there were rules (the application has let its caller in), and in declining; a rule judges it
+        as anonymous.
         """
         approvers = self._runtime.agents[run.agent].approvers
-        if answer.who is None and not approvers.governing(pause):
+        if answer.who is None and (answer.decision in DECLINES or not approvers.governing(pause)):
             return
-        why = approvers.refusal(pause, answer.person, owner)
+        why = approvers.refusal(pause, answer.person, owner, answer.decision)
         if why is not None:
             raise NotAnApprover(f"you may not answer this pause: {why}", pause=pause.id)
 

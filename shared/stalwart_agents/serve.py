@@ -194,6 +194,14 @@ def make_app(
         desk.admit(thread, who)
         return who
 
+    def admit_to_answer(request: Request, thread: str, body: bytes) -> tuple[Principal, Resume]:
+        """Who calls and what they answer, let in as ``admit`` does; also someone who may answer the pause they
+        name though another answered it first, who is then told so (409), not that the thread does not exist."""
+        who = auth.principal(request)
+        answer = parsed(Resume, body)
+        desk.admit(thread, who, pause=answer.interrupt_id)
+        return who, answer
+
     def owns(thread: str, who: Principal) -> bool:
         owner = owner_of(desk.storage, thread)
         return owner is not None and hmac.compare_digest(owner.encode(), who.key.encode())
@@ -304,10 +312,9 @@ def make_app(
         responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503),
     )
     async def resume(thread: Thread, request: Request) -> JSONResponse:
-        who = await run_in_threadpool(admit, request, thread)
         body = await raw(request)
+        who, answer = await run_in_threadpool(admit_to_answer, request, thread, body)
         signed = _signed_resume(secret, who, request.headers.get("stalwart-signature"), body)
-        answer = parsed(Resume, body)
         reply = await run_in_threadpool(
             desk.confirm,
             thread,
