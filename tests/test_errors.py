@@ -51,7 +51,7 @@ def test_the_service_answers_with_the_status_the_error_carries(desk):
         code = "teapot"
         status = 418
 
-    def brew(user):
+    def brew(user, principal=None):
         raise Teapot("short and stout")
 
     desk.waiting = brew

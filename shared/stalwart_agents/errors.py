@@ -120,6 +120,18 @@ class NotFound(StalwartError):
     status = 404
 
 
+class NotALink(StalwartError):
+    """Not a signed link this service made, or one changed since: a wrong MAC, decision or pause look the same."""
+
+    code = "not_a_link"
+    status = 404
+
+
+class LinkExpired(StalwartError):
+    code = "link_expired"
+    status = 410
+
+
 class InterruptStale(StalwartError):
     code = "interrupt_stale"
     status = 409

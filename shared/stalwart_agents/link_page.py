@@ -30,8 +30,8 @@ from starlette.concurrency import run_in_threadpool
 from .approvers import LINK_ISSUER
 from .auth import Auth, NoAuth, Principal
 from .desk import Desk
-from .errors import NotFound, StalwartError, Unauthorized
-from .links import PATH, Link, LinkExpired, Links, NotALink
+from .errors import LinkExpired, NotALink, NotFound, StalwartError, Unauthorized
+from .links import PATH, Link, Links
 from .pause import Pause, canonical, iso
 from .reply import Reply
 from .serve import SECURE

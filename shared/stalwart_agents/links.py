@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from .boundary import LOOPBACK_HOSTS
-from .errors import StalwartError
+from .errors import LinkExpired, NotALink
 from .pause import Pause, iso
 from .storage import Storage
 
-__all__ = ["Link", "LinkExpired", "Links", "NotALink"]
+__all__ = ["Link", "Links"]
 
 DEFAULT_HOURS = 24.0
 MAX_HOURS = 30 * 24.0
@@ -35,18 +35,6 @@ MAX_LINK = 1024
 """Characters a link may have: far past any we mint, so a huge path is refused before it is decoded."""
 PATH = "/links/"
 _CONTEXT = b"stalwart link v1\x00"
-
-
-class NotALink(StalwartError):
-    """Not a link this service made, or one changed since: a wrong MAC, decision or pause look the same."""
-
-    code = "not_a_link"
-    status = 404
-
-
-class LinkExpired(StalwartError):
-    code = "link_expired"
-    status = 410
 
 
 @dataclass(frozen=True)
