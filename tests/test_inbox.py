@@ -1,13 +1,14 @@
 """GET /interrupts, the inbox: every open pause the caller may answer across threads, over real uvicorn with people
 signed in by HS256 tokens, on SQLite (the index reads themselves are held to every backend in tests/storage)."""
 
-import base64
 import json
 
 import httpx
 import pytest
 
+from stalwart_agents import BadRequest
 from stalwart_agents.auth import SharedSecret
+from stalwart_agents.inbox import cursor_of, position
 from stalwart_agents.serve import make_app
 
 from .server import serving
@@ -100,18 +101,16 @@ def test_no_token_is_401(client):
     assert client.get("/interrupts").status_code == 401
 
 
-def cursor(at, pause):
-    return base64.urlsafe_b64encode(json.dumps([at, pause]).encode()).decode().rstrip("=")
-
-
 @pytest.mark.parametrize(
     "query",
     [
-        {"cursor": base64.urlsafe_b64encode(b'[1' + b"0" * 400 + b', "p"]').decode()},
-        {"cursor": cursor(1.0, "p\ud800x")},
-        {"cursor": cursor(1.0, "p\x00")},
-        {"cursor": base64.urlsafe_b64encode(b'[NaN, "p"]').decode()},
-        {"cursor": base64.urlsafe_b64encode(b'[Infinity, "p"]').decode()},
+        {"cursor": "1" + "0" * 400 + "~p"},
+        {"cursor": "1.5~p\x00"},
+        {"cursor": "NaN~p"},
+        {"cursor": "inf~p"},
+        {"cursor": "-1.5~p"},
+        {"cursor": "1.5~" + "p" * 201},
+        {"tool": ""},
         {"tool": "charge\x00card"},
         {"tool": "x" * 201},
     ],
@@ -133,3 +132,11 @@ def test_an_approver_answering_in_another_persons_conversation_sees_only_what_be
     assert "stalwart-stream-ticket" not in answer.headers
     owner = client.get("/threads/a/interrupts", headers=token(ALICE))
     assert owner.status_code == 200 and len(ledger("charge")) == 1
+
+
+def test_a_cursor_reads_back_the_exact_position_it_was_made_from_and_nothing_else():
+    at = (1764538000.1234567, "p_abc.0123456789abcdef01234567")
+    assert position(cursor_of(at)) == at
+    for forged in ("1.5~p\ud800", "1e5~p", "1.5~", "~p"):
+        with pytest.raises(BadRequest):
+            position(forged)

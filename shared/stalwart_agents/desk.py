@@ -34,7 +34,7 @@ from .move import Runtime
 from .pause import AfterAnswer, Pause, seconds_since
 from .reply import NotNotified, Reply
 from .storage import Storage, open_storage
-from .vocabulary import JSON
+from .vocabulary import CONTROL_CHARACTERS, JSON
 
 
 class DeskOptions(TypedDict, total=False):
@@ -372,8 +372,6 @@ def _storage(storage: Storage | str | None, config: Config) -> Storage:
 THREAD_MAX = 200
 AGENTS_KEPT = 10_000
 """How many runs' agents a Desk remembers for ``may_answer`` before it forgets them all and reads them again."""
-CONTROL_CHARACTERS = r"\x00-\x1f\x7f-\x9f"
-"""C0, DEL and C1: never in a thread id (a NUL alone broke Postgres)."""
 _CONTROL = re.compile(rf"[{CONTROL_CHARACTERS}\ud800-\udfff]")
 
 

@@ -13,7 +13,8 @@ from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 
 from .body import SAFE_INTEGER
-from .desk import CONTROL_CHARACTERS, THREAD_MAX
+from .desk import THREAD_MAX
+from .vocabulary import CONTROL_CHARACTERS
 
 Value = str | int | float | bool | None | list[Any] | dict[str, Any]
 

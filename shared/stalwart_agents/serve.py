@@ -38,7 +38,7 @@ from .body import parsed, raw
 from .boundary import LOOPBACK_HOSTS, Boundary
 from .desk import Desk
 from .errors import Forbidden, RunWaiting, StalwartError, Unauthorized
-from .inbox import MAX_LIMIT, Inbox, not_notified
+from .inbox import CURSOR_PATTERN, MAX_LIMIT, TOOL_PATTERN, Inbox, not_notified
 from .pause import Pause
 from .reply import Reply
 from .schemas import (
@@ -291,8 +291,8 @@ def make_app(
     async def inbox(
         request: Request,
         kind: PauseKind | None = None,
-        tool: str | None = None,
-        cursor: str | None = None,
+        tool: str | None = Query(None, pattern=TOOL_PATTERN, description="only pauses about this tool"),
+        cursor: str | None = Query(None, pattern=CURSOR_PATTERN, description="the `next` of the page before"),
         limit: int = Query(50, ge=1, le=MAX_LIMIT),
     ) -> JSONResponse:
         """Every open pause the caller may answer, across threads, newest first; ``next`` reads on."""

@@ -14,6 +14,9 @@ from typing_extensions import TypeAliasType
 JSON = TypeAliasType("JSON", "str | int | float | bool | list[JSON] | dict[str, JSON] | None")
 """A value as JSON holds it: what arguments, results and stored state are made of (named, so schemas can recurse)."""
 
+CONTROL_CHARACTERS = r"\x00-\x1f\x7f-\x9f"
+"""C0, DEL and C1: never in a thread id, a tool name or a cursor a store is asked for (a NUL alone broke Postgres)."""
+
 RunStatus = Literal["running", "waiting", "done", "cancelled", "failed"]
 PauseStatus = Literal["open", "answered"]
 JournalStatus = Literal["started", "done", "failed", "unknown"]
