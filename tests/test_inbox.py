@@ -6,8 +6,8 @@ import json
 import httpx
 import pytest
 
-from stalwart_agents import BadRequest
-from stalwart_agents.auth import SharedSecret
+from stalwart_agents import BadRequest, Desk
+from stalwart_agents.auth import ANONYMOUS, SharedSecret
 from stalwart_agents.inbox import cursor_of, position
 from stalwart_agents.serve import make_app
 
@@ -128,7 +128,7 @@ def test_an_approver_answering_in_another_persons_conversation_sees_only_what_be
     assert answer.status_code == 200, answer.text
     seen = answer.json()
     assert [(s["tool"], s["status"]) for s in seen["steps"]] == [("charge_card", "done")]
-    assert "look_up_order" not in json.dumps(seen["steps"]) and seen["waiting"] == []
+    assert "look_up_order" not in json.dumps(seen["steps"]) and seen["waiting"] == [] and seen["reply"]["text"] == ""
     assert "stalwart-stream-ticket" not in answer.headers
     owner = client.get("/threads/a/interrupts", headers=token(ALICE))
     assert owner.status_code == 200 and len(ledger("charge")) == 1
@@ -140,3 +140,14 @@ def test_a_cursor_reads_back_the_exact_position_it_was_made_from_and_nothing_els
     for forged in ("1.5~p\ud800", "1e5~p", "1.5~", "~p"):
         with pytest.raises(BadRequest):
             position(forged)
+
+
+def test_a_pause_of_an_agent_the_file_no_longer_has_is_in_nobodys_inbox_and_fails_no_one(tmp_path):
+    store = f"sqlite:///{tmp_path / 'runs.db'}"
+    with opened(tmp_path, "") as desk:
+        desk.send("t", "charge 40 to order 4411")
+        assert len(desk.inbox(ANONYMOUS).waiting) == 1
+    renamed = tmp_path / "agent.yaml"
+    renamed.write_text(renamed.read_text().replace("name: shop", "name: shop2"))
+    with Desk.from_file(renamed, storage=store) as desk:
+        assert desk.inbox(ANONYMOUS).waiting == []

@@ -17,13 +17,14 @@ import pytest
 
 from stalwart_agents import Desk, cli
 from stalwart_agents.auth import SharedSecret
+from stalwart_agents.link_page import LABELS
 from stalwart_agents.links import Links
 from stalwart_agents.redeliver import redeliver
 from stalwart_agents.serve import make_app
 from stalwart_agents.storage import open_storage
 from stalwart_agents.webhook import Webhook
 
-from .conftest import SHOP
+from .conftest import ROOT, SHOP
 from .server import at_once, receiving, serving, stalwart_serve
 
 HOOK_SECRET = "whsec-links-test"
@@ -348,3 +349,10 @@ def test_stalwart_serve_delivers_links_to_its_public_url(receiver, tmp_path, mon
 def test_stalwart_serve_refuses_link_options_that_cannot_work(flags, said, capsys, tmp_path):
     assert cli.main(["serve", str(SHOP), "--storage", f"sqlite:///{tmp_path / 'runs.db'}", *flags]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_the_link_pages_buttons_say_what_the_interfaces_buttons_say():
+    shipped = (ROOT / "frontend" / "src" / "strings.js").read_text()
+    for decision, label in LABELS.items():
+        key = re.sub(r"_(\w)", lambda m: m.group(1).upper(), decision)
+        assert f"  {key}: {json.dumps(label)}," in shipped.replace("'", '"'), (decision, label)

@@ -1,5 +1,5 @@
 /**
- * Every word the interface shows, by key: the chapter's table, then the inbox's.
+ * Every word the interface shows, by key: the chat's, then the inbox's.
  *
  * `setStrings()` replaces any of them and re-renders every element on the page;
  * a `{name}` in a string is filled by `format()` where the string is shown.
@@ -50,7 +50,7 @@ export const shipped = Object.freeze({
   thumbDown: 'Not helpful',
   thumbsNotice: 'A rated message is kept to improve the assistant, and nothing else of the conversation.',
   sources: 'Sources',
-  // <stalwart-inbox>, which the chapter's table does not have.
+  // <stalwart-inbox>.
   inboxTitle: 'Waiting for a decision',
   inboxEmpty: 'Nothing is waiting for a decision.',
   refresh: 'Refresh',

@@ -211,13 +211,10 @@ def _link_options(serve: argparse.ArgumentParser) -> None:
 
 
 def _link_hours(text: str) -> float:
-    from .links import MAX_HOURS
+    from .links import MAX_HOURS, link_hours
 
-    try:
-        hours = float(text)
-    except ValueError:
-        hours = math.nan
-    if not 0 < hours <= MAX_HOURS:
+    hours = link_hours(text)
+    if hours is None:
         raise argparse.ArgumentTypeError(f"a number of hours above 0 and at most {MAX_HOURS:g}, not {text!r}")
     return hours
 

@@ -14,6 +14,7 @@ import secrets
 import socket
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import TypedDict, Unpack
 
@@ -75,7 +76,7 @@ class Desk:
         worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._engine = Engine(Runtime(self.storage, clock, sleep, self.agents), worker=worker)
         self._shared_approvers = _shared_approvers(self.agents)
-        self._agent_of_run: dict[str, str] = {}
+        self._agent_of_run = lru_cache(maxsize=AGENTS_KEPT)(self._run_agent)
 
     @classmethod
     def from_file(
@@ -210,21 +211,23 @@ class Desk:
         has it.  ``agent`` is the pause's run's agent, where the caller has it; otherwise it is read
         from the run when the agents' rules differ.
         """
-        return self._approvers(pause.run, agent).may_answer(pause, principal, owner or ANONYMOUS.key)
+        approvers = self._approvers(pause.run, agent)
+        return approvers is not None and approvers.may_answer(pause, principal, owner or ANONYMOUS.key)
 
-    def _approvers(self, run: str, agent: str | None) -> Approvers:
+    def _approvers(self, run: str, agent: str | None) -> Approvers | None:
         """The rules of the agent whose run ``run`` is: none read where every agent has the same, else one read of
-        the run at most, kept, since a run's agent never changes."""
+        the run at most, kept, since a run's agent never changes.  None for a run of an agent this file no longer
+        has, whose pauses nobody here can answer."""
         if agent is None and self._shared_approvers is not None:
             return self._shared_approvers
-        if agent is None and run not in self._agent_of_run:
-            stored = self.storage.get_run(run)
-            if stored is None:
-                raise NotFound("no such run")
-            if len(self._agent_of_run) >= AGENTS_KEPT:
-                self._agent_of_run.clear()
-            self._agent_of_run[run] = stored.agent
-        return self.agent(agent or self._agent_of_run[run]).approvers
+        named = agent or self._agent_of_run(run)
+        return self.agents[named].approvers if named in self.agents else None
+
+    def _run_agent(self, run: str) -> str:
+        stored = self.storage.get_run(run)
+        if stored is None:
+            raise NotFound("no such run")
+        return stored.agent
 
     def waiting(self, user: str, principal: Principal | None = None) -> list[Pause]:
         """Everything that waits for a person in the thread, each by its own id.
@@ -371,7 +374,7 @@ def _storage(storage: Storage | str | None, config: Config) -> Storage:
 
 THREAD_MAX = 200
 AGENTS_KEPT = 10_000
-"""How many runs' agents a Desk remembers for ``may_answer`` before it forgets them all and reads them again."""
+"""How many runs' agents a Desk remembers for ``may_answer``, the least recently used forgotten first."""
 _CONTROL = re.compile(rf"[{CONTROL_CHARACTERS}\ud800-\udfff]")
 
 

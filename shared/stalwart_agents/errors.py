@@ -11,6 +11,8 @@
     ├── Forbidden .............. a cross-site request, a thumb from another session or thread, no operator token
     │   └── NotAnApprover ...... an answer from a person the pause's approver rules do not allow
     ├── NotFound ............... no such thread (another person's looks the same), run or pause
+    ├── NotALink ............... a signed link this service did not make, or one changed since (404)
+    ├── LinkExpired ............ a signed link past its hours (410)
     ├── InterruptStale ......... the pause is no longer open, or the token is not the one shown
     ├── AlreadyApproved ........ a person approving a pause that needs several people a second time
     ├── RunWaiting ............. a new turn on a thread whose run waits for a person

@@ -24,7 +24,6 @@ alike, so the one that mints a link and the one that answers it agree.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from .auth import ApiGatewayClaims, Auth, NoAuth
 from .aws_secrets import SecretUnreadable, read_secret, secret_from_environ
-from .links import DEFAULT_HOURS, MAX_HOURS
+from .links import DEFAULT_HOURS, MAX_HOURS, link_hours
 from .observe import Handler, observer_from_environ
 
 if TYPE_CHECKING:
@@ -123,11 +122,8 @@ def _auth_mode(value: str) -> str:
 
 
 def _link_hours(value: str) -> float:
-    try:
-        hours = float(value)
-    except ValueError:
-        hours = math.nan
-    if not 0 < hours <= MAX_HOURS:
+    hours = link_hours(value)
+    if hours is None:
         raise RuntimeError(f"STALWART_LINK_HOURS is {value!r}; it takes hours above 0, at most {MAX_HOURS:g}")
     return hours
 

@@ -34,7 +34,7 @@ from .errors import LinkExpired, NotALink, NotFound, StalwartError, Unauthorized
 from .links import PATH, Link, Links
 from .pause import Pause, canonical, iso
 from .reply import Reply
-from .serve import SECURE
+from .serve import SECURE, as_seen_by
 from .storage.base import PauseRecord
 
 __all__ = ["add_link_routes", "link_principal"]
@@ -43,15 +43,16 @@ USED = ("interrupt_stale", "pause_closed", "already_approved")
 """The codes of an answer refused because the pause was answered already (or this link's approval counted)."""
 LABELS = {
     "approve": "Approve",
-    "skip": "Skip",
+    "skip": "Skip this step",
     "cancel_all": "Cancel everything",
-    "happened": "It happened",
-    "did_not_happen": "It did not happen",
+    "happened": "Yes, it happened",
+    "did_not_happen": "No, it did not",
     "retry": "Try again",
-    "done_by_hand": "Done by hand",
-    "abandon": "Abandon",
-    "decline": "Decline",
+    "done_by_hand": "I undid it myself",
+    "abandon": "Leave it",
+    "decline": "No",
 }
+"""Each answer's button, in the interface's shipped strings (a test holds them to ``frontend/src/strings.js``)."""
 HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow", "Referrer-Policy": "same-origin"}
 """``same-origin``, not the service's ``no-referrer``: under that, a browser posts the page's own form with
 ``Origin: null``, which the boundary refuses; the link (a capability) still never leaves in a Referer."""
@@ -164,7 +165,7 @@ class _LinkPages:
             found.pause.thread, decision, waiting=found.pause.id, token=found.pause.token, channel="link", principal=who
         )
         answered = _p(f"You answered: {html.escape(_label(decision))}.")
-        return _page("Answer taken", answered + _result(reply, found.pause.id))
+        return _page("Answer taken", answered + _result(as_seen_by(self.desk, reply, who), found.pause.id))
 
     def found(self, link: str) -> _Found:
         read = self.links.read(link)

@@ -37,6 +37,16 @@ PATH = "/links/"
 _CONTEXT = b"stalwart link v1\x00"
 
 
+def link_hours(text: str) -> float | None:
+    """Hours as a person writes them (``--link-hours``, ``STALWART_LINK_HOURS``); None for anything that is not
+    a number above 0 and at most ``MAX_HOURS``, for the caller to say where it came from."""
+    try:
+        hours = float(text)
+    except ValueError:
+        return None
+    return hours if 0 < hours <= MAX_HOURS else None
+
+
 @dataclass(frozen=True)
 class Link:
     """What a verified link says: answer ``pause`` with ``decision``, if its token still digests to ``token``."""

@@ -84,12 +84,13 @@ class Reply:
         """This reply as someone who answered a pause of another person's conversation sees it.
 
         They approved one call: they see what became of it, and only what now waits for them, with
-        its token; the other calls' results, refusals and pauses are the conversation's owner's.
+        its token; the agent's words, the other calls' results, refusals and pauses are the owner's.
         """
         waiting = [pause for pause in self.waiting if may_answer(pause)]
         shown = {pause.id for pause in waiting}
         return replace(
             self,
+            text="",
             steps=[step for step in self.steps if step.step == answered_step],
             waiting=waiting,
             refusals=[],

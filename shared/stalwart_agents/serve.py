@@ -32,13 +32,14 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 
 from . import feedback, stream
-from .approvers import owner_of
+from .approvers import owner_of, owns
 from .auth import Auth, NoAuth, Principal, bearer
 from .body import parsed, raw
 from .boundary import LOOPBACK_HOSTS, Boundary
 from .desk import Desk
 from .errors import Forbidden, RunWaiting, StalwartError, Unauthorized
 from .inbox import CURSOR_PATTERN, MAX_LIMIT, TOOL_PATTERN, Inbox, not_notified
+from .links import DEFAULT_HOURS
 from .pause import Pause
 from .reply import Reply
 from .schemas import (
@@ -118,7 +119,7 @@ def make_app(
     allowed_hosts: Collection[str] | None = None,
     allowed_origins: Collection[str] = (),
     public_url: str | None = None,
-    link_hours: float = 24,
+    link_hours: float = DEFAULT_HOURS,
     links_alone: bool = False,
 ) -> FastAPI:
     """The service for a file of agents (or a Desk already loaded).
@@ -201,10 +202,6 @@ def make_app(
         answer = parsed(Resume, body)
         desk.admit(thread, who, pause=answer.interrupt_id)
         return who, answer
-
-    def owns(thread: str, who: Principal) -> bool:
-        owner = owner_of(desk.storage, thread)
-        return owner is not None and hmac.compare_digest(owner.encode(), who.key.encode())
 
     def enter_stream(request: Request, thread: str) -> None:
         """The stream takes a ticket minted for this thread and person, or a token like every other route."""
@@ -326,8 +323,9 @@ def make_app(
             principal=who,
             session=_session(request),
         )
-        if not await run_in_threadpool(owns, thread, who):
-            return JSONResponse(as_approver_sees(desk, reply, who).to_dict())
+        seen = await run_in_threadpool(as_seen_by, desk, reply, who)
+        if seen is not reply:  # an approver's: no ticket, since the thread's stream is its owner's
+            return JSONResponse(seen.to_dict())
         return ticketed(reply.to_dict(), thread, who)
 
     @route(
@@ -409,10 +407,13 @@ def _serve_links(
     app.state.links = links
 
 
-def as_approver_sees(desk: Desk, reply: Reply, who: Principal) -> Reply:
-    """The reply to an answer from someone who does not own the thread: what became of the call they answered,
-    and what now waits for them; never the owner's other results.  No stream ticket: the stream is the owner's."""
+def as_seen_by(desk: Desk, reply: Reply, who: Principal) -> Reply:
+    """The reply to ``who``'s answer: the whole of it for the thread's owner (or a link, which stands for them);
+    for an approver in another person's conversation, what became of the call they answered and what now waits
+    for them, never the owner's other results or words."""
     owner = owner_of(desk.storage, reply.thread)
+    if owns(who, owner):
+        return reply
     step = reply.answered.step if reply.answered is not None else None
     return reply.seen_by_approver(step, lambda pause: desk.may_answer(pause, who, owner))
 
