@@ -15,7 +15,7 @@ def test_a_write_waits_for_a_person_with_the_call_its_arguments_and_reasons(desk
 
     assert reply.steps[0].tool == "look_up_order" and reply.steps[0].result["total"] == "40.00"
     [pause] = reply.waiting
-    assert (pause.kind, pause.tool, pause.question, pause.step) == ("confirm", "charge_card", "Run charge_card?", 2)
+    assert (pause.kind, pause.tool, pause.question, pause.step) == ("confirm", "charge_card", "Charge 40 to order 4411?", 2)
     assert pause.answers == ["approve", "skip", "cancel_all"]
     assert pause.arguments == [
         {"name": "amount", "value": 40, "origin": "typed"},
@@ -31,8 +31,8 @@ def test_a_write_waits_for_a_person_with_the_call_its_arguments_and_reasons(desk
 def test_the_pause_json_has_the_designed_shape(desk):
     body = desk.send("u-17", CHARGE).to_dict()
     [pause] = body["waiting"]
-    assert set(pause) == {"id", "kind", "thread", "run", "step", "tool", "question", "arguments", "reasons",
-                          "irreversible", "answers", "token", "created_at"}
+    assert set(pause) == {"id", "kind", "thread", "run", "step", "tool", "title", "label", "question", "arguments",
+                          "reasons", "irreversible", "answers", "token", "created_at"}
     assert pause["thread"] == "u-17" and pause["created_at"].endswith("Z")
     assert set(body) == {"thread", "reply", "steps", "waiting", "refusals", "rollback", "not_notified"}
     assert set(body["reply"]) == {"id", "text"}
@@ -133,7 +133,7 @@ def test_an_argument_changed_after_it_was_shown_is_checked_and_asked_again(desk,
 def test_a_missing_argument_is_asked_and_the_answer_has_origin_reply(desk, ledger):
     reply = desk.send("u-17", "charge order 4411")
     [ask] = reply.waiting
-    assert (ask.kind, ask.answers, ask.prompt) == ("ask", ["answer"], "What amount should charge_card use?")
+    assert (ask.kind, ask.answers, ask.prompt) == ("ask", ["answer"], "Charge a card: what amount?")
     with pytest.raises(BadRequest, match="value"):
         desk.confirm("u-17", "answer")
     with pytest.raises(BadRequest, match="number"):
@@ -153,9 +153,12 @@ def test_an_unread_turn_asks_whether_the_model_may_have_it(desk):
     assert desk.confirm("u-17", "decline").text.endswith("Alright, I won't pass it on.")
 
 
-def test_delegate_approve_without_a_model_says_so(desk):
-    desk.send("u-17", "what is the weather like")
-    reply = desk.confirm("u-17", "approve")
+def test_delegate_approve_without_a_model_says_so(tmp_path):
+    from .test_approvers import shop
+
+    with Desk.from_file(shop(tmp_path, ""), storage="memory://") as modelless:
+        modelless.send("u-17", "what is the weather like")
+        reply = modelless.confirm("u-17", "approve")
     assert "No model is configured" in reply.text and reply.status == "done"
 
 

@@ -20,7 +20,8 @@ def test_the_decorator_keeps_the_function_callable_and_fills_defaults():
         return {"paid": amount}
 
     assert pay(3) == {"paid": 3}
-    assert (pay.name, pay.question, pay.write, pay.says) == ("pay", "Run pay?", True, ("pay {amount:number}",))
+    assert (pay.name, pay.label, pay.question, pay.write) == ("pay", "pay", "", True)
+    assert pay.says == ("pay {amount:number}",)
     assert [p.name for p in pay.parameters] == ["amount"]
 
 

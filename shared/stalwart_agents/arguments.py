@@ -3,7 +3,9 @@
 ``Argument`` is what the engine passes around; ``ArgumentDict`` is the same
 thing as JSON, the shape a person, the journal and every channel are shown
 (``{"name", "value", "origin"}``).  Origins are ``typed``, ``reply``,
-``context``, ``computed``, ``result:<step>``, ``model`` and ``agent``.
+``context``, ``computed``, ``result:<step>``, ``model`` and ``agent``.  A pause
+shows each argument with a person's ``label`` for it too, and, for one taken
+from an earlier call's result, that call (``source``).
 """
 
 from __future__ import annotations
@@ -11,17 +13,35 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any
+from typing import Any, NotRequired
 
 from typing_extensions import TypedDict  # pydantic builds schemas of these: before 3.12, from this one
 
 from .vocabulary import JSON
 
 
+class Source(TypedDict):
+    """The earlier call an argument's value came from: its tool, its step, and its result where small enough.
+
+    A result over ``SOURCE_BYTES`` of JSON is left out, and ``truncated`` says so.
+    """
+
+    tool: str
+    step: int
+    value: NotRequired[JSON]
+    truncated: NotRequired[bool]
+
+
 class ArgumentDict(TypedDict):
     name: str
     value: JSON
     origin: str
+    label: NotRequired[str]
+    source: NotRequired[Source]
+
+
+SOURCE_BYTES = 2048
+"""The most of an earlier call's result a pause repeats beside the argument taken from it."""
 
 
 @dataclass(frozen=True, slots=True)

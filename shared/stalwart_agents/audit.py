@@ -6,7 +6,9 @@ names it; so the record cannot say something ran that did not, nor miss a call
 that did.  Each answer's ``outcome`` is ``taken``, ``approval`` (one approval of
 several a pause needs, counted in the commit that kept it; it runs nothing) or
 ``refused`` (with its ``error``: ``not_an_approver``, ``already_approved``,
-``interrupt_stale``...).  The token an answer carried is kept only as a 16-hex digest.
+``interrupt_stale``...).  Each names the pause's ``title`` (what a person was
+asked about) and its time (``at``), so an interface can say "You approved: ...".
+The token an answer carried is kept only as a 16-hex digest.
 """
 
 from __future__ import annotations

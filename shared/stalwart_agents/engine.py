@@ -104,9 +104,9 @@ class Engine:
 
         Only a person the pause's approver rules allow may answer it (NotAnApprover).  A pause
         that needs several people counts each approval but the last on its run, and stays open.
-        Every answer is audited in the thread's log: the one taken in the commit that moves the
-        run (and each call that then runs names it), a counted approval in the commit that counts
-        it, a refused one on its own.
+        Every answer is audited in the thread's log, with the title of the pause it answers and its
+        time: the one taken in the commit that moves the run (and each call that then runs names
+        it), a counted approval in the commit that counts it, a refused one on its own.
         """
         try:
             return self._answer(thread, answer, waiting, session)
@@ -149,7 +149,8 @@ class Engine:
             counted = self._counts_only(snapshot.run, pause, answer, owner)
             stored = answer.stored(value, self._runtime.clock())
             outcome = "approval" if counted else "taken"
-            taken = {"run": snapshot.run.id, "pause": pause.id, **answer.audited(pause), "outcome": outcome}
+            about = {"run": snapshot.run.id, "pause": pause.id, "title": pause.title}
+            taken = {**about, **answer.audited(pause), "outcome": outcome}
             answered = self._runs.event(thread, {"type": "answer", **taken})
             try:
                 if counted:
@@ -229,6 +230,7 @@ class Engine:
         body = {
             "type": "answer",
             "pause": waiting,
+            **({"title": pause.title} if pause is not None else {}),
             **answer.audited(pause),
             "outcome": "refused",
             "error": refused.code,

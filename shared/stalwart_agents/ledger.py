@@ -14,19 +14,22 @@ that says so, for the move to end the run on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypedDict, Unpack, cast
 
 from .answer import Decision
-from .arguments import Argument, shown
+from .arguments import SOURCE_BYTES, Argument, Source, keywords, shown
 from .lease import Lease
-from .pause import ANSWERS, Pause, PausePoint, UndoFailure, UndoLine, iso, new_token
+from .pause import ANSWERS, Pause, PausePoint, UndoFailure, UndoLine, canonical, iso, new_token
 from .reply import CallOutcome
 from .sizes import Oversize, bounded, call_named, oversize
 from .steps import StepFunction
 from .storage import Changes, Event, JournalEntry, PauseRecord, RunRecord
 from .tools import Tool
-from .vocabulary import CallStatus, JournalStatus, PauseKind
+from .vocabulary import JSON, CallStatus, JournalStatus, PauseKind
+
+DELEGATED = "Pass this turn to the assistant"
+"""The title of a delegate pause, which is about the turn and no tool."""
 
 
 class KindDetails(TypedDict, total=False):
@@ -190,6 +193,7 @@ class Ledger:
         """The decision on this pause; or None, having opened it if it is new and listed it as waiting.
 
         ``about`` is the tool or step the pause is about (None for the turn itself, as delegate is).
+        ``question`` is said instead of the kind's own (``question_of``): only the turn's own pause needs it.
         A call whose arguments are over the limit opens no pause: it is refused, and None returned.
         """
         if about is not None and self.refused_arguments(point.key, about.name, arguments) is not None:
@@ -224,7 +228,7 @@ class Ledger:
     ) -> Pause:
         name = about.name if about is not None else ""
         listed = shown(arguments)
-        asked = question or (about.question if about is not None else "")
+        title = title_of(about, keywords(arguments))
         needed = self._needed(name, kind)
         return Pause(
             id=point.pause_id(self._thread, self._run, name, listed, kind),
@@ -233,7 +237,7 @@ class Ledger:
             run=self._run,
             step=point.step,
             tool=name,
-            question=asked,
+            question=question or question_of(kind, about, title, details.get("prompt", "")),
             arguments=listed,
             reasons=list(reasons),
             irreversible=isinstance(about, Tool) and about.irreversible,
@@ -242,8 +246,25 @@ class Ledger:
             created_at=iso(self._clock()),
             argument=point.argument,
             approvals={"needed": needed, "given": []} if needed > 1 else None,
+            title=title,
+            label=about.label if isinstance(about, Tool) else name,
+            labels={a.name: about.label_of(a.name) if isinstance(about, Tool) else a.name for a in arguments},
+            sources={a.name: source for a in arguments if (source := self._source(a.origin)) is not None},
             **details,
         )
+
+    def _source(self, origin: str) -> Source | None:
+        """The journaled call an origin ``result:<key>`` names, with its result where it is small enough."""
+        key = origin.removeprefix("result:")
+        entry = self._entries.get(key) if key != origin else None
+        if entry is None:
+            return None
+        source = Source(tool=entry.tool, step=call_position(key))
+        if len(canonical(entry.result).encode()) <= SOURCE_BYTES:
+            source["value"] = entry.result
+        else:
+            source["truncated"] = True
+        return source
 
     def _step_event(self, entry: JournalEntry) -> Event:
         body = {
@@ -254,12 +275,33 @@ class Ledger:
             "status": entry.status,
             "arguments": entry.arguments,
         }
+        if entry.status == "done":
+            body["result"] = entry.result  # the conversation shows it, and so does a reload
         answered = {"answer": self._answering} if self._answering else {}
         return self._event({**body, **answered})
 
     def _event(self, body: dict[str, object]) -> Event:
         """A line of the thread's log, kept within the limit: an undo's arguments hold its call's result too."""
         return bounded(Event(self._thread, {**body, "at": iso(self._clock())}), self.limit)
+
+
+def title_of(about: Tool | StepFunction | None, values: Mapping[str, JSON]) -> str:
+    """What a pause is about, as a person reads it: the described call, a step's name, or the turn."""
+    if isinstance(about, Tool):
+        return about.title(values)
+    return about.name if about is not None else DELEGATED
+
+
+def question_of(kind: PauseKind, about: Tool | StepFunction | None, title: str, prompt: str) -> str:
+    """The question a pause of ``kind`` puts to a person: a confirm's is the tool's own where it has one."""
+    if kind == "ask":
+        return prompt
+    if kind == "outcome_unknown":
+        return f"Did {title} happen?"
+    if kind == "saga_stuck":
+        return f"Undoing {title} failed. What should happen?"
+    own = about.question if isinstance(about, Tool) else ""
+    return own or f"{title}?"
 
 
 def opening(pause: Pause, at: float) -> tuple[PauseRecord, Event]:

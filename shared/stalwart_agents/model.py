@@ -77,7 +77,7 @@ def tool_schema(tool: Tool) -> ToolSchema:
     arguments = create_model(f"{tool.name}_arguments", **fields)
     schema: dict[str, object] = arguments.model_json_schema()
     schema.pop("title", None)
-    description = inspect.getdoc(tool.fn) or tool.question
+    description = inspect.getdoc(tool.fn) or tool.question or tool.label
     return {"name": tool.name, "description": description, "parameters": schema}
 
 

@@ -20,7 +20,7 @@ from typing import Literal, NotRequired, cast
 
 from typing_extensions import TypedDict  # pydantic builds schemas of these: before 3.12, from this one
 
-from .arguments import ArgumentDict
+from .arguments import ArgumentDict, Source
 from .storage import PauseRecord
 from .vocabulary import JSON, Choice, PauseKind
 
@@ -165,7 +165,13 @@ def seconds_since(stamp: str, now: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Pause:
-    """One thing a run waits on.  ``arguments`` are ``{name, value, origin}``, sorted by name.
+    """One thing a run waits on.  ``arguments`` are the call's ``{name, value, origin}``, sorted by name.
+
+    ``title`` is what it is about as a person reads it (the described call, else the
+    tool's label, else its name) and ``label`` the tool's label; a pause stored before
+    either was kept has its tool's name for both.  ``labels`` (a person's name for each
+    argument) and ``sources`` (the earlier call an argument's value came from) are shown
+    within each argument of its JSON, so ``arguments`` stay exactly what the call runs with.
 
     The fields after ``created_at`` belong to one kind each and are None for the
     others: an ask's ``prompt`` and the ``argument`` it fills, a delegate's
@@ -194,7 +200,15 @@ class Pause:
     pending: list[UndoLine] | None = None
     after_answer: AfterAnswer | None = None
     approvals: Approvals | None = None
+    title: str = ""
+    label: str = ""
+    labels: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)
     delivery: Delivery | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "label", self.label or self.tool)
+        object.__setattr__(self, "title", self.title or self.label)
 
     def to_dict(self, *, token: bool = True) -> dict[str, object]:
         """The pause's JSON: every field but the delivery, a kind's own only where set; lists copied."""
@@ -205,8 +219,10 @@ class Pause:
             "run": self.run,
             "step": self.step,
             "tool": self.tool,
+            "title": self.title,
+            "label": self.label,
             "question": self.question,
-            "arguments": [dict(a) for a in self.arguments],
+            "arguments": [self._explained(a) for a in self.arguments],
             "reasons": list(self.reasons),
             "irreversible": self.irreversible,
             "answers": list(self.answers),
@@ -221,6 +237,15 @@ class Pause:
                 body[name] = value
         return body
 
+    def _explained(self, argument: ArgumentDict) -> ArgumentDict:
+        """An argument as a person is shown it: with its label, and the earlier call its value came from."""
+        name = argument["name"]
+        shown = ArgumentDict(name=name, value=argument["value"], origin=argument["origin"])
+        shown["label"] = self.labels.get(name, name)
+        if name in self.sources:
+            shown["source"] = self.sources[name]
+        return shown
+
     def with_approvals(self, given: Sequence[Approval]) -> Pause:
         """This pause showing the approvals ``given`` so far, where it needs several; any other, as it is."""
         if self.approvals is None:
@@ -230,6 +255,10 @@ class Pause:
     @classmethod
     def from_record(cls, record: PauseRecord) -> Pause:
         stored = {name: value for name, value in record.payload.items() if name in _STORED}
+        shown = cast("list[ArgumentDict]", record.payload["arguments"])
+        stored["arguments"] = [ArgumentDict(name=a["name"], value=a["value"], origin=a["origin"]) for a in shown]
+        stored["labels"] = {a["name"]: a["label"] for a in shown if "label" in a}
+        stored["sources"] = {a["name"]: a["source"] for a in shown if "source" in a}
         return cls(**stored, token=record.token, delivery=cast("Delivery | None", record.delivery))
 
     def record(self) -> PauseRecord:

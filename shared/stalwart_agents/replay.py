@@ -15,7 +15,7 @@ from .agent import Agent
 from .arguments import Argument, by_name, keywords, shown
 from .calls import Caller, jsonable
 from .check import Ruling
-from .ledger import Ledger, call_of
+from .ledger import Ledger, call_of, title_of
 from .pause import PausePoint
 from .progress import WAITING, Attempted, Report
 from .reply import CallOutcome, Refusal
@@ -105,7 +105,8 @@ class Replay:
         given: Sequence[Argument],
         name: str,
     ) -> JSON:
-        prompt = f"What {name.replace('_', ' ')} should {callee.name} use?"
+        label = callee.labels.get(name) if isinstance(callee, Tool) else None
+        prompt = f"{title_of(callee, keywords(given))}: what {_noun(label) if label else name.replace('_', ' ')}?"
         point = PausePoint.missing(position, key, name)
         decision = self._ledger.wait_for("ask", point, callee, given, [f"missing: {name}"], prompt=prompt)
         return None if decision is None else decision.value
@@ -158,3 +159,8 @@ class Replay:
     def _refused(self, position: int, tool: Tool, arguments: Sequence[Argument], ruling: Ruling) -> None:
         rule = ruling.rule if ruling.disclosed else None
         self._report.refusals.append(Refusal(position, tool.name, shown(arguments), ruling.sentence or "", rule))
+
+
+def _noun(label: str) -> str:
+    """A parameter's label in the middle of a sentence: ``Amount`` reads ``amount``, ``ID`` stays ``ID``."""
+    return label if label[:2].isupper() else label[:1].lower() + label[1:]

@@ -103,7 +103,6 @@ class Rollback:
             tool,
             from_dicts(entry.arguments),
             [f"undo_failed: {failed.error}"],
-            question=f"Undoing {tool.name} failed. What should happen?",
             undo={"tool": undo.name, "error": failed.error, "attempts": failed.attempt},
             pending=self._left(rest),
         )

@@ -59,10 +59,19 @@ class Thumb(_Body):
     thumb: Literal["up", "down"]
 
 
+class SourceOut(_Model):
+    tool: str = Field(description="the earlier call the value came from")
+    step: int
+    value: Value = Field(None, description="that call's result, where it is at most 2 KiB of JSON")
+    truncated: bool = Field(False, description="true where the result was too large to carry")
+
+
 class Argument(_Model):
     name: str
     value: Value
     origin: str
+    label: str | None = Field(None, description="the parameter's name for people (a pause's arguments carry it)")
+    source: SourceOut | None = Field(None, description="where origin is result:<step>.<call>: that call")
 
 
 class PauseOut(_Model):
@@ -74,6 +83,8 @@ class PauseOut(_Model):
     step: int
     tool: str
     question: str
+    title: str = Field(description="the call as a person reads it: the tool's describe template filled in")
+    label: str = Field(description="the tool's name for people")
     arguments: list[Argument]
     reasons: list[str]
     irreversible: bool
@@ -143,8 +154,10 @@ class HealthOut(_Model):
 
 
 class ConfigOut(_Model):
-    agent: str
+    agent: str = Field(description="the agent that answers a turn")
     base: str
+    description: str = Field(description="what the agent does, from agent.yaml; empty where it says nothing")
+    examples: list[str] = Field(description="turns the agent reads, made from its tools' `says` patterns")
 
 
 def body_of(model: type[BaseModel]) -> dict[str, Any]:
@@ -152,8 +165,17 @@ def body_of(model: type[BaseModel]) -> dict[str, Any]:
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}}}
 
 
+BAD_REQUEST = {
+    "description": "bad_request: the body, a parameter or the Host is not what this route takes (never a 422)",
+    "content": {
+        "application/json": {"example": {"error": "bad_request", "message": "the request is not what this route takes"}}
+    },
+}
+
+
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    return {status: {"model": ErrorOut} for status in statuses}
+    """Each status answered as ``{"error", "message"}``; a 400 is always ``bad_request``, shown by an example."""
+    return {status: {"model": ErrorOut, **(BAD_REQUEST if status == 400 else {})} for status in statuses}
 
 
 def answers(model: type[BaseModel], *statuses: int) -> dict[int | str, dict[str, Any]]:

@@ -10,14 +10,17 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import json
+import string
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError
+from .vocabulary import JSON
 
 if TYPE_CHECKING:
     from .steps import StepFunction
@@ -43,7 +46,13 @@ class Parameter:
 
 @dataclass(frozen=True)
 class Tool:
-    """A function the agent may call, and what a person must know before it runs."""
+    """A function the agent may call, and what a person must know before it runs.
+
+    ``label`` is a person's name for the tool ("Charge a card"), ``describe`` a one-line
+    template of a call over its arguments ("Charge {amount} to order {order_id}"), and
+    ``labels`` a person's name for each parameter; ``question`` is the tool's own
+    confirmation question, empty where the described call asks it.
+    """
 
     fn: Callable[..., Any]
     name: str
@@ -54,6 +63,9 @@ class Tool:
     idempotent: bool = False
     untrusted: bool = False
     question: str = ""
+    label: str = ""
+    describe: str = ""
+    labels: Mapping[str, str] = field(default_factory=dict, hash=False)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
@@ -72,6 +84,17 @@ class Tool:
         """Whether a call may pass ``name``: a parameter of that name, or ``**kwargs``, which takes any."""
         parameters = inspect.signature(self.fn).parameters
         return name in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+    def title(self, values: Mapping[str, JSON]) -> str:
+        """The call as a person reads it: described with its values, or the tool's label where any is missing."""
+        fields = _fields(self.describe)
+        if not self.describe or any(name is not None and name not in values for _, name in fields):
+            return self.label or self.name
+        return "".join(text + (_rendered(values[name]) if name is not None else "") for text, name in fields)
+
+    def label_of(self, parameter: str) -> str:
+        """A person's name for ``parameter``: its label, else its own name."""
+        return self.labels.get(parameter, parameter)
 
     @property
     def keyed(self) -> bool:
@@ -95,12 +118,19 @@ def tool(
     untrusted: bool = False,
     question: str | None = None,
     name: str | None = None,
+    label: str | None = None,
+    describe: str = "",
+    labels: Mapping[str, str] | None = None,
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
-    """Declare a tool: ``@tool`` alone, or ``@tool(write=True, undo="refund_charge", says=[...])``."""
+    """Declare a tool: ``@tool`` alone, or ``@tool(write=True, undo="refund_charge", says=[...])``.
+
+    ``describe`` and ``labels`` may name only parameters the tool takes: anything else is a
+    ConfigError here, where the mistake is made, not when a person is first asked.
+    """
 
     def declare(function: Callable[..., Any]) -> Tool:
         tool_name = name or function.__name__
-        return Tool(
+        declared = Tool(
             fn=function,
             name=tool_name,
             says=tuple([says] if isinstance(says, str) else says),
@@ -109,10 +139,49 @@ def tool(
             undo=undo.name if isinstance(undo, Tool) else undo,
             idempotent=idempotent,
             untrusted=untrusted,
-            question=question or f"Run {tool_name}?",
+            question=question or "",
+            label=label or tool_name,
+            describe=describe,
+            labels=dict(labels or {}),
         )
+        _check_words(declared)
+        return declared
 
     return declare(fn) if fn is not None else declare
+
+
+def _check_words(declared: Tool) -> None:
+    """A describe template or a label naming a parameter the tool does not take is a ConfigError naming both."""
+    try:
+        described = [name for _, name in _fields(declared.describe) if name is not None]
+    except ValueError as exc:
+        raise ConfigError(f"describe {declared.describe!r} is not a template: {exc}", key=declared.name) from exc
+    for where, names in (("describe", described), ("labels", list(declared.labels))):
+        for parameter in names:
+            if not parameter.isidentifier() or not declared.takes(parameter):
+                raise ConfigError(f"{where} names {parameter!r}, which is not a parameter it takes", key=declared.name)
+
+
+def _fields(template: str) -> list[tuple[str, str | None]]:
+    """A template as (text, parameter name) pairs; the name is None after the last text.
+
+    ValueError for a format spec or a conversion: a template places values, it never formats them.
+    """
+    pairs = []
+    for text, name, spec, conversion in string.Formatter().parse(template):
+        if spec or conversion:
+            raise ValueError(f"{{{name}}} may not carry a format or a conversion")
+        pairs.append((text, name))
+    return pairs
+
+
+def _rendered(value: JSON) -> str:
+    """A value as it reads in a sentence: text as it is, a whole number without ``.0``, anything else as JSON."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
 def load_tools(spec: str, base_dir: Path) -> tuple[dict[str, Tool | StepFunction], str]:

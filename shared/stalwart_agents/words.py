@@ -30,6 +30,8 @@ def words(progress: Progress) -> str:
             said.append(pause.question)
         elif pause.kind == "outcome_unknown":
             said.append(f"I can't tell whether {pause.tool} took effect. Did it?")
+        elif pause.approvals is not None and pause.approvals["given"]:
+            said.append(f"{pause.tool} waits for another person to approve it too.")
         elif pause.kind != "delegate":
             said.append(f"{pause.tool} waits for your decision.")
     return " ".join(said)
