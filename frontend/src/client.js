@@ -1,6 +1,6 @@
 /**
  * The backend's routes under `base`, and nothing else, every request made by `fetcher`:
- * a thread's routes, and the inbox of what waits across threads.
+ * a thread's routes, the inbox of what waits across threads, and what the service says of its agent.
  *
  * The session the server hands out in `Stalwart-Session` is remembered for the
  * tab and sent back on every request.  The stream ticket it hands out in
@@ -50,6 +50,11 @@ export class Client {
   /** A turn. @param {string} thread @param {string} text */
   send(thread, text) {
     return this.request('POST', thread, '/messages', { text });
+  }
+
+  /** What the service says of its agent: `{agent, description?, examples?}`. */
+  config() {
+    return this.fetchJSON('GET', `${this.base}/config.json`);
   }
 
   /** What waits in the thread. @param {string} thread */

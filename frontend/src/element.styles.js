@@ -80,5 +80,20 @@ export const elementStyles = [
     .label {
       font-weight: 600;
     }
+    details.result summary {
+      cursor: pointer;
+      overflow-wrap: anywhere;
+    }
+    details.result pre {
+      margin: calc(var(--_gap) / 4) 0 0;
+      padding: calc(var(--_gap) / 2);
+      max-height: 16em;
+      overflow: auto;
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+      font-family: ui-monospace, monospace;
+      border: 1px solid var(--_line);
+      border-radius: var(--_radius);
+    }
   `,
 ];

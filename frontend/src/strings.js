@@ -1,5 +1,6 @@
 /**
- * Every word the interface shows, by key: the chat's, then the inbox's.
+ * Every word the interface shows, by key: the chat's, the inbox's, then the words for a person deciding
+ * (reasons, decision records, results and the empty page's).
  *
  * `setStrings()` replaces any of them and re-renders every element on the page;
  * a `{name}` in a string is filled by `format()` where the string is shown.
@@ -62,6 +63,38 @@ export const shipped = Object.freeze({
   approvalsGiven: 'Approved by {names} ({given} of {needed})',
   approvalCounted: 'Approval counted: {given} of {needed}',
   answered: 'Answered thread {thread}',
+  // What a person needs to decide: an origin naming its call, reasons in words, the irreversible approve.
+  origin_from: 'from {tool}',
+  showSource: 'What it came from',
+  sourceTooLarge: 'Too large to show here.',
+  approveIrreversible: 'Approve — cannot be undone',
+  answerLabel: 'Your answer',
+  reason_write: 'It changes something outside this conversation.',
+  reason_argument_origin: 'You did not give {arg} yourself: check it.',
+  reason_tainted_call: 'It comes after {tool}, whose answer is not trusted.',
+  reason_rule: 'A rule asks for a person: {rule}.',
+  reason_missing: 'It needs {arg}, which was not given.',
+  reason_unread: 'The agent could not read that message.',
+  reason_language: 'The agent reads {language} only.',
+  reason_undo_failed: 'Undoing it failed: {error}.',
+  reason_outcome_unknown: 'It may or may not have happened: {cause}.',
+  // The conversation: what each step gave, what was decided, and what the agent does.
+  resultsTitle: 'Results',
+  recordApprove: 'You approved: {title}',
+  recordApproval: 'You approved, and more approvals are needed: {title}',
+  recordSkip: 'You skipped: {title}',
+  recordCancelAll: 'Cancelled: {title}',
+  recordAnswer: 'You answered {value}: {title}',
+  recordHappened: 'You said it happened: {title}',
+  recordDidNotHappen: 'You said it did not happen: {title}',
+  recordRetry: 'You asked to try undoing again: {title}',
+  recordDoneByHand: 'You undid it yourself: {title}',
+  recordAbandon: 'You left it: {title}',
+  recordDelegate: 'You passed it on to the assistant',
+  recordDecline: 'You did not pass it on',
+  recordOther: 'You answered {decision}: {title}',
+  recordBy: 'by {who}',
+  examplesTitle: 'Try',
 });
 
 /** The strings in force: the shipped ones, with whatever `setStrings()` replaced. */

@@ -13,6 +13,8 @@ const CHARGE = {
 };
 const reply = (text, extra = {}) => ({ thread: 'u-17', reply: { id: `m-${text.length}`, text }, steps: [], waiting: [], refusals: [], rollback: null, not_notified: [], ...extra });
 
+/** A request the chat made of its thread (not what it reads of the agent, /config.json). */
+const threadCalls = (fetcher) => fetcher.calls.filter((c) => c.path !== '/config.json').map((c) => `${c.method} ${c.path}`);
 const $ = (root, selector) => root.shadowRoot.querySelector(selector);
 const $$ = (root, selector) => [...root.shadowRoot.querySelectorAll(selector)];
 const words = (node) => node.textContent.replace(/\s+/g, ' ').trim();
@@ -38,7 +40,7 @@ afterEach(() => {
 
 // <stalwart-confirm>, by kind
 
-test('a confirm pause: title, question, arguments with their origins in words, reasons, warning, three buttons', async () => {
+test('a confirm pause without words of its own: title, question, arguments with their origins in words, reasons, warning, three buttons', async () => {
   const el = await mount('stalwart-confirm', { interrupt: CHARGE });
   assert.equal(words($(el, '[part=confirm] h2')), 'Confirm charge_card?');
   assert.equal(words($(el, '.question')), 'Run charge_card?');
@@ -47,9 +49,9 @@ test('a confirm pause: title, question, arguments with their origins in words, r
   assert.deepEqual($$(el, '[part=arguments] dd.value').map(words), ['40', '4411']);
   assert.deepEqual($$(el, '[part=arguments] dd.origin').map(words), ['you typed it', 'from an earlier step']);
   assert.equal(words($(el, '[part=reasons] h3')), 'Why this needs you');
-  assert.deepEqual($$(el, '[part=reasons] li').map(words), ['write', 'argument_origin: amount']);
+  assert.deepEqual($$(el, '[part=reasons] li').map(words), ['It changes something outside this conversation.', 'You did not give amount yourself: check it.']);
   assert.equal(words($(el, '[part=irreversible]')), 'Nothing can undo this step once it runs.');
-  assert.deepEqual($$(el, '[part=choices] button').map(words), ['Approve', 'Skip this step', 'Cancel everything']);
+  assert.deepEqual($$(el, '[part=choices] button').map(words), ['Approve — cannot be undone', 'Skip this step', 'Cancel everything']);
   assert.equal($(el, '[part=turn]'), null);
 });
 
@@ -70,13 +72,15 @@ test('choosing dispatches stalwart-decision (bubbling, composed) once, and the b
   assert.ok($$(el, '[part=choices] button').every((button) => !button.disabled), 'a new pause takes an answer again');
 });
 
-test('an ask pause: the prompt, a text input labelled by it, and one Send button that sends the value', async () => {
+test('an ask pause: the prompt, one labelled text input described by it, and one Send button that sends the value', async () => {
   const ask = { ...CHARGE, kind: 'ask', answers: ['answer'], prompt: 'What amount should charge_card use?', arguments: [], reasons: [], irreversible: false };
   const el = await mount('stalwart-confirm', { interrupt: ask });
   assert.equal(words($(el, 'h2')), 'What amount should charge_card use?');
+  assert.equal($$(el, 'input').length, 1);
   const input = $(el, '[part=choices] input');
-  assert.equal(input.getAttribute('aria-labelledby'), 'title');
-  assert.deepEqual($$(el, '[part=choices] button').map(words), ['Send']);
+  assert.equal(words($(el, `[part=choices] label[for=${input.id}]`)), 'Your answer');
+  assert.equal(input.getAttribute('aria-describedby'), 'title');
+  assert.deepEqual($$(el, 'button').map(words), ['Send']);
   const heard = [];
   el.addEventListener('stalwart-decision', (event) => heard.push(event.detail));
   $(el, '[part=choices] button').click();
@@ -114,7 +118,7 @@ test('a delegate pause shows the turn and asks to pass it on', async () => {
 });
 
 test('an answer without a string is shown as written', async () => {
-  const el = await mount('stalwart-confirm', { interrupt: { ...CHARGE, answers: ['approve', 'escalate'] } });
+  const el = await mount('stalwart-confirm', { interrupt: { ...CHARGE, irreversible: false, answers: ['approve', 'escalate'] } });
   assert.deepEqual($$(el, '[part=choices] button').map(words), ['Approve', 'escalate']);
 });
 
@@ -196,7 +200,7 @@ test('the chat renders its regions: log, status, steps, composer, citations (hid
   assert.ok($(el, '[part=citations] [part=sources]'));
   assert.ok($(el, '[part=thumbs-notice]').hidden);
   assert.deepEqual($$(el, 'slot').map((slot) => slot.name), ['header', 'footer']);
-  assert.deepEqual(fetcher.calls.map((c) => `${c.method} ${c.path}`), ['GET /threads/u-17/interrupts']);
+  assert.deepEqual(threadCalls(fetcher), ['GET /threads/u-17/interrupts']);
   assert.equal(FakeEventSource.opened[0].url, '/threads/u-17/stream');
   assert.equal($$(el, '[style]').length, 0);
 });
@@ -223,7 +227,7 @@ test('a new conversation: what waits answers 404, which is no error, and the str
   assert.ok(!$(el, '[part=status]').classList.contains('bad'));
   assert.equal(FakeEventSource.opened.length, 0);
   await type(el, 'hi');
-  assert.deepEqual(fetcher.calls.map((c) => `${c.method} ${c.path}`), ['GET /threads/u-17/interrupts', 'POST /threads/u-17/messages']);
+  assert.deepEqual(threadCalls(fetcher), ['GET /threads/u-17/interrupts', 'POST /threads/u-17/messages']);
   assert.deepEqual(FakeEventSource.opened.map((source) => source.url), ['/threads/u-17/stream?ticket=tk-1']);
   assert.equal(words($(el, '[part=status]')), '');
 });
@@ -251,14 +255,14 @@ test('a fetcher that adds Authorization carries it on every request: what waits,
   $$(el, '[part=thumbs] [data-thumb=up]').at(-1).click();
   await settle(el);
   const routes = new Set(backend.calls.map((c) => c.path.split('/').at(-1)));
-  assert.deepEqual([...routes].sort(), ['feedback', 'interrupts', 'messages', 'resume']);
+  assert.deepEqual([...routes].sort(), ['config.json', 'feedback', 'interrupts', 'messages', 'resume']);
   assert.ok(backend.calls.every((c) => c.headers.get('Authorization') === 'Bearer jwt-1'));
   assert.ok(backend.calls.filter((c) => c.method === 'POST').every((c) => c.headers.get('Content-Type') === 'application/json'));
 });
 
 test('the stream opens with the ticket handed out; when it fails, a fresh ticket is read before it opens again', async () => {
   let minted = 0;
-  const { el, fetcher } = await chat({}, undefined, { ticket: () => `tk-${++minted}` });
+  const { el, fetcher } = await chat({}, undefined, { ticket: (call) => (call.path.startsWith('/threads/') ? `tk-${++minted}` : '') });
   assert.deepEqual(FakeEventSource.opened.map((source) => source.url), ['/threads/u-17/stream?ticket=tk-1']);
   mock.timers.enable({ apis: ['setTimeout'] });
   try {
@@ -270,7 +274,7 @@ test('the stream opens with the ticket handed out; when it fails, a fresh ticket
   } finally {
     mock.timers.reset();
   }
-  assert.deepEqual(fetcher.calls.map((c) => `${c.method} ${c.path}`), ['GET /threads/u-17/interrupts', 'GET /threads/u-17/interrupts']);
+  assert.deepEqual(threadCalls(fetcher), ['GET /threads/u-17/interrupts', 'GET /threads/u-17/interrupts']);
   assert.deepEqual(FakeEventSource.opened.map((source) => source.url), ['/threads/u-17/stream?ticket=tk-1', '/threads/u-17/stream?ticket=tk-2']);
   FakeEventSource.opened[1].open();
   await settle(el);
@@ -315,7 +319,7 @@ test('while a turn is on its way, Send is disabled, the status says so, and a se
   assert.equal(words($(el, '[part=status]')), '');
 });
 
-test('a decision is sent as a resume, and focus moves to its outcome', async () => {
+test('a decision is sent as a resume, recorded in the conversation, and focus moves to its record', async () => {
   const { el, fetcher } = await chat({
     'GET /threads/u-17/interrupts': { thread: 'u-17', waiting: [CHARGE], not_notified: [] },
     'POST /threads/u-17/resume': reply('Charged 40 to order 4411.'),
@@ -326,9 +330,10 @@ test('a decision is sent as a resume, and focus moves to its outcome', async () 
   const resume = fetcher.calls.find((c) => c.path.endsWith('/resume'));
   assert.deepEqual(resume.body, { interrupt_id: CHARGE.id, decision: 'approve', token: 'tok-1' });
   assert.equal($(el, 'stalwart-confirm'), null);
-  const outcome = $(el, '[part=log] .reply');
-  assert.equal(words(outcome.querySelector('.text')), 'Charged 40 to order 4411.');
-  assert.equal(el.shadowRoot.activeElement, outcome);
+  const record = $(el, '[part=log] .record');
+  assert.equal(words(record.querySelector('.what')), 'You approved: charge_card');
+  assert.equal(words($(el, '[part=log] .reply .text')), 'Charged 40 to order 4411.');
+  assert.equal(el.shadowRoot.activeElement, record);
 });
 
 test('an ask is answered through resume with its value', async () => {
@@ -444,7 +449,7 @@ test('a reload comes back to the same conversation: the log, and what waits', as
 });
 
 test('setStrings re-renders every element on the page, nested ones too', async () => {
-  const { el } = await chat({ 'GET /threads/u-17/interrupts': { thread: 'u-17', waiting: [CHARGE], not_notified: [] } });
+  const { el } = await chat({ 'GET /threads/u-17/interrupts': { thread: 'u-17', waiting: [{ ...CHARGE, irreversible: false }], not_notified: [] } });
   setStrings({ approve: 'Aprovar', send: 'Enviar', confirmTitle: 'Confirmar {tool}?' });
   await settle(el);
   const confirm = $(el, 'stalwart-confirm');

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { StringsController, format, setStrings, shipped, strings, t as text } from '../src/strings.js';
 import { STRINGS as INBOX } from './beyond.js';
 import { stringsFromChapter } from './chapter.js';
 
-test('the shipped strings are the chapter\'s table, key for key and word for word, and the inbox\'s', (t) => {
+test('the shipped strings are the chapter\'s table, key for key and word for word, and those beyond it', (t) => {
   const fromInbox = Object.fromEntries(Object.keys(INBOX).map((key) => [key, shipped[key]]));
   assert.deepEqual(fromInbox, INBOX);
   const chapter = stringsFromChapter();
@@ -46,4 +47,11 @@ test('setStrings refuses a string that is not one', () => {
 test('t shows a key the table lacks as itself, never an inherited property', () => {
   assert.equal(text('constructor'), 'constructor');
   assert.equal(text('confirmTitle', { tool: 'charge_card' }), 'Confirm charge_card?');
+});
+
+test('the types name every shipped string', () => {
+  const types = readFileSync(new URL('../types/index.d.ts', import.meta.url), 'utf8');
+  const block = types.slice(types.indexOf('export type StringKey'), types.indexOf('export type Strings'));
+  const typed = new Set([...block.matchAll(/'(\w+)'/g)].map((match) => match[1]));
+  assert.deepEqual(Object.keys(shipped).filter((key) => !typed.has(key)), []);
 });

@@ -8,6 +8,10 @@ export interface Argument {
   name: string;
   value: unknown;
   origin: Origin;
+  /** A person's name for the parameter ("Order"); the card shows it in place of `name`. */
+  label?: string;
+  /** Where origin is `result:<step>.<call>`: that call, and what it gave (absent, with `truncated`, over 2 KiB). */
+  source?: { tool: string; step: number; value?: unknown; truncated?: true };
 }
 
 export type PauseKind = 'confirm' | 'outcome_unknown' | 'saga_stuck' | 'ask' | 'delegate';
@@ -27,6 +31,10 @@ export interface Pause {
   run: string;
   step: number;
   tool: string;
+  /** The described call ("Charge 40 to order 4411"), else the tool's label, else its name: the card's title. */
+  title?: string;
+  /** The tool's label ("Charge a card"), its name where it has none. */
+  label?: string;
   question: string;
   arguments: Argument[];
   reasons: string[];
@@ -101,6 +109,32 @@ export interface TraceEvent {
   [field: string]: unknown;
 }
 
+/** What `GET {base}/config.json` says of the agent: the chat shows it before the first turn. */
+export interface AgentConfig {
+  agent: string;
+  base: string;
+  description?: string;
+  /** Turns the agent reads; a click puts one in the composer. */
+  examples?: string[];
+}
+
+/** An `answer` event of the thread's stream: the chat makes a decision record of each one not refused. */
+export interface AnswerEvent {
+  type: 'answer';
+  pause: string;
+  kind?: PauseKind;
+  tool?: string;
+  title?: string;
+  decision: Answer | (string & {});
+  value?: unknown;
+  by?: string | null;
+  principal?: { iss: string; sub: string; verified: boolean } | null;
+  channel?: string;
+  outcome: 'taken' | 'approval' | 'refused';
+  /** When, as an ISO 8601 time. */
+  at?: string;
+}
+
 /** The `detail` of a `stalwart-decision` event. */
 export interface DecisionDetail {
   interrupt: Pause;
@@ -127,7 +161,13 @@ export type StringKey =
   | 'reconnecting' | 'traceTitle' | 'step' | 'error'
   | 'thumbUp' | 'thumbDown' | 'thumbsNotice' | 'sources'
   | 'inboxTitle' | 'inboxEmpty' | 'refresh' | 'loadMore' | 'loading' | 'threadTitle' | 'lastWords'
-  | 'approvalsNone' | 'approvalsGiven' | 'approvalCounted' | 'answered';
+  | 'approvalsNone' | 'approvalsGiven' | 'approvalCounted' | 'answered'
+  | 'origin_from' | 'showSource' | 'sourceTooLarge' | 'approveIrreversible' | 'answerLabel'
+  | 'reason_write' | 'reason_argument_origin' | 'reason_tainted_call' | 'reason_rule' | 'reason_missing'
+  | 'reason_unread' | 'reason_language' | 'reason_undo_failed' | 'reason_outcome_unknown'
+  | 'resultsTitle' | 'recordApprove' | 'recordApproval' | 'recordSkip' | 'recordCancelAll' | 'recordAnswer'
+  | 'recordHappened' | 'recordDidNotHappen' | 'recordRetry' | 'recordDoneByHand' | 'recordAbandon'
+  | 'recordDelegate' | 'recordDecline' | 'recordOther' | 'recordBy' | 'examplesTitle';
 
 export type Strings = Record<StringKey, string>;
 

@@ -21,6 +21,7 @@ FLAGS = [
 ]
 SHOTS = ROOT / "build" / "screenshots"
 AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+SHOP = ROOT / "examples" / "shop" / "agent.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -37,19 +38,20 @@ def browser():
 
 
 class Served:
-    """`stalwart serve` on the shop example in its own process; ``restart`` keeps its port and its store.
+    """`stalwart serve` on the shop example (or another agent file) in its own process; ``restart`` keeps its port
+    and its store.
 
     ``options`` and ``env`` are added to its command line and environment (authentication, say)."""
 
     def __init__(self, storage: str, ledger: Path, operator_token: str,
-                 options: Sequence[str] = (), env: Mapping[str, str] | None = None) -> None:
+                 options: Sequence[str] = (), env: Mapping[str, str] | None = None, config: Path = SHOP) -> None:
         self.port, self.storage, self.ledger, self.token = free_port(), storage, ledger, operator_token
-        self.options, self.env = list(options), dict(env or {})
+        self.options, self.env, self.config = list(options), dict(env or {}), config
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "stalwart_agents", "serve", str(ROOT / "examples" / "shop" / "agent.yaml"),
+        command = [sys.executable, "-m", "stalwart_agents", "serve", str(self.config),
                    "--port", str(self.port), "--storage", self.storage, "--operator-token", self.token, *self.options]
         env = {**os.environ, "STALWART_SHOP_LEDGER": str(self.ledger), **self.env}
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

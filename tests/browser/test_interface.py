@@ -54,10 +54,12 @@ def assert_accessible(page, browser, served, path="/"):
 def test_a_turn_shows_the_confirmation_with_arguments_in_words_and_approve_runs_it(page, served, browser):
     say(page, CHARGE)
     box = confirm_box(page)
-    assert box.locator("h2").inner_text() == "Confirm charge_card?"
-    assert box.locator("p.question").inner_text() == "Run charge_card?"
+    assert box.locator("h2").inner_text() == "Charge 40 to order 4411"
+    assert box.locator("p.question").count() == 0
+    assert box.locator("dt").all_inner_texts() == ["Amount", "Order"]
     assert box.locator("dd.origin").all_inner_texts() == ["you typed it", "you typed it"]
-    assert box.locator("[part=reasons] li").all_inner_texts() == ["write"]
+    assert box.locator("[part=reasons] li").all_inner_texts() == ["It changes something outside this conversation."]
+    assert box.locator("[part=reasons] li").get_attribute("data-reason") == "write"
     assert page.locator("[part=status]").inner_text() == "Waiting for your decision"
     assert_accessible(page, browser, served)
 
@@ -90,7 +92,8 @@ def test_skip_runs_nothing_and_cancel_all_undoes_what_ran(page, served, browser)
 def test_an_ask_is_answered_in_its_own_field(page, served, browser):
     say(page, "charge order 4411")
     box = confirm_box(page, "ask")
-    assert box.locator("h2").inner_text() == "What amount should charge_card use?"
+    waiting = httpx.get(f"{served.base}/threads/{thread_of(page)}/interrupts", timeout=10).json()["waiting"]
+    assert box.locator("h2").inner_text() == waiting[0]["prompt"]
     assert_accessible(page, browser, served)
     box.locator("input").fill("40")
     box.get_by_role("button", name="Send").click()

@@ -2,6 +2,8 @@ import { html } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { ApiError, Client } from '../../client.js';
 import { StalwartElement } from '../../element.js';
+import { recordOf, recordText, whenText } from '../../record.js';
+import { resultDisclosure } from '../../result.js';
 import { recall, remember } from '../../storage.js';
 import { Stream } from '../../stream.js';
 import { t } from '../../strings.js';
@@ -12,7 +14,7 @@ export const THREAD_KEY = 'stalwart-thread';
 const KEPT = 200;
 /** The element's own reactive state, kept out of its public surface (and its manifest). */
 const STATE = Object.fromEntries(
-  ['entries', 'waiting', 'trace', 'text', 'sending', 'deciding', 'reconnecting', 'error'].map((name) => [name, { state: true }]),
+  ['entries', 'waiting', 'trace', 'text', 'sending', 'deciding', 'reconnecting', 'error', 'about'].map((name) => [name, { state: true }]),
 );
 /** Stream events after which what waits may have changed. */
 const CHANGES_WAITING = new Set(['pause', 'answer', 'run', 'rollback', 'recovered']);
@@ -20,14 +22,17 @@ const CHANGES_WAITING = new Set(['pause', 'answer', 'run', 'rollback', 'recovere
 /**
  * @typedef {object} Entry one line of the log
  * @property {number} n its place in the log
- * @property {'turn' | 'reply' | 'refusal' | 'rollback'} kind
- * @property {string} [text] the person's turn, or the reply's words
+ * @property {'turn' | 'reply' | 'refusal' | 'rollback' | 'record'} kind
+ * @property {string} [text] the person's turn, or the reply's words (without its refusals, shown as their own)
+ * @property {Array<{tool: string, result: unknown}>} [results] what the reply's steps gave
  * @property {string} [id] the reply's id, for a thumb
  * @property {'up' | 'down'} [thumb] the thumb given
  * @property {unknown[]} [sources] the reply's sources, where it carries any
  * @property {string} [sentence] a refusal's sentence
  * @property {string} [rule] a refusal's rule
  * @property {Record<string, any>} [report] a rollback report
+ * @property {import('../../record.js').DecisionRecord} [record] a decision taken
+ * @property {string} [event] the id of the answer event a record was made from; "" until it arrives
  */
 
 /**
@@ -37,12 +42,13 @@ const CHANGES_WAITING = new Set(['pause', 'answer', 'run', 'rollback', 'recovere
  * @slot header - Your own content above the conversation.
  * @slot footer - Your own content below it.
  *
- * @csspart log - The conversation: the person's turns, the replies, refusals, rollbacks and what waits.
+ * @csspart log - The conversation: the person's turns, the replies with what their steps gave, the decisions taken,
+ * refusals, rollbacks and what waits; before the first turn, the agent's name, description and examples.
  * @csspart thumbs - A reply's two rating buttons (with the `thumbs` attribute).
  * @csspart thumbs-notice - What a rating keeps (with the `thumbs` attribute).
  * @csspart status - Sending, waiting, reconnecting or an error, as a live status.
  * @csspart steps - The disclosure holding the thread's step trace.
- * @csspart composer - The message box and its Send button.
+ * @csspart composer - The message box and its Send button, disabled while a run waits for a decision.
  * @csspart citations - The region listing a reply's sources, hidden while no reply carries any.
  * @csspart sources - The list of sources inside it.
  */
@@ -82,7 +88,7 @@ export class StalwartChat extends StalwartElement {
     this.eventSource = (url) => new EventSource(url);
     /** @type {typeof fetch} */
     this.fetcher = globalThis.fetch;
-    Object.assign(this, { entries: [], waiting: [], trace: [], text: '', sending: false, deciding: 0, reconnecting: false, error: '' });
+    Object.assign(this, { entries: [], waiting: [], trace: [], text: '', sending: false, deciding: 0, reconnecting: false, error: '', about: null });
     /** @internal @type {Link | null} */
     this.link = null;
     this.addEventListener('stalwart-decision', (event) => this.decide(/** @type {CustomEvent} */ (event)));
@@ -112,8 +118,10 @@ export class StalwartChat extends StalwartElement {
   render() {
     const theme = ifDefined(this.theme || undefined);
     const sources = this.sources();
+    const waits = this.waiting.length > 0;
     return html`<slot name="header"></slot>
       <div part="log" role="log" aria-live="polite" aria-label=${t('conversation')} tabindex="0">
+        ${this.entries.length || waits ? '' : this.renderAbout()}
         ${this.entries.map((entry) => this.renderEntry(entry, theme))}
         ${this.waiting.map((pause) => html`<stalwart-confirm .interrupt=${pause} theme=${theme}></stalwart-confirm>`)}
       </div>
@@ -135,10 +143,11 @@ export class StalwartChat extends StalwartElement {
           placeholder=${t('placeholder')}
           .value=${this.text}
           ?readonly=${this.sending}
+          ?disabled=${waits}
           @input=${this.typed}
           @keydown=${this.keydown}
         ></textarea>
-        <button type="submit" ?disabled=${this.sending}>${t('send')}</button>
+        <button type="submit" ?disabled=${this.sending || waits}>${t('send')}</button>
       </form>
       <p part="thumbs-notice" class="muted" ?hidden=${!this.thumbs}>${t('thumbsNotice')}</p>
       <slot name="footer"></slot>`;
@@ -151,9 +160,11 @@ export class StalwartChat extends StalwartElement {
         return html`<div class="entry turn" data-entry=${entry.n} tabindex="-1"><p class="text">${entry.text}</p></div>`;
       case 'reply':
         return html`<div class="entry reply" data-entry=${entry.n} data-id=${ifDefined(entry.id)} tabindex="-1">
-          <p class="text">${entry.text}</p>
+          ${entry.text ? html`<p class="text">${entry.text}</p>` : ''} ${renderResults(entry.results ?? [])}
           ${this.thumbs && entry.id ? this.renderThumbs(entry) : ''}
         </div>`;
+      case 'record':
+        return renderRecord(entry);
       case 'refusal':
         return html`<stalwart-decision
           class="entry"
@@ -166,6 +177,30 @@ export class StalwartChat extends StalwartElement {
       default:
         return html`<stalwart-rollback class="entry" data-entry=${entry.n} tabindex="-1" .report=${entry.report} theme=${theme}></stalwart-rollback>`;
     }
+  }
+
+  /** What the agent is and what to type, before the first turn; nothing where the service does not say. @private */
+  renderAbout() {
+    const about = this.about;
+    if (!about?.agent) return '';
+    const examples = Array.isArray(about.examples) ? about.examples.filter((example) => typeof example === 'string') : [];
+    return html`<section class="about" aria-labelledby="agent">
+      <h2 id="agent">${about.agent}</h2>
+      ${about.description ? html`<p class="description">${about.description}</p>` : ''}
+      ${examples.length
+        ? html`<h3 id="examples">${t('examplesTitle')}</h3>
+            <ul class="examples" aria-labelledby="examples">
+              ${examples.map((example) => html`<li><button type="button" class="quiet example" @click=${() => this.suggest(example)}>${example}</button></li>`)}
+            </ul>`
+        : ''}
+    </section>`;
+  }
+
+  /** Put an example in the composer, for the person to send or change. @private @param {string} example */
+  async suggest(example) {
+    this.text = example;
+    await this.updateComplete;
+    this.renderRoot.querySelector('textarea')?.focus();
   }
 
   /** @private @param {Entry} entry */
@@ -209,6 +244,17 @@ export class StalwartChat extends StalwartElement {
     this.sending = false;
     this.deciding = 0;
     this.refresh();
+    this.describe(link);
+  }
+
+  /** Read what the service says of its agent, for the empty conversation; a service that says nothing shows nothing. @private @param {Link} link */
+  async describe(link) {
+    try {
+      const about = await link.client.config();
+      if (link === this.link) this.about = about && typeof about === 'object' ? about : null;
+    } catch {
+      if (link === this.link) this.about = null;
+    }
   }
 
   /**
@@ -225,7 +271,7 @@ export class StalwartChat extends StalwartElement {
       ticket: () => client.ticket(thread),
       renew: () => client.interrupts(thread),
       open: (url) => this.eventSource(url),
-      onEvent: (type, body) => link === this.link && this.streamed(type, body),
+      onEvent: (type, body, id) => link === this.link && this.streamed(type, body, id),
       onOpen: () => link === this.link && this.refresh(),
       onReconnecting: (on) => {
         if (link === this.link) this.reconnecting = on;
@@ -244,10 +290,26 @@ export class StalwartChat extends StalwartElement {
     this.link = null;
   }
 
-  /** @private @param {string} type @param {Record<string, any>} body */
-  streamed(type, body) {
+  /** @private @param {string} type @param {Record<string, any>} body @param {string} id */
+  streamed(type, body, id) {
     if (type === 'step') this.trace = [...this.trace, body].slice(-KEPT);
+    if (type === 'answer') this.recorded(body, id);
     if (CHANGES_WAITING.has(type)) this.refresh();
+  }
+
+  /**
+   * The record of an answer event: it completes the record this page made of its own decision (with who and
+   * when), or is added as one of its own (an answer from another tab, the inbox or a link).
+   * @private @param {Record<string, any>} event @param {string} id
+   */
+  recorded(event, id) {
+    const record = recordOf(event);
+    if (!record || (id && this.entries.some((entry) => entry.kind === 'record' && entry.event === id))) return;
+    const mine = this.entries.find(
+      (entry) => entry.kind === 'record' && !entry.event && entry.record?.pause === record.pause && entry.record?.decision === record.decision,
+    );
+    if (mine) this.entries = this.entries.map((entry) => (entry === mine ? { ...entry, record, event: id || 'seen' } : entry));
+    else this.record([{ kind: 'record', record, event: id || 'seen' }]);
   }
 
   /**
@@ -304,7 +366,7 @@ export class StalwartChat extends StalwartElement {
   async send() {
     const link = this.link;
     const text = this.text.trim();
-    if (!link || !text || this.sending) return;
+    if (!link || !text || this.sending || this.waiting.length) return;
     const refocus = this.renderRoot.activeElement?.matches('button[type=submit]');
     this.sending = true;
     this.error = '';
@@ -342,7 +404,7 @@ export class StalwartChat extends StalwartElement {
       if (value !== undefined) body.value = value;
       const answer = await link.client.resume(link.thread, body);
       if (link !== this.link) return;
-      outcome = this.apply(answer);
+      outcome = this.apply(answer, this.decided(interrupt, decision, value, answer));
       this.follow(link);
     } catch (err) {
       if (link !== this.link) return;
@@ -374,14 +436,30 @@ export class StalwartChat extends StalwartElement {
   }
 
   /**
-   * Show a turn's or a decision's answer; the place in the log of the first line it added.
-   * @private @param {Record<string, any>} answer
+   * The record of a decision this page sent, until its answer event says who and when; none where that event
+   * came first and made it.
+   * @private @param {Record<string, any>} pause @param {string} decision @param {unknown} value @param {Record<string, any>} answer
+   * @returns {Array<Omit<Entry, 'n'>>}
    */
-  apply(answer) {
+  decided(pause, decision, value, answer) {
+    const done = this.entries.some((entry) => entry.kind === 'record' && entry.record?.pause === pause.id && entry.record?.decision === decision);
+    const open = (answer?.waiting ?? []).some((/** @type {Record<string, any>} */ still) => still.id === pause.id);
+    const record = recordOf({ ...pause, pause: pause.id, decision, value, outcome: open ? 'approval' : 'taken', by: '', principal: null, at: undefined });
+    return done || !record ? [] : [{ kind: 'record', record, event: '' }];
+  }
+
+  /**
+   * Show a turn's or a decision's answer after `first` (a decision's record); the place in the log of the first line added.
+   * @private @param {Record<string, any>} answer @param {Array<Omit<Entry, 'n'>>} [first]
+   */
+  apply(answer, first = []) {
     /** @type {Array<Omit<Entry, 'n'>>} */
-    const lines = [];
-    if (answer?.reply?.text) lines.push({ kind: 'reply', id: answer.reply.id, text: answer.reply.text, sources: answer.reply.sources });
-    for (const refusal of answer?.refusals ?? []) lines.push({ kind: 'refusal', sentence: refusal.sentence, rule: refusal.rule ?? '' });
+    const lines = [...first];
+    const refusals = answer?.refusals ?? [];
+    const text = withoutRefusals(answer?.reply?.text ?? '', refusals);
+    const results = resultsOf(answer?.steps);
+    if (text || results.length) lines.push({ kind: 'reply', id: answer.reply?.id, text, results, sources: answer.reply?.sources });
+    for (const refusal of refusals) lines.push({ kind: 'refusal', sentence: refusal.sentence, rule: refusal.rule ?? '' });
     if (answer?.rollback) lines.push({ kind: 'rollback', report: answer.rollback });
     this.waiting = same(this.waiting, answer?.waiting);
     return this.record(lines);
@@ -431,6 +509,42 @@ export class StalwartChat extends StalwartElement {
 /** Keep the objects of pauses that did not change, so their confirmations keep their state. */
 function same(/** @type {any[]} */ old, /** @type {any[] | undefined} */ next) {
   return (next ?? []).map((pause) => old.find((o) => o.id === pause.id && o.token === pause.token) ?? pause);
+}
+
+/**
+ * A reply's words without the refusals it repeats: each refusal is shown once, as its own element.
+ * @param {string} text @param {Array<Record<string, any>>} refusals
+ */
+function withoutRefusals(text, refusals) {
+  let left = text;
+  for (const refusal of refusals) if (refusal?.sentence) left = left.replace(refusal.sentence, '');
+  return left.replace(/\s{2,}/g, ' ').trim();
+}
+
+/** What a reply's finished steps gave, for the steps that gave anything. @param {unknown} steps */
+function resultsOf(steps) {
+  if (!Array.isArray(steps)) return [];
+  return steps
+    .filter((step) => step?.status === 'done' && step.result !== null && step.result !== undefined)
+    .map((step) => ({ tool: String(step.tool ?? ''), result: step.result }));
+}
+
+/** @param {Array<{tool: string, result: unknown}>} results */
+function renderResults(results) {
+  if (!results.length) return '';
+  return html`<ul class="results" aria-label=${t('resultsTitle')}>
+    ${results.map((line) => html`<li>${resultDisclosure(line.result, line.tool)}</li>`)}
+  </ul>`;
+}
+
+/** A decision taken: what, and by whom and when. @param {Entry} entry */
+function renderRecord(entry) {
+  const record = entry.record;
+  if (!record) return '';
+  return html`<div class="entry record" data-entry=${entry.n} data-decision=${record.decision} data-outcome=${record.outcome} tabindex="-1">
+    <p class="what">${recordText(record)}</p>
+    <p class="meta muted">${record.who ? html`${t('recordBy', { who: record.who })} · ` : ''}<time datetime=${record.at}>${whenText(record.at)}</time></p>
+  </div>`;
 }
 
 /** @param {unknown} source */

@@ -37,6 +37,38 @@ export default [
       white-space: pre-wrap;
       overflow-wrap: anywhere;
     }
+    .results {
+      list-style: none;
+      margin: calc(var(--_gap) / 2) 0 0;
+      padding: 0;
+    }
+    .results .label {
+      font-family: ui-monospace, monospace;
+    }
+    .record {
+      align-self: stretch;
+      padding: calc(var(--_gap) / 2) var(--_gap);
+      border-inline-start: 4px solid var(--_accent);
+    }
+    .record p {
+      margin: 0;
+    }
+    .record .what {
+      font-weight: 600;
+    }
+    .about p {
+      margin: 0 0 calc(var(--_gap) / 2);
+    }
+    .examples {
+      list-style: none;
+      padding: 0;
+      display: flex;
+      flex-wrap: wrap;
+      gap: calc(var(--_gap) / 2);
+    }
+    textarea:disabled {
+      opacity: 0.6;
+    }
     [part='thumbs'] {
       display: flex;
       gap: calc(var(--_gap) / 2);

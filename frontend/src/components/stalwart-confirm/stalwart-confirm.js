@@ -1,6 +1,8 @@
 import { html } from 'lit';
 import { StalwartElement } from '../../element.js';
 import { originText } from '../../origin.js';
+import { reasonText } from '../../reasons.js';
+import { resultDisclosure } from '../../result.js';
 import { t } from '../../strings.js';
 import styles from './stalwart-confirm.styles.js';
 
@@ -41,9 +43,9 @@ const STATE = { chosen: { state: true } };
  * @csspart confirm - The whole pause: its title, and what follows.
  * @csspart turn - The turn a delegate pause would pass on.
  * @csspart arguments - The call's arguments, each with where its value came from.
- * @csspart reasons - Why the call waits, as the check gave them.
+ * @csspart reasons - Why the call waits, each reason a sentence (its code in `data-reason`).
  * @csspart irreversible - The warning that nothing can undo the call.
- * @csspart choices - The answers, one button each (and, for an ask, the text input).
+ * @csspart choices - The answers, one button each (and, for an ask, the labelled text input).
  */
 export class StalwartConfirm extends StalwartElement {
   static get styles() {
@@ -79,12 +81,15 @@ export class StalwartConfirm extends StalwartElement {
     const pause = this.interrupt;
     if (!pause) return html``;
     const kind = pause.kind;
+    const heading = title(pause);
     return html`<section part="confirm" aria-labelledby="title" data-kind=${kind}>
-      <h2 id="title">${title(pause)}</h2>
-      ${kind === 'confirm' && pause.question ? html`<p class="question">${pause.question}</p>` : ''}
-      ${kind === 'delegate' ? html`<blockquote part="turn">${show(pause.turn)}</blockquote>` : ''}
-      ${this.renderArguments(pause.arguments ?? [])} ${this.renderReasons(pause.reasons ?? [])}
       ${pause.irreversible ? html`<p part="irreversible">${t('irreversible')}</p>` : ''}
+      <h2 id="title" data-title=${pause.title ?? ''}>${heading}</h2>
+      ${kind === 'confirm' && pause.question && pause.question !== `${heading}?`
+        ? html`<p class="question">${pause.question}</p>`
+        : ''}
+      ${kind === 'delegate' ? html`<blockquote part="turn">${show(pause.turn)}</blockquote>` : ''}
+      ${this.renderArguments(pause.arguments ?? [])} ${this.renderReasons(pause.reasons ?? [], pause.arguments ?? [])}
       ${kind === 'saga_stuck' ? this.renderPending(pause.pending ?? []) : ''}
       ${kind === 'ask' ? this.renderAsk() : this.renderChoices(pause)}
     </section>`;
@@ -97,21 +102,23 @@ export class StalwartConfirm extends StalwartElement {
       <h3>${t('argumentsTitle')}</h3>
       <dl>
         ${args.map(
-          (arg) => html`<dt>${arg.name}</dt>
+          (arg) => html`<dt data-name=${arg.name} title=${arg.name}>${arg.label || arg.name}</dt>
             <dd class="value">${show(arg.value)}</dd>
-            <dd class="origin muted">${originText(arg.origin)}</dd>`,
+            <dd class="origin muted" data-origin=${arg.origin ?? ''}>${originOf(arg)}</dd>`,
         )}
       </dl>
     </div>`;
   }
 
-  /** @private @param {string[]} reasons */
-  renderReasons(reasons) {
+  /** @private @param {string[]} reasons @param {Array<Record<string, any>>} args */
+  renderReasons(reasons, args) {
     if (!reasons.length) return '';
+    /** @param {string} name */
+    const labelOf = (name) => args.find((arg) => arg.name === name)?.label || name;
     return html`<div part="reasons">
       <h3>${t('reasonsTitle')}</h3>
       <ul>
-        ${reasons.map((reason) => html`<li>${reason}</li>`)}
+        ${reasons.map((reason) => html`<li data-reason=${reason} title=${reason}>${reasonText(reason, labelOf)}</li>`)}
       </ul>
     </div>`;
   }
@@ -130,11 +137,11 @@ export class StalwartConfirm extends StalwartElement {
       ${(pause.answers ?? []).map(
         (answer, index) => html`<button
           type="button"
-          class=${index ? 'quiet' : ''}
+          class=${index ? 'quiet' : pause.irreversible && answer === 'approve' ? 'irreversible' : ''}
           data-answer=${answer}
           ?disabled=${!!this.chosen}
           @click=${() => this.decide(answer)}
-        >${answerText(pause.kind, answer)}</button>`,
+        >${answerText(pause, answer)}</button>`,
       )}
     </div>`;
   }
@@ -142,8 +149,9 @@ export class StalwartConfirm extends StalwartElement {
   /** @private */
   renderAsk() {
     return html`<form part="choices" @submit=${this.submitAnswer}>
-      <input name="value" type="text" autocomplete="off" aria-labelledby="title" ?readonly=${!!this.chosen} />
-      <button type="submit" data-answer="answer" ?disabled=${!!this.chosen}>${answerText('ask', 'answer')}</button>
+      <label for="value">${t('answerLabel')}</label>
+      <input id="value" name="value" type="text" autocomplete="off" aria-describedby="title" ?readonly=${!!this.chosen} />
+      <button type="submit" data-answer="answer" ?disabled=${!!this.chosen}>${t('send')}</button>
     </form>`;
   }
 
@@ -164,16 +172,36 @@ export class StalwartConfirm extends StalwartElement {
   }
 }
 
-/** @param {Record<string, any>} pause */
+/**
+ * The card's heading: an ask's prompt; a confirm's described call ("Charge 40 to order 4411"), or
+ * "Confirm charge_card?" where the tool has no words of its own; the other kinds' questions about that call.
+ * @param {Record<string, any>} pause
+ */
 function title(pause) {
   if (pause.kind === 'ask') return pause.prompt || pause.question || '';
-  return Object.hasOwn(TITLES, pause.kind) ? t(TITLES[pause.kind], { tool: pause.tool }) : pause.question || pause.kind;
+  const call = pause.title || pause.tool;
+  if (pause.kind === 'confirm' && pause.title && pause.title !== pause.tool) return pause.title;
+  return Object.hasOwn(TITLES, pause.kind) ? t(TITLES[pause.kind], { tool: call }) : pause.question || pause.kind;
 }
 
-/** @param {string} kind @param {string} answer */
-function answerText(kind, answer) {
-  if (kind === 'delegate' && answer === 'approve') return t('delegateApprove');
+/** @param {Record<string, any>} pause @param {string} answer */
+function answerText(pause, answer) {
+  if (pause.kind === 'delegate' && answer === 'approve') return t('delegateApprove');
+  if (pause.irreversible && answer === 'approve') return t('approveIrreversible');
   return Object.hasOwn(ANSWER_KEYS, answer) ? t(ANSWER_KEYS[answer]) : answer;
+}
+
+/**
+ * Where an argument's value came from: an earlier call's result names that call, and shows its value on request.
+ * @param {Record<string, any>} arg
+ */
+function originOf(arg) {
+  const source = arg.source;
+  if (!source?.tool) return originText(arg.origin);
+  const from = t('origin_from', { tool: source.tool });
+  if (source.truncated) return html`${from} <span class="too-large">${t('sourceTooLarge')}</span>`;
+  if (!Object.hasOwn(source, 'value')) return from;
+  return html`${from} ${resultDisclosure(source.value, t('showSource'))}`;
 }
 
 /** A value as a person reads it: text as it is, anything else as JSON. @param {unknown} value */

@@ -33,6 +33,19 @@ export default [
     [part='irreversible'] {
       color: var(--_warn);
       font-weight: 600;
+      margin: 0 0 calc(var(--_gap) / 2);
+      padding-inline-start: calc(var(--_gap) / 2);
+      border-inline-start: 4px solid var(--_warn);
+    }
+    button.irreversible {
+      background: var(--_warn);
+      border-color: var(--_warn);
+    }
+    dt {
+      grid-column: 1;
+    }
+    .too-large {
+      font-style: italic;
     }
     [part='choices'] {
       display: flex;
@@ -40,8 +53,20 @@ export default [
       gap: calc(var(--_gap) / 2);
       margin: 0;
     }
+    [part='choices'] label {
+      flex: 1 1 100%;
+      font-weight: 600;
+    }
     [part='choices'] input {
       flex: 1 1 12em;
+    }
+    @media (max-width: 480px) {
+      dl {
+        grid-template-columns: max-content auto;
+      }
+      dd.origin {
+        grid-column: 2;
+      }
     }
   `,
 ];

@@ -1,5 +1,6 @@
 import { html } from 'lit';
 import { StalwartElement } from '../../element.js';
+import { resultDisclosure } from '../../result.js';
 import { t } from '../../strings.js';
 import styles from './stalwart-trace.styles.js';
 
@@ -18,7 +19,7 @@ export class StalwartTrace extends StalwartElement {
     return {
       /**
        * The thread's stream events (or a reply's steps); those with a tool are shown as steps,
-       * each as `{step | key, call?, tool, status}`.
+       * each as `{step | key, call?, tool, status, result?}`, a result as a short line that opens to the whole.
        * @type {Array<Record<string, any>>}
        */
       events: { attribute: false },
@@ -41,6 +42,7 @@ export class StalwartTrace extends StalwartElement {
             <span class="step">${t('step', { step: position(step) })}</span>
             <span class="tool">${step.tool}</span>
             <span class="status muted">${step.status ?? ''}</span>
+            ${step.result === null || step.result === undefined ? '' : resultDisclosure(step.result)}
           </li>`,
         )}
       </ol>

@@ -21,5 +21,8 @@ export default [
     .tool {
       font-family: ui-monospace, monospace;
     }
+    details.result {
+      flex: 1 1 100%;
+    }
   `,
 ];

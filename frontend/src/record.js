@@ -1,0 +1,80 @@
+/**
+ * A decision in the conversation ("You approved: Charge 40 to order 4411", by whom and when),
+ * made from the thread's `answer` events, so a reload, another tab or another person's answer
+ * shows the same record.  A refused answer decided nothing and makes none.
+ */
+import { t } from './strings.js';
+
+/** The strings key of each decision's record; a decision without one is `recordOther`. */
+const KEYS = {
+  approve: 'recordApprove',
+  skip: 'recordSkip',
+  cancel_all: 'recordCancelAll',
+  answer: 'recordAnswer',
+  happened: 'recordHappened',
+  did_not_happen: 'recordDidNotHappen',
+  retry: 'recordRetry',
+  done_by_hand: 'recordDoneByHand',
+  abandon: 'recordAbandon',
+  decline: 'recordDecline',
+};
+/** The issuer of the principal a server without authentication gives everyone: no one to name. */
+const NOBODY = 'stalwart:none';
+
+/**
+ * @typedef {object} DecisionRecord
+ * @property {string} pause the pause answered
+ * @property {string} kind its kind
+ * @property {string} decision
+ * @property {string} outcome "taken", or "approval" for one approval of several
+ * @property {string} title the call answered, in words
+ * @property {unknown} [value] an ask's answer
+ * @property {string} who who answered, "" where the service does not know
+ * @property {string} at when, as an ISO time
+ */
+
+/**
+ * The record of an answer event; null for one the service refused.
+ * @param {Record<string, any>} event
+ * @returns {DecisionRecord | null}
+ */
+export function recordOf(event) {
+  if (!event || event.outcome === 'refused' || !event.decision) return null;
+  return {
+    pause: String(event.pause ?? ''),
+    kind: String(event.kind ?? ''),
+    decision: String(event.decision),
+    outcome: String(event.outcome ?? 'taken'),
+    title: String(event.title || event.tool || ''),
+    value: event.value,
+    who: whoOf(event),
+    at: isoTime(event.at),
+  };
+}
+
+/** What the record says. @param {DecisionRecord} record */
+export function recordText(record) {
+  if (record.kind === 'delegate' && record.decision === 'approve') return t('recordDelegate');
+  const key = record.outcome === 'approval' ? 'recordApproval' : (KEYS[record.decision] ?? 'recordOther');
+  const value = typeof record.value === 'string' ? record.value : JSON.stringify(record.value);
+  return t(key, { title: record.title, value, decision: record.decision });
+}
+
+/** When, as the page's language writes a date and time. @param {string} at */
+export function whenText(at) {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? at : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** @param {Record<string, any>} event */
+function whoOf(event) {
+  const principal = event.principal;
+  if (principal?.iss === NOBODY) return '';
+  return String(event.by || principal?.sub || '');
+}
+
+/** An ISO time from the ISO time or the epoch seconds an event carries; now where it carries neither. @param {unknown} at */
+function isoTime(at) {
+  if (typeof at === 'number') return new Date(at * 1000).toISOString();
+  return typeof at === 'string' && at ? at : new Date().toISOString();
+}
