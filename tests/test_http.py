@@ -38,6 +38,10 @@ def client(base):
         yield client
 
 
+SHOP_CONFIG = {"agent": "shop", "base": "", "description": "Looks up orders and charges them, with a person's approval.", "examples": ["look up order 4411", "charge 40 to order 4411", "send the receipt for order 4411", "read the messages for order 4411"]}
+"""What /config.json says of the shop: the interface's empty page shows its description and examples."""
+
+
 def paused(client, thread="u-17"):
     answer = client.post(f"/threads/{thread}/messages", json=CHARGE)
     assert answer.status_code == 200, answer.text
@@ -108,7 +112,7 @@ def test_a_new_turn_while_a_run_waits_lists_what_waits(client):
 def test_an_ask_is_answered_with_a_value(client, ledger):
     ask = client.post("/threads/u-17/messages", json={"text": "charge order 4411"}).json()["waiting"][0]
     confirm = resume(client, ask, "answer", value="40").json()["waiting"][0]
-    assert {"name": "amount", "value": 40, "origin": "reply"} in confirm["arguments"]
+    assert {"name": "amount", "value": 40, "origin": "reply", "label": "Amount"} in confirm["arguments"]
     assert resume(client, confirm).status_code == 200 and ledger("charge")[0]["amount"] == 40
 
 
@@ -153,7 +157,7 @@ def test_unknown_routes_and_methods_answer_json(client):
 
 def test_health_config_and_openapi(client):
     assert client.get("/healthz").json() == {"ok": True}
-    assert client.get("/config.json").json() == {"agent": "shop", "base": ""}
+    assert client.get("/config.json").json() == SHOP_CONFIG
     paths = client.get("/openapi.json").json()["paths"]
     assert set(paths) == {
         "/", "/inbox", "/interrupts", "/threads/{thread}/messages", "/threads/{thread}/interrupts",

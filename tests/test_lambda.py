@@ -38,6 +38,7 @@ from stalwart_agents.serve import make_app
 
 from .conftest import ROOT, SHOP
 from .server import at_once, receiving, serving
+from .test_http import SHOP_CONFIG
 from .test_template import (
     JWT,
     NO_AUTHORIZER,
@@ -353,7 +354,7 @@ def approval(pause):
 
 def test_every_http_route_answers_from_its_own_function(deployed, ledger):
     assert deployed.call("GET", "/healthz")[0] == 200
-    assert json.loads(deployed.call("GET", "/config.json")[2]) == {"agent": "shop", "base": ""}
+    assert json.loads(deployed.call("GET", "/config.json")[2]) == SHOP_CONFIG
     status, headers, page = deployed.call("GET", "/")
     assert status == 200 and "<stalwart-chat" in page and "content-security-policy" in headers
     assert deployed.call("GET", "/agent-ui.js")[0] == 200

@@ -141,9 +141,35 @@ def test_spaces_inside_brackets_do_not_matter():
 
 
 def test_a_pattern_must_match_the_whole_clause():
-    assert values("look up order {order_id}", "look up order 4411 please") is None
-    assert values("look up order {order_id}", "please look up order 4411") is None
+    assert values("look up order {order_id}", "look up order 4411 now") is None
+    assert values("look up order {order_id}", "then look up order 4411") is None
     assert values("look up order {order_id}", "look up order 4411!") == {"order_id": "4411"}
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "look up order 4411 please",
+        "please look up order 4411",
+        "Can you look up order 4411?",
+        "could you please look up order 4411, thanks",
+        "look up order 4411. Thank you!",
+        "kindly look up order 4411, please",
+    ],
+)
+def test_polite_words_around_a_clause_are_read_past_and_never_as_a_value(turn):
+    reading = Selector(SHOP).read(turn)
+    assert [(c.tool, c.values) for c in reading.clauses] == [("look_up_order", {"order_id": "4411"})]
+
+
+def test_polite_words_alone_or_in_the_middle_are_not_a_request():
+    selector = Selector(SHOP)
+    assert not selector.read("please").read and not selector.read("thanks, please").read
+    assert not selector.read("look up please order 4411").read
+    assert [(c.tool, c.values) for c in selector.read("could you charge 40 to order 4411 and look up order 4411 please").clauses] == [
+        ("charge_card", {"amount": 40, "order_id": "4411"}),
+        ("look_up_order", {"order_id": "4411"}),
+    ]
 
 
 @pytest.mark.parametrize("text", [text for _, text in SHOP] + ["[please] (say {a}|shout [it] {b:number}) [now {c:text}]"])
@@ -389,3 +415,18 @@ def _brute_force(selector: Selector, turn: str) -> list[str]:
             if best is None or key > best[0]:
                 best = (key, groups)
     return best[1] if best else []
+
+
+# --------------------------------------------------------------------------- example turns
+
+
+def test_each_tool_gets_one_example_turn_that_reads_as_a_call_of_it(shop):
+    examples = shop.examples(limit=10)
+    assert examples == ["look up order 4411", "charge 40 to order 4411", "refund 4411", "send a note text"]
+    assert [calls(shop.read(turn))[0][0] for turn in examples] == ["look_up_order", "charge_card", "refund_charge", "send_note"]
+    assert shop.examples(limit=2) == examples[:2]
+
+
+def test_an_example_that_would_read_as_another_tool_is_not_offered():
+    selector = Selector([("everything", "{anything:text}"), ("look_up_order", "look up order {order_id}")])
+    assert selector.examples(limit=5) == ["anything"]

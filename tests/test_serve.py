@@ -1,6 +1,8 @@
 """`stalwart serve` over a real socket: the README's first command, exercised."""
 
 import signal
+import subprocess
+import sys
 import time
 from functools import partial
 
@@ -82,3 +84,59 @@ def test_serve_with_moto_fans_new_pauses_out_from_the_stream_as_deployed(monkeyp
             listed = httpx.get(f"{base}/threads/u-17/interrupts").json()
     assert [delivery["interrupt"]["id"] for delivery in receiver.got] == [pause["id"]]
     assert listed["waiting"] == [pause] and listed["not_notified"] == []
+
+
+def test_without_moto_installed_storage_moto_is_one_line_naming_the_extra():
+    """As after `pip install -e .` alone: moto's server cannot be imported."""
+    script = "import sys; sys.modules['moto.server'] = None; from stalwart_agents.cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run([sys.executable, "-c", script, "serve", str(SHOP), "--storage", "moto"], capture_output=True, text=True, timeout=60)
+    said = done.stderr
+    assert done.returncode == 2 and said.startswith("stalwart: --storage moto needs the moto extra: pip install -e '.[moto]' in the stalwart-agents checkout")
+    assert said.count("\n") == 1
+
+
+def test_the_empty_page_learns_the_agent_its_description_and_turns_it_reads(server, ledger):
+    base, _ = server
+    shown = httpx.get(f"{base}/config.json").json()
+    assert shown == {
+        "agent": "shop",
+        "base": "",
+        "description": "Looks up orders and charges them, with a person's approval.",
+        "examples": ["look up order 4411", "charge 40 to order 4411", "send the receipt for order 4411", "read the messages for order 4411"],
+    }
+    for n, example in enumerate(shown["examples"]):
+        reply = httpx.post(f"{base}/threads/example-{n}/messages", json={"text": example}).json()
+        assert [pause["kind"] for pause in reply["waiting"]] in ([], ["confirm"]), example  # read, never delegated
+
+
+def test_the_page_names_its_icon_and_the_icon_is_served(server):
+    base, _ = server
+    assert '<link rel="icon" href="/favicon.ico"' in httpx.get(f"{base}/").text
+    icon = httpx.get(f"{base}/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml" and icon.text.startswith("<svg")
+
+
+def test_the_openapi_states_400_bad_request_and_no_422(server):
+    base, _ = server
+    document = httpx.get(f"{base}/openapi.json").json()
+    answers = [operation["responses"] for path in document["paths"].values() for operation in path.values()]
+    assert not any("422" in responses for responses in answers)
+    bad = document["paths"]["/threads/{thread}/messages"]["post"]["responses"]["400"]["content"]["application/json"]
+    assert bad["example"]["error"] == "bad_request" and bad["schema"] == {"$ref": "#/components/schemas/ErrorOut"}
+    assert httpx.post(f"{base}/threads/u-1/messages", json={"txt": "hi"}).json()["error"] == "bad_request"
+
+
+def test_the_shops_stand_in_model_answers_a_delegated_turn_offline(server, ledger):
+    base, _ = server
+    [delegate] = httpx.post(f"{base}/threads/u-9/messages", json={"text": "what is the total of 4412?"}).json()["waiting"]
+    assert delegate["kind"] == "delegate"
+    answer = {"interrupt_id": delegate["id"], "decision": "approve", "token": delegate["token"]}
+    done = httpx.post(f"{base}/threads/u-9/resume", json=answer).json()
+    assert [(step["tool"], step["result"]["total"]) for step in done["steps"]] == [("look_up_order", "125.50")]
+    assert "I read that as look_up_order for order 4412." in done["reply"]["text"]
+
+    [delegate] = httpx.post(f"{base}/threads/u-9/messages", json={"text": "bill 4411 for $40"}).json()["waiting"]
+    answer = {"interrupt_id": delegate["id"], "decision": "approve", "token": delegate["token"]}
+    [charge] = httpx.post(f"{base}/threads/u-9/resume", json=answer).json()["waiting"]
+    assert (charge["tool"], charge["reasons"][0]) == ("charge_card", "write") and ledger("charge") == []
+    assert {(a["name"], a["value"], a["origin"]) for a in charge["arguments"]} == {("amount", 40, "model"), ("order_id", "4411", "model")}

@@ -39,7 +39,7 @@ TEMPLATE = ROOT / "template.yaml"
 # The service's routes, by the name stalwart_agents.lambdas.handler() takes (serve.ROUTES): each one function,
 # serving every method and path of its route.
 ROUTES = {
-    "interface": [("GET", "/"), ("GET", "/agent-ui.js"), ("GET", "/inbox")],
+    "interface": [("GET", "/"), ("GET", "/agent-ui.js"), ("GET", "/inbox"), ("GET", "/favicon.ico")],
     "messages": [("POST", "/threads/{id}/messages")],
     "interrupts": [("GET", "/threads/{id}/interrupts"), ("GET", "/interrupts")],
     "resume": [("POST", "/threads/{id}/resume")],
@@ -54,6 +54,7 @@ PUBLIC = {
     ("GET", "/"),
     ("GET", "/agent-ui.js"),
     ("GET", "/inbox"),
+    ("GET", "/favicon.ico"),
     ("GET", "/healthz"),
     ("GET", "/config.json"),
     ("GET", "/threads/{id}/stream"),

@@ -1,19 +1,15 @@
-"""The chapter's confirmation, from the person's side: python examples/shop/demo.py"""
+"""The confirmation, from the person's side: python examples/shop/demo.py prints what the README shows."""
 
-import json
 from pathlib import Path
 
 from stalwart_agents import Desk
 
 desk = Desk.from_file(Path(__file__).with_name("agent.yaml"), storage="memory://")
-user = "u-17"
-
-reply = desk.send(user, "look up order 4411 and charge 40 to order 4411")
-print(json.dumps(reply.steps[0].result, sort_keys=True))
-waiting = reply.waiting[0]
-print(waiting.tool, "|", waiting.question, "|", waiting.answers)
-for argument in waiting.arguments:
-    print("  ", argument)
-
-reply = desk.confirm(user, "approve")
-print(json.dumps(reply.steps[-1].result, sort_keys=True))
+reply = desk.send("u-17", "look up order 4411 and charge 40 to order 4411")
+print(reply.steps[0].tool, reply.steps[0].result)
+pause = reply.waiting[0]
+print(pause.tool, "|", pause.question, "|", pause.answers)
+for argument in pause.arguments:
+    print(f"   {argument['name']} = {argument['value']!r} ({argument['origin']})")
+reply = desk.confirm("u-17", "approve")
+print(reply.steps[-1].tool, reply.steps[-1].result)

@@ -54,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     _auth_options(serve)
     _link_options(serve)
+    _log_options(serve)
     _prune_options(commands.add_parser("prune", help="remove threads idle for longer than the retention"))
     args = parser.parse_args(argv)
     # The pool's own retries would print before our one line saying what is wrong and how to fix it.
@@ -141,6 +142,22 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
+def _log_options(serve: argparse.ArgumentParser) -> None:
+    from .logs import FORMATS, LEVELS
+
+    said = serve.add_argument_group("what the service logs, to stderr")
+    said.add_argument(
+        "--log-level",
+        choices=LEVELS,
+        default="warning",
+        help="warning (the default) logs failed tools, failed deliveries and errors; info adds one line per request "
+        "and per pause opened; no line holds a token, a secret, a link or a query string",
+    )
+    said.add_argument(
+        "--log-format", choices=FORMATS, default="text", help="text: key=value lines (the default); json: JSON lines"
+    )
+
+
 def _auth_options(serve: argparse.ArgumentParser) -> None:
     who = serve.add_argument_group("who may act")
     who.add_argument(
@@ -222,9 +239,11 @@ def _link_hours(text: str) -> float:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from . import logs
     from .serve import make_app
     from .sweep import Sweeper
 
+    logs.configure(args.log_level, args.log_format)
     auth = _auth(args)
     if args.links_alone and not args.public_url:
         raise ValueError(f"--links-alone is about signed links, which need --public-url (or {PUBLIC_URL_ENV})")
@@ -256,6 +275,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"stalwart serve: {_who_note(args)}; answering for Host {', '.join(hosts)}", flush=True)
         if links is not None:
             print(f"stalwart serve: {_links_note(args, links)}", flush=True)
+        logs.missing_models(desk.config.agents)
         # The sweep lives as long as the application: uvicorn ends a process it stops by re-raising the signal.
         sweeper = Sweeper(desk)
         app.router.on_startup.append(sweeper.start)
@@ -263,7 +283,8 @@ def _serve(args: argparse.Namespace) -> int:
         if redeliverer is not None:
             app.router.on_startup.append(redeliverer.start)
             app.router.on_shutdown.append(redeliverer.stop)
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        # uvicorn's access log would write the raw path (a link is a capability) and query (a stream ticket).
+        uvicorn.run(app, host=args.host, port=args.port, log_config=None, access_log=False)
     finally:
         if local is not None:
             local.stop()
@@ -274,6 +295,7 @@ def _redeliverer(desk: Desk, local: LocalAws | None, links: Links | None) -> Red
     """With ``STALWART_WEBHOOK_URL`` set, new pauses are posted to it (through the stream on moto), and failed
     deliveries are retried in the background for ``STALWART_REDELIVERY_HOURS`` (24 by default); with ``links``,
     each delivery carries links minted for it."""
+    from .logs import logging_deliveries
     from .redeliver import Backoff, Redeliverer
     from .webhook import Webhook
 
@@ -282,11 +304,11 @@ def _redeliverer(desk: Desk, local: LocalAws | None, links: Links | None) -> Red
         return None
     secret = os.environ.get("STALWART_WEBHOOK_SECRET", "")
     if local is not None:
-        local.feed(desk.storage, Webhook(url, secret, links=links))
+        local.feed(desk.storage, logging_deliveries(Webhook(url, secret, links=links)))
     elif desk.on_interrupt is None:
         desk.on_interrupt = Webhook(url, secret, links=links)
     hours = float(os.environ.get("STALWART_REDELIVERY_HOURS", "24"))
-    again = Webhook(url, secret, attempts=1, links=links)
+    again = logging_deliveries(Webhook(url, secret, attempts=1, links=links))
     return Redeliverer(desk.storage, again, backoff=Backoff(give_up_after=hours * 3600))
 
 
@@ -344,6 +366,14 @@ def _shown_host(host: str) -> str:
 
 
 def _local_aws() -> LocalAws:
+    """moto's DynamoDB, or one line naming the extra that brings it."""
+    from .storage import missing_extra
+
+    try:
+        import boto3  # noqa: F401  (the store's client)
+        import moto.server  # noqa: F401  (the server start_moto runs)
+    except ImportError as exc:
+        raise ValueError(f"{missing_extra('moto', '--storage moto')} ({exc})") from exc
     from .aws_local import LocalAws
 
     return LocalAws()

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TypedDict, Unpack
 
-from . import audit
+from . import audit, logs
 from .agent import Agent
 from .announce import Notify, announce
 from .answer import Answer
@@ -276,7 +276,8 @@ class Desk:
         return recovery
 
     def _notified(self, reply: Reply, after: Answer | None = None) -> Reply:
-        """Tell ``on_interrupt`` of each pause the reply opened, and, after an answer, who gave it."""
+        """Tell ``on_interrupt`` of each pause the reply opened, and, after an answer, who gave it; log what an
+        operator watches (``logs.outcome``), whichever door the turn or answer came through."""
         answered: AfterAnswer | None = None
         if after is not None:
             answered = {
@@ -288,7 +289,9 @@ class Desk:
         if reply.answered is not None:
             self.meter.answer_taken(reply.answered.kind, seconds_since(reply.answered.created_at, self.clock()))
         missed = self._announced(reply.opened, answered)
-        return dataclasses.replace(reply, not_notified=missed) if missed else reply
+        notified = dataclasses.replace(reply, not_notified=missed) if missed else reply
+        logs.outcome(notified)
+        return notified
 
     def _announced(self, pauses: list[Pause], answered: AfterAnswer | None = None) -> list[NotNotified]:
         """Tell ``on_interrupt`` (and the meter) of each pause; those it did not take."""

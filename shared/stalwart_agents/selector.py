@@ -13,7 +13,9 @@ person typed, because an order id or a note is theirs, not ours.
 
 A turn is split into clauses at ``,``, ``;``, ``and`` and ``then``, and it is
 *read* only when every clause matches a pattern: a turn half understood is not
-acted on.  Since a text slot may itself hold "and" or a comma, the split is not
+acted on.  A clause may open with polite words ("please", "can you", "could
+you") and close with them ("please", "thanks"); they are matched and dropped,
+never read as a value.  Since a text slot may itself hold "and" or a comma, the split is not
 greedy: the turn is cut at every separator, and the cuts are then grouped back
 so that every clause matches, preferring the grouping with the most clauses.
 
@@ -33,7 +35,17 @@ from typing import Any, Literal
 
 from . import language
 
-__all__ = ["MAX_TURN_CHARS", "Clause", "Pattern", "PatternError", "Reading", "Selector", "compile_pattern"]
+__all__ = [
+    "MAX_TURN_CHARS",
+    "Clause",
+    "Pattern",
+    "PatternError",
+    "Reading",
+    "Selector",
+    "compile_pattern",
+    "example",
+    "sample",
+]
 
 MAX_TURN_CHARS = 4000
 """Longer turns are not read: nobody types a request that long, and it bounds the work."""
@@ -49,6 +61,15 @@ SlotKind = Literal["word", "number", "text"]
 _KINDS: dict[str, SlotKind] = {"number": "number", "text": "text"}
 
 _STRIPPED_AT_END = ".!?"
+
+_POLITE_OPENING = r"\s+(?:please|kindly|(?:can|could|would|will)\s+you),?"
+_POLITE_CLOSING = r"[,.!]?\s+(?:please|thanks|thank\s+you)"
+# Up to two polite phrases at either end ("could you please", "please, thanks"), each optional and none repeated
+# by * or +, so a clause of many "please" cannot make matching backtrack.
+_POLITE_BEFORE = f"(?:{_POLITE_OPENING}(?:{_POLITE_OPENING})?)?"
+_POLITE_AFTER = f"(?:{_POLITE_CLOSING}(?:{_POLITE_CLOSING})?)?"
+_POLITE_MAX_WORDS = 8
+"""Words the polite phrases at both ends of a clause may add: two of at most two words, at each end."""
 _SPECIAL = "()[]{}|"
 
 # One separator: a comma, a semicolon, or "and"/"then" standing alone (not
@@ -379,7 +400,7 @@ def compile_pattern(text: str) -> Pattern:
     _check_slots_apart(nodes, parser.fail)
     placed = _place_spaces((_SPACE, *nodes))
     order: list[_Slot] = []
-    source = _regex(placed, order)
+    source = _POLITE_BEFORE + _regex(placed, order) + _POLITE_AFTER
     low, high = _word_bounds(placed)
     return Pattern(
         text=text,
@@ -387,9 +408,43 @@ def compile_pattern(text: str) -> Pattern:
         _regex=re.compile(source, re.IGNORECASE | re.DOTALL),
         _kinds=tuple(slot.kind for slot in order),
         _min_words=low,
-        _max_words=high,
+        _max_words=high + _POLITE_MAX_WORDS,
         _takes_rest=_always_takes_rest(placed),
     )
+
+
+Sample = Callable[[str, SlotKind], str]
+"""A slot's sample value in an example turn, from its name and kind."""
+
+_IDENTIFIER = re.compile(r"(?:^|_)(?:id|number|no|code|ref)$|^(?:id|number|code|ref)(?:_|$)", re.IGNORECASE)
+
+
+def sample(name: str, kind: SlotKind) -> str:
+    """A value a person might type in a slot: 40 for a number, 4411 for an id, else the slot's name in words."""
+    if kind == "number":
+        return "40"
+    if kind == "word" and _IDENTIFIER.search(name):
+        return "4411"
+    return name.replace("_", " ")
+
+
+def example(pattern: str, sample: Sample) -> str:
+    """A turn the pattern reads: each choice's first alternative, optional words kept, slots filled by ``sample``."""
+    return " ".join(_example(_Parser(pattern).parse(), sample).split())
+
+
+def _example(nodes: Sequence[_Node], sample: Sample) -> str:
+    parts: list[str] = []
+    for node in nodes:
+        if node is _SPACE:
+            parts.append(" ")
+        elif isinstance(node, _Word):
+            parts.append(node.text)
+        elif isinstance(node, _Slot):
+            parts.append(sample(node.name, node.kind))
+        elif isinstance(node, _Choice):
+            parts.append(_example(node.alternatives[0], sample))
+    return "".join(parts)
 
 
 # --------------------------------------------------------------------------- reading
@@ -566,6 +621,16 @@ class Selector:
     def patterns(self) -> tuple[tuple[str, Pattern], ...]:
         """(tool, pattern) pairs in the order they are tried."""
         return self._entries
+
+    def examples(self, limit: int, fill: Sample = sample) -> list[str]:
+        """Up to ``limit`` turns, one per tool in the order tried, each from the first of the tool's patterns whose
+        example (slots filled by ``fill``) reads as a call of that tool alone."""
+        found: dict[str, str] = {}
+        for tool, pattern in self._entries:
+            turn = example(pattern.text, fill)
+            if tool not in found and [self._clause(text).tool for text in self._group(turn) or ()] == [tool]:
+                found[tool] = turn
+        return list(found.values())[:limit]
 
     def read(self, turn: str) -> Reading:
         """Read a turn into clauses, or say it was not read (with its language when it is clear)."""

@@ -31,7 +31,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 
-from . import feedback, stream
+from . import feedback, logs, stream
 from .approvers import owner_of, owns
 from .auth import Auth, NoAuth, Principal, bearer
 from .body import parsed, raw
@@ -87,17 +87,22 @@ SECURE = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{name}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
+<link rel="icon" href="{base}/favicon.ico" type="image/svg+xml">
 <script type="module" src="{base}/agent-ui.js"></script></head>
 <body><main><stalwart-chat base="{base}" data-signin="fragment"></stalwart-chat></main></body></html>
 """
 INBOX_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{name}: inbox</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
+<link rel="icon" href="{base}/favicon.ico" type="image/svg+xml">
 <script type="module" src="{base}/agent-ui.js"></script></head>
 <body><main><stalwart-inbox base="{base}" data-signin="fragment"></stalwart-inbox></main></body></html>
 """
 BUNDLE = "agent-ui.js"
-PUBLIC = ("/", "/inbox", f"/{BUNDLE}", "/healthz", "/config.json", "/openapi.json", "/links/*")
+ICON = "favicon.svg"
+EXAMPLES = 4
+"""Example turns ``/config.json`` offers at most: one per tool, as many as a person takes in at a glance."""
+PUBLIC = ("/", "/inbox", f"/{BUNDLE}", "/favicon.ico", "/healthz", "/config.json", "/openapi.json", "/links/*")
 """Paths a plain GET may reach from any site: a link to the interface, the inbox or a signed link opens it."""
 OPERATOR_HEADER = "Stalwart-Operator-Token"
 
@@ -150,6 +155,7 @@ def make_app(
         desk.on_interrupt = on_interrupt
     auth = auth or NoAuth()
     agent_name = desk.agent(agent).name
+    shown = _config_json(desk, agent_name) if "config" in routes else {}
     key = desk.storage.secret("session", secrets.token_hex(32))
     tickets = Tickets(key.encode())
     # No /docs or /redoc: FastAPI's pages load their scripts from a CDN, which would run on the service's origin.
@@ -180,6 +186,7 @@ def make_app(
     app.add_middleware(
         Boundary, hosts=LOOPBACK_HOSTS if allowed_hosts is None else allowed_hosts, origins=origins, public=PUBLIC
     )
+    app.add_middleware(logs.RequestLog, routes=lambda: app.router.routes)
     _handle_errors(app)
     route = _Declare(app, routes)
 
@@ -233,7 +240,14 @@ def make_app(
     def interface_bundle() -> Response:
         """@stalwart-agents/agent-ui, built into the package: the interface needs no Node at run time."""
         return Response(
-            _bundle(), media_type="text/javascript", headers={**SECURE, "Cache-Control": "public, max-age=300"}
+            _static(BUNDLE), media_type="text/javascript", headers={**SECURE, "Cache-Control": "public, max-age=300"}
+        )
+
+    @route("interface", "GET", "/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        """The page's icon, so a browser's request for it is answered, not a 404."""
+        return Response(
+            _static(ICON), media_type="image/svg+xml", headers={**SECURE, "Cache-Control": "public, max-age=86400"}
         )
 
     @route(
@@ -381,8 +395,9 @@ def make_app(
         return {"ok": True}
 
     @route("config", "GET", "/config.json", response_model=ConfigOut)
-    def config_json(request: Request) -> dict[str, str]:
-        return {"agent": agent_name, "base": request.scope.get("root_path", "")}
+    def config_json(request: Request) -> dict[str, object]:
+        """What the interface shows before the first turn: the agent, what it does, and turns it reads."""
+        return {**shown, "base": request.scope.get("root_path", "")}
 
     if public_url is not None:
         _serve_links(app, desk, auth, routes, public_url, link_hours, links_alone)
@@ -416,6 +431,15 @@ def as_seen_by(desk: Desk, reply: Reply, who: Principal) -> Reply:
         return reply
     step = reply.answered.step if reply.answered is not None else None
     return reply.seen_by_approver(step, lambda pause: desk.may_answer(pause, who, owner))
+
+
+def _config_json(desk: Desk, name: str) -> dict[str, object]:
+    """The agent's name, its description ("" where it has none) and a few turns made from its tools' patterns."""
+    return {
+        "agent": name,
+        "description": desk.config.agent(name).description or "",
+        "examples": desk.agent(name).selector.examples(EXAMPLES),
+    }
 
 
 def _page(template: str, request: Request, name: str) -> HTMLResponse:
@@ -473,9 +497,9 @@ def _undeclared(endpoint: Endpoint) -> Endpoint:
 
 
 @cache
-def _bundle() -> bytes:
-    """Read from the package once per process, not on every request."""
-    return resources.files(__package__).joinpath("static", BUNDLE).read_bytes()
+def _static(name: str) -> bytes:
+    """A file of the package's ``static/``, read once per process, not on every request."""
+    return resources.files(__package__).joinpath("static", name).read_bytes()
 
 
 def _reader(desk: Desk, thread: str) -> stream.Read:
@@ -544,5 +568,6 @@ def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-    log.exception("unexpected error on %s %s", request.method, request.url.path)
+    route = getattr(request.scope.get("route"), "path", logs.UNMATCHED)  # the template: a link's path is a capability
+    log.exception("unexpected error on %s %s", request.method, route)
     return _error("internal", "the service failed on this request; its log has the details", 500)

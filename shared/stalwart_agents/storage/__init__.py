@@ -52,6 +52,7 @@ __all__ = [
     "Storage",
     "Upkeep",
     "check_url",
+    "missing_extra",
     "open_storage",
     "sqlite_path",
 ]
@@ -109,6 +110,16 @@ def dynamodb_address(url: str) -> tuple[str, str, str | None]:
     return parts.netloc, region, endpoint
 
 
+def missing_extra(extra: str, what: str) -> str:
+    """The sentence for a feature whose optional dependencies are not installed: which extra brings them, installed
+    from the checkout (the package index's ``stalwart-agents`` is another vendor's)."""
+    return f"{what} needs the {extra} extra: pip install -e '.[{extra}]' in the stalwart-agents checkout"
+
+
+def _missing(extra: str, backend: str, exc: ImportError) -> ConfigError:
+    return ConfigError(f"{missing_extra(extra, f'the {backend} backend')} ({exc})", key="storage")
+
+
 def sqlite_path(url: str, base_dir: Path | None) -> Path:
     """The file a ``sqlite:///PATH`` URL names; a relative PATH is taken from ``base_dir``."""
     path = Path(url[len("sqlite:///") :])
@@ -132,13 +143,14 @@ def open_storage(url: str, *, base_dir: Path | None = None, retention: float = D
         try:
             from .postgres import PostgresStorage
         except ImportError as exc:
-            raise ConfigError(
-                f"the postgres backend needs psycopg: pip install 'stalwart-agents[postgres]' ({exc})", key="storage"
-            ) from exc
+            raise _missing("postgres", "postgres", exc) from exc
 
         store = PostgresStorage(url, retention=retention)
     elif scheme == "dynamodb":
-        from .dynamodb import DynamoStorage
+        try:
+            from .dynamodb import DynamoStorage
+        except ImportError as exc:
+            raise _missing("aws", "dynamodb", exc) from exc
 
         table, region, endpoint = dynamodb_address(url)
         store = DynamoStorage(table, region=region, endpoint=endpoint, retention=retention)
