@@ -43,6 +43,18 @@ def test_a_steps_result_is_in_the_conversation_and_opens_to_the_whole(page, serv
     assert_accessible(page, browser, served)
 
 
+def test_a_turn_nothing_read_goes_to_the_examples_model_on_yes_and_its_read_runs(page, served, browser):
+    say(page, "what is the total of 4412?")
+    confirm_box(page, "delegate")
+    assert_accessible(page, browser, served)
+    answer(page, "Yes, pass it on", "delegate")
+    result = page.locator("stalwart-chat .entry.reply .results details").first
+    result.wait_for()
+    assert "total: 125.50" in result.locator("summary").inner_text()
+    assert "I read that as look_up_order for order 4412." in page.locator("stalwart-chat .entry.reply").last.inner_text()
+    assert ledger(served, "charge") == []
+
+
 def test_an_argument_from_an_earlier_call_names_that_call_and_shows_what_it_gave(browser, tmp_path):
     served = Served(
         f"sqlite:///{tmp_path / 'steps.db'}",
