@@ -36,6 +36,7 @@ UNMATCHED = "-"
 """The route of a request no route takes: its path is not logged."""
 
 log = logging.getLogger("stalwart_agents")
+log.addHandler(logging.NullHandler())  # a library: silent until the application (or stalwart serve) configures logging
 
 
 def configure(level: str = "warning", form: Format = "text") -> None:
@@ -95,7 +96,7 @@ def _shown(value: object) -> str:
     text = value if isinstance(value, str) else json.dumps(value, default=str)
     if text and all(c.isprintable() and c not in ' "=' for c in text):
         return text
-    return json.dumps(text, ensure_ascii=False)
+    return json.dumps(text)  # ASCII: a U+2028 in a thread id would otherwise split the line for some readers
 
 
 class RequestLog:

@@ -1,4 +1,4 @@
-"""The resume server for a LangGraph graph: its ``interrupt()`` pauses, served as the chapter serves ours.
+"""The resume server for a LangGraph graph: its ``interrupt()`` pauses, served as ``stalwart serve`` serves ours.
 
 The graph keeps its own state in the team's own checkpointer; this server keeps,
 in a stalwart run store, what LangGraph does not: a token per pause, a claim so
