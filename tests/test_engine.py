@@ -25,7 +25,7 @@ def test_a_write_waits_for_a_person_with_the_call_its_arguments_and_reasons(desk
     assert pause.reasons == ["write"] and pause.irreversible is False
     assert len(pause.token) >= 32 and pause.id.startswith("p_")
     assert ledger("charge") == []
-    assert reply.status == "waiting" and "charge_card waits for your decision" in reply.text
+    assert reply.status == "waiting" and "Charge 40 to order 4411 waits for your decision" in reply.text
 
 
 def test_the_pause_json_has_the_designed_shape(desk):

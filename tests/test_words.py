@@ -165,7 +165,7 @@ def test_a_counted_approval_says_the_call_waits_for_another_person(tmp_path, led
         reply = desk.confirm("t", "approve", waiting=pause.id, token=pause.token, principal=fiona)
 
     assert reply.status == "waiting" and ledger("charge") == []
-    assert "charge_card waits for another person to approve it too." in reply.text
+    assert "Charge 40 to order 4411 waits for another person to approve it too." in reply.text
     assert "waits for your decision" not in reply.text
 
 
@@ -205,3 +205,12 @@ def test_a_tool_file_with_a_bad_template_fails_to_load_naming_the_tool(tmp_path)
     (tmp_path / "agent.yaml").write_text("storage: memory://\nagents:\n  - name: a\n    tools: tools.py\n")
     with pytest.raises(ConfigError, match="look_up_order: describe names 'order'"):
         Desk.from_file(tmp_path / "agent.yaml")
+
+
+def test_why_a_turn_was_not_read_is_said_with_the_question_and_not_again_after_yes(tmp_path, ledger):
+    with Desk.from_file(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}") as shop:
+        asked = shop.send("t", "what is the total of 4412?")
+        assert asked.text == "I couldn't work that out. Shall I pass it to the assistant?"
+        passed = shop.confirm("t", "approve")
+    assert passed.text.startswith("I read that as look_up_order for order 4412.")
+    assert "couldn't work that out" not in passed.text and passed.status == "done"

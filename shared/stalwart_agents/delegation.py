@@ -36,17 +36,20 @@ class Delegation:
         self._turn, self._language = state.turn, state.unread.language
 
     def take(self) -> None:
-        """Say why the turn was not read, then do what ``on_unread`` says."""
+        """Do what ``on_unread`` says, saying why the turn was not read where the person is told anything about it:
+        with the refusal, with the question, or before the model's answer; not again once they said yes."""
         if self._language and self._language != "en":
-            self._notes.append(f"I read English turns only, and this one looks like {language_name(self._language)}.")
+            why = f"I read English turns only, and this one looks like {language_name(self._language)}."
         else:
-            self._notes.append("I couldn't work that out.")
+            why = "I couldn't work that out."
         if self._agent.on_unread == "refuse":
-            self._notes.append("I can only do what my tools say they do.")
+            self._notes += [why, "I can only do what my tools say they do."]
             return
-        first = PausePoint.turn()
-        if self._agent.on_unread == "ask" and not self._may_delegate(first, "Shall I pass it to the assistant?"):
-            return
+        if self._agent.on_unread == "ask":
+            if not self._may_delegate(PausePoint.turn(), f"{why} Shall I pass it to the assistant?"):
+                return
+        else:
+            self._notes.append(why)
         self._delegated()
 
     def _may_delegate(self, point: PausePoint, asking: str) -> bool:

@@ -29,11 +29,11 @@ def words(progress: Progress) -> str:
         elif pause.kind == "saga_stuck":
             said.append(pause.question)
         elif pause.kind == "outcome_unknown":
-            said.append(f"I can't tell whether {pause.tool} took effect. Did it?")
+            said.append(f"I can't tell whether it took effect: {pause.question}")
         elif pause.approvals is not None and pause.approvals["given"]:
-            said.append(f"{pause.tool} waits for another person to approve it too.")
+            said.append(f"{pause.title} waits for another person to approve it too.")
         elif pause.kind != "delegate":
-            said.append(f"{pause.tool} waits for your decision.")
+            said.append(f"{pause.title} waits for your decision.")
     return " ".join(said)
 
 
