@@ -127,7 +127,12 @@ def owns(principal: Principal, owner: str | None) -> bool:
 
 def is_owner(principal: Principal, owner: str | None) -> bool:
     """Whether ``principal`` is the thread's owner themself (a signed link is not)."""
-    return owner is not None and hmac.compare_digest(principal.key.encode(), owner.encode())
+    return owner is not None and same_key(owner, principal.key)
+
+
+def same_key(stored: str, key: str) -> bool:
+    """Whether two principals' keys are one, compared in constant time: an owner key is never guessed by timing."""
+    return hmac.compare_digest(stored.encode(), key.encode())
 
 
 def is_link(principal: Principal) -> bool:

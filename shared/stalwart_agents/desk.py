@@ -7,7 +7,6 @@ storage, in one process or two, see and answer the same pauses.
 from __future__ import annotations
 
 import dataclasses
-import hmac
 import os
 import re
 import secrets
@@ -22,7 +21,7 @@ from . import audit, logs
 from .agent import Agent
 from .announce import Notify, announce
 from .answer import Answer
-from .approvers import Approvers, owner_of, unapprovable
+from .approvers import Approvers, is_owner, owner_of, same_key, unapprovable
 from .approvers import misnamed as misnamed_approver
 from .auth import ANONYMOUS, Principal
 from .check import misnamed
@@ -167,12 +166,12 @@ class Desk:
         """
         thread = _thread(user)
         stored = owner_of(self.storage, thread)
-        if start and (stored is None or _same(stored, owner)):
+        if start and (stored is None or same_key(stored, owner)):
             # Owning is also the thread's activity: a prune deciding right now that it is idle either
             # keeps it or, having removed it, sees it claimed afresh, so a turn never lands in a
             # thread pruned (or taken by another) between this check and the turn's commit.
             stored = self.storage.own(thread, owner)
-        if stored is None or not _same(stored, owner):
+        if stored is None or not same_key(stored, owner):
             raise NotFound("no such thread")
 
     def admit(self, user: str, principal: Principal, pause: str | None = None) -> None:
@@ -187,7 +186,7 @@ class Desk:
         """
         thread = _thread(user)
         owner = owner_of(self.storage, thread)
-        if owner is not None and _same(owner, principal.key):
+        if is_owner(principal, owner):
             return
         if owner is None or not (
             any(self.may_answer(p, principal, owner) for p in self.waiting(thread))
@@ -239,7 +238,7 @@ class Desk:
         if principal is None or not waiting:
             return waiting
         owner = owner_of(self.storage, user)
-        if owner is not None and _same(owner, principal.key):
+        if is_owner(principal, owner):
             return waiting
         return [pause for pause in waiting if self.may_answer(pause, principal, owner)]
 
@@ -360,10 +359,6 @@ def _shared_approvers(agents: dict[str, Agent]) -> Approvers | None:
     first, *others = [agent.approvers for agent in agents.values()]
     alike = all((other.rules, other.approvals) == (first.rules, first.approvals) for other in others)
     return first if alike else None
-
-
-def _same(stored: str, owner: str) -> bool:
-    return hmac.compare_digest(stored.encode(), owner.encode())
 
 
 def _storage(storage: Storage | str | None, config: Config) -> Storage:
