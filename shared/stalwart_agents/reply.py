@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal, NotRequired
 
 from typing_extensions import TypedDict  # pydantic builds schemas of these: before 3.12, from this one
@@ -34,6 +34,17 @@ class CallOutcome:
     error: str | None = None
     call: int | None = None
 
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "step": self.step,
+            "tool": self.tool,
+            "arguments": self.arguments,
+            "status": self.status,
+            "result": self.result,
+            "error": self.error,
+            "call": self.call,
+        }
+
 
 @dataclass(frozen=True)
 class Refusal:
@@ -44,6 +55,15 @@ class Refusal:
     arguments: list[ArgumentDict]
     sentence: str
     rule: str | None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "step": self.step,
+            "tool": self.tool,
+            "arguments": self.arguments,
+            "sentence": self.sentence,
+            "rule": self.rule,
+        }
 
 
 class RollbackReport(TypedDict):
@@ -98,12 +118,14 @@ class Reply:
         )
 
     def to_dict(self) -> dict[str, object]:
+        """The reply's JSON, built field by field: it is encoded at once, so its values are shared, not copied
+        (``dataclasses.asdict`` deep-copied every argument and result on every answer)."""
         return {
             "thread": self.thread,
             "reply": {"id": self.id, "text": self.text},
-            "steps": [asdict(s) for s in self.steps],
-            "waiting": [w.to_dict() for w in self.waiting],
-            "refusals": [asdict(r) for r in self.refusals],
+            "steps": [step.to_dict() for step in self.steps],
+            "waiting": [pause.to_dict() for pause in self.waiting],
+            "refusals": [refusal.to_dict() for refusal in self.refusals],
             "rollback": self.rollback,
             "not_notified": list(self.not_notified),
         }

@@ -39,6 +39,7 @@ from .boundary import LOOPBACK_HOSTS, Boundary
 from .desk import Desk
 from .errors import Forbidden, RunWaiting, StalwartError, Unauthorized
 from .inbox import CURSOR_PATTERN, MAX_LIMIT, TOOL_PATTERN, Inbox, not_notified
+from .json_answer import JsonAnswer
 from .links import DEFAULT_HOURS
 from .pause import Pause
 from .reply import Reply
@@ -225,7 +226,7 @@ def make_app(
 
     def ticketed(body: dict[str, Any], thread: str, who: Principal) -> JSONResponse:
         """An answer on a thread, with a ticket to open its stream (an EventSource cannot send a token)."""
-        return JSONResponse(body, headers={TICKET_HEADER: tickets.mint(thread, who.key, time.time())})
+        return JsonAnswer(body, headers={TICKET_HEADER: tickets.mint(thread, who.key, time.time())})
 
     @route("interface", "GET", "/", response_class=HTMLResponse)
     def interface(request: Request) -> HTMLResponse:
@@ -259,15 +260,16 @@ def make_app(
         responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503),
     )
     async def messages(thread: Thread, request: Request) -> JSONResponse:
-        who = await run_in_threadpool(auth.principal, request)
-        turn = parsed(Turn, await raw(request))
+        body = await raw(request)
 
-        def send() -> Any:
+        def send() -> JSONResponse:
+            who = auth.principal(request)
+            turn = parsed(Turn, body)
             desk.enter(thread, who.key, start=True)
-            return desk.send(thread, turn.text, agent=agent_name, session=_session(request))
+            reply = desk.send(thread, turn.text, agent=agent_name, session=_session(request))
+            return ticketed(reply.to_dict(), thread, who)
 
-        reply = await run_in_threadpool(send)
-        return ticketed(reply.to_dict(), thread, who)
+        return await run_in_threadpool(send)
 
     @route(
         "interrupts",
@@ -312,7 +314,7 @@ def make_app(
             who = auth.principal(request)
             return desk.inbox(who, kind=kind, tool=tool, cursor=cursor, limit=limit)
 
-        return JSONResponse((await run_in_threadpool(read)).to_dict())
+        return JsonAnswer((await run_in_threadpool(read)).to_dict())
 
     @route(
         "resume",
@@ -324,23 +326,26 @@ def make_app(
     )
     async def resume(thread: Thread, request: Request) -> JSONResponse:
         body = await raw(request)
-        who, answer = await run_in_threadpool(admit_to_answer, request, thread, body)
-        signed = _signed_resume(secret, who, request.headers.get("stalwart-signature"), body)
-        reply = await run_in_threadpool(
-            desk.confirm,
-            thread,
-            answer.decision,
-            waiting=answer.interrupt_id,
-            value=answer.value,
-            token=answer.token,
-            channel="signed" if signed else "http",
-            principal=who,
-            session=_session(request),
-        )
-        seen = await run_in_threadpool(as_seen_by, desk, reply, who)
-        if seen is not reply:  # an approver's: no ticket, since the thread's stream is its owner's
-            return JSONResponse(seen.to_dict())
-        return ticketed(reply.to_dict(), thread, who)
+
+        def confirm() -> JSONResponse:
+            who, answer = admit_to_answer(request, thread, body)
+            signed = _signed_resume(secret, who, request.headers.get("stalwart-signature"), body)
+            reply = desk.confirm(
+                thread,
+                answer.decision,
+                waiting=answer.interrupt_id,
+                value=answer.value,
+                token=answer.token,
+                channel="signed" if signed else "http",
+                principal=who,
+                session=_session(request),
+            )
+            seen = as_seen_by(desk, reply, who)
+            if seen is not reply:  # an approver's: no ticket, since the thread's stream is its owner's
+                return JsonAnswer(seen.to_dict())
+            return ticketed(reply.to_dict(), thread, who)
+
+        return await run_in_threadpool(confirm)
 
     @route(
         "stream",
@@ -371,7 +376,7 @@ def make_app(
         await run_in_threadpool(auth.principal, request)
         _operator(request, operator_token)
         reply = await run_in_threadpool(desk.rollback, thread, session=_session(request))
-        return JSONResponse(reply.to_dict())
+        return JsonAnswer(reply.to_dict())
 
     @route(
         "feedback",
@@ -545,7 +550,7 @@ def _handle_errors(app: FastAPI) -> None:
 def _error(
     code: str, message: str, status: int, headers: Mapping[str, str] | None = None, **extra: Any
 ) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message, **extra}, status_code=status, headers=headers)
+    return JsonAnswer({"error": code, "message": message, **extra}, status_code=status, headers=headers)
 
 
 def _stalwart_error(request: Request, exc: Exception) -> JSONResponse:
