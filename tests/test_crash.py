@@ -103,3 +103,28 @@ def test_a_slow_worker_keeps_its_run_by_renewing_its_lease(tmp_path, monkeypatch
     assert reply.status == "done" and reply.waiting == []
     journal = other.storage.journal(reply.run)
     assert [(e.tool, e.status, e.attempt) for e in journal] == [("slow_pay", "done", 1)]
+
+
+class CountedLease:
+    """What the renewer needs of a lease: its period, and a renewal it can count."""
+
+    def __init__(self, period: float) -> None:
+        self.period = period
+        self.renewed = threading.Event()
+
+    def renew(self) -> bool:
+        self.renewed.set()
+        return True
+
+
+def test_a_short_lease_is_renewed_on_time_while_the_renewer_sleeps_for_a_long_one():
+    from stalwart_agents.lease import Renewer
+
+    renewer, slow, quick = Renewer(), CountedLease(600.0), CountedLease(0.05)
+    renewer.add(slow)
+    time.sleep(0.1)
+    renewer.add(quick)
+    assert quick.renewed.wait(5), "the renewer slept through a lease that fell due before the one it waited for"
+    assert not slow.renewed.is_set()
+    renewer.remove(slow)
+    renewer.remove(quick)

@@ -22,6 +22,7 @@ the run on.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -181,21 +182,28 @@ class Renewer:
 
     Moving a run takes a millisecond or so; starting a thread for each move would
     cost a good part of that, so the leases share this one, which sleeps until the
-    next renewal is due.
+    next renewal is due.  Waking it costs a switch between threads, so a lease wakes
+    it only when it falls due before the thread would look anyway; with nothing to
+    renew it looks again after the shortest period it has seen, which a lease added
+    since cannot fall due before.
     """
 
     def __init__(self) -> None:
         self._due: dict[Lease, float] = {}
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
+        self._looks_at = -math.inf
+        self._idle = 60.0
 
     def add(self, lease: Lease) -> None:
         with self._wake:
-            self._due[lease] = time.monotonic() + lease.period
+            due = self._due[lease] = time.monotonic() + lease.period
+            self._idle = min(self._idle, lease.period)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="stalwart-lease-renewer", daemon=True)
                 self._thread.start()
-            self._wake.notify()
+            elif due < self._looks_at:
+                self._wake.notify()
 
     def remove(self, lease: Lease) -> None:
         with self._wake:
@@ -215,8 +223,10 @@ class Renewer:
                 if due:
                     for lease in due:
                         self._due[lease] = now + lease.period
+                    self._looks_at = -math.inf
                     return due
-                self._wake.wait(min(self._due.values(), default=now + 60) - now)
+                self._looks_at = min(self._due.values(), default=now + self._idle)
+                self._wake.wait(self._looks_at - now)
 
 
 RENEWER = Renewer()

@@ -15,6 +15,7 @@ import string
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -66,23 +67,27 @@ class Tool:
     label: str = ""
     describe: str = ""
     labels: Mapping[str, str] = field(default_factory=dict, hash=False)
+    signature: inspect.Signature = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Read on every call a run makes or replays: inspect builds a new Signature each time it is asked.
+        object.__setattr__(self, "signature", inspect.signature(self.fn))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
 
-    @property
+    @cached_property
     def parameters(self) -> tuple[Parameter, ...]:
         """The arguments a call passes: what the person is shown and the selector fills."""
-        signature = inspect.signature(self.fn)
         return tuple(
             Parameter(p.name, p.default is inspect.Parameter.empty, p.annotation)
-            for p in signature.parameters.values()
+            for p in self.signature.parameters.values()
             if p.name not in RESERVED and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
         )
 
     def takes(self, name: str) -> bool:
         """Whether a call may pass ``name``: a parameter of that name, or ``**kwargs``, which takes any."""
-        parameters = inspect.signature(self.fn).parameters
+        parameters = self.signature.parameters
         return name in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
 
     def title(self, values: Mapping[str, JSON]) -> str:
@@ -103,7 +108,7 @@ class Tool:
         Only a parameter of that name receives one: ``**kwargs`` often passes on to
         another API, which would not expect it.
         """
-        return "idempotency_key" in inspect.signature(self.fn).parameters
+        return "idempotency_key" in self.signature.parameters
 
 
 def tool(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 RUN_STATUSES = ("running", "waiting", "done", "cancelled", "failed")
 FINISHED = frozenset({"done", "cancelled", "failed"})
@@ -23,6 +23,21 @@ Position = tuple[float, str]
 """Where a pause stands in the inbox: its ``(created_at, id)``."""
 UNANNOUNCED = 60.0
 """Seconds after which an open pause nobody has noted a delivery on is due for one: its request's worker died."""
+
+
+Kept = TypeVar("Kept", "RunRecord", "PauseRecord", "JournalEntry")
+
+
+def _replaced(record: Kept, changes: Mapping[str, Any]) -> Kept:
+    """``record`` with ``changes``, as ``dataclasses.replace`` makes it but without calling ``__init__`` again:
+    records are copied a dozen times a cycle, and these have no ``__post_init__`` to run."""
+    unknown = changes.keys() - _FIELDS[type(record)]
+    if unknown:
+        raise TypeError(f"{type(record).__name__} has no field {', '.join(sorted(unknown))}")
+    copy = object.__new__(type(record))
+    copy.__dict__.update(record.__dict__)
+    copy.__dict__.update(changes)
+    return copy
 
 
 @dataclass(frozen=True)
@@ -41,7 +56,7 @@ class RunRecord:
     updated_at: float = 0.0
 
     def replace(self, **changes: Any) -> RunRecord:
-        return dataclasses.replace(self, **changes)
+        return _replaced(self, changes)
 
 
 @dataclass(frozen=True)
@@ -61,7 +76,7 @@ class PauseRecord:
     delivery: dict[str, Any] | None = None
 
     def replace(self, **changes: Any) -> PauseRecord:
-        return dataclasses.replace(self, **changes)
+        return _replaced(self, changes)
 
 
 @dataclass(frozen=True)
@@ -81,7 +96,12 @@ class JournalEntry:
     finished_at: float | None = None
 
     def replace(self, **changes: Any) -> JournalEntry:
-        return dataclasses.replace(self, **changes)
+        return _replaced(self, changes)
+
+
+_FIELDS: dict[type, frozenset[str]] = {
+    kind: frozenset(spec.name for spec in dataclasses.fields(kind)) for kind in (RunRecord, PauseRecord, JournalEntry)
+}
 
 
 @dataclass(frozen=True)
