@@ -253,9 +253,16 @@ def test_a_when_reading_an_argument_the_pause_lacks_does_not_govern_it(tmp_path,
 
 def test_the_inbox_evaluates_each_condition_once_for_pauses_that_differ_only_in_what_it_never_reads(tmp_path, ledger):
     """A person who may answer nothing reads 20 large charges: each ``when`` is evaluated once per amount, and
-    ``who`` (which reads only who.groups) once in all; another such person costs no evaluation at all."""
+    ``who`` (which reads only who.groups) once in all; another such person costs no evaluation at all.  The rules
+    do arithmetic, so cel-python evaluates them (plain comparisons never reach it)."""
+    rules = """
+        approvers:
+          - name: finance-large
+            when: "args.amount * 2 > 2000"
+            who: 'size(who.groups.filter(g, g == "finance")) > 0'
+    """
     nina = Principal(TEAM, "nina", {"groups": ["sales"]})
-    with opened(tmp_path, FINANCE_FOR_LARGE) as desk:
+    with opened(tmp_path, rules) as desk:
         for n in range(20):
             charge(desk, f"t{n}", 2000 + n)
         cel._outcome.cache_clear()
@@ -264,6 +271,16 @@ def test_the_inbox_evaluates_each_condition_once_for_pauses_that_differ_only_in_
         assert desk.inbox(nina).waiting == []
         assert cel._outcome.cache_info().misses == 20 + 1
         assert len(desk.inbox(FIONA).waiting) == 20
+
+
+def test_plain_comparisons_never_reach_cel_python(tmp_path, ledger):
+    with opened(tmp_path, FINANCE_FOR_LARGE) as desk:
+        for n in range(5):
+            charge(desk, f"t{n}", 2000 + n)
+        cel._outcome.cache_clear()
+        assert desk.inbox(MALLORY).waiting == []
+        assert len(desk.inbox(FIONA).waiting) == 5
+        assert cel._outcome.cache_info().misses == 0
 
 
 # --- rules checked at load ------------------------------------------------------------------------------------

@@ -211,8 +211,8 @@ def test_the_package_hands_its_saved_parser_to_cel_python(saved, tmp_path):
     shutil.copy(saved, tmp_path / "stalwart_agents" / "cel_parser.pickle")
     script = (
         "from celpy.celparser import CELParser; from stalwart_agents import cel;"
-        " print(cel.__file__, cel.holds('args.amount > 500', '{\"args\": {\"amount\": 600}}'),"
-        " cel.holds('args.amount > 500', '{\"args\": {\"amount\": 6}}'), CELParser.CEL_PARSER.source_path)"
+        " print(cel.__file__, cel.evaluate('args.amount * 2 > 1000', {'args': {'amount': 600}}),"
+        " cel.evaluate('args.amount * 2 > 1000', {'args': {'amount': 6}}), CELParser.CEL_PARSER.source_path)"
     )
     done = subprocess.run(
         [sys.executable, "-c", script],

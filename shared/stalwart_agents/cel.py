@@ -1,5 +1,8 @@
 """Rule conditions in CEL (cel-python): compiled once per expression, evaluated once per set of values.
 
+Plain comparisons (``args.amount > 500``) are decided in Python by cel_subset, and
+only what they cannot decide reaches cel-python.
+
 cel-python is imported on first use, not with the package: a Lambda whose route
 never reads a rule should not pay for its parser at cold start.  Evaluations are
 cached by their values, since a run is replayed on every move and cel-python
@@ -131,15 +134,32 @@ def _string_literal(node: Any) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def holds(expression: str, values: str) -> bool:
-    """Whether ``expression`` is true for the JSON ``values``; one that cannot be evaluated holds (fails closed)."""
-    return _outcome(expression, values) is not False
+def evaluate(expression: str, activation: Mapping[str, Any]) -> bool | None:
+    """The boolean ``expression`` evaluates to over ``activation``; None where it cannot be evaluated to one.
+
+    Plain comparisons are decided in Python (cel_subset); the rest, and whatever values those cannot decide, by
+    cel-python over what the expression reads of the activation as JSON (None where that is not JSON).
+    """
+    from . import cel_subset
+
+    decided = cel_subset.decide(_subset(expression), activation)
+    if decided is not None:
+        return decided
+    try:
+        values = _VALUES.encode(narrowed(expression, activation))
+    except (ValueError, TypeError):
+        return None
+    return _outcome(expression, values)
 
 
-def allows(expression: str, values: str) -> bool:
-    """Whether ``expression`` is true for the JSON ``values``; one that cannot be evaluated does not allow: where a
-    condition grants a right, failing closed is refusing it."""
-    return _outcome(expression, values) is True
+_VALUES = json.JSONEncoder(sort_keys=True, allow_nan=False)
+
+
+@lru_cache(maxsize=1024)
+def _subset(expression: str) -> Any:
+    from . import cel_subset
+
+    return cel_subset.compiled(_parsed(expression))
 
 
 @lru_cache(maxsize=4096)

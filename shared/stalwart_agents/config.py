@@ -7,7 +7,6 @@ meeting its errors one run at a time.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -176,8 +175,7 @@ class RuleConfig(_Model):
         that is not JSON, a result that is not a boolean) holds: it fails closed,
         so an unevaluable refuse rule refuses and an unevaluable confirm rule asks.
         """
-        values = _values(self.when, activation)
-        return values is None or cel.holds(self.when, values)
+        return cel.evaluate(self.when, activation) is not False
 
 
 class ApproverConfig(_Model):
@@ -216,21 +214,11 @@ class ApproverConfig(_Model):
             return True
         if not cel.fields_of(self.when, "args") <= call["args"].keys():
             return False
-        values = _values(self.when, call)
-        return values is None or cel.holds(self.when, values)
+        return cel.evaluate(self.when, call) is not False
 
     def allows(self, call_and_person: dict[str, Any]) -> bool:
         """Whether ``who`` holds; one that cannot be evaluated allows nobody."""
-        values = _values(self.who, call_and_person)
-        return values is not None and cel.allows(self.who, values)
-
-
-def _values(expression: str, activation: dict[str, Any]) -> str | None:
-    """What ``expression`` reads of the activation, as the JSON CEL reads, or None where it holds what JSON cannot."""
-    try:
-        return json.dumps(cel.narrowed(expression, activation), sort_keys=True, allow_nan=False)
-    except (ValueError, TypeError):
-        return None
+        return cel.evaluate(self.who, call_and_person) is True
 
 
 class CheckConfig(_Model):
