@@ -305,8 +305,10 @@ def question_of(kind: PauseKind, about: Tool | StepFunction | None, title: str, 
 
 
 def opening(pause: Pause, at: float) -> tuple[PauseRecord, Event]:
-    """A new pause as the store keeps it, and the event that tells the thread's log of it (without its token)."""
-    event = Event(pause.thread, {"type": "pause", "run": pause.run, "pause": pause.to_dict(token=False), "at": iso(at)})
+    """A new pause as the store keeps it, and the event that tells the thread's log of it: which pause, of what kind,
+    about what, never its token; the pause itself is read from the store (``GET .../interrupts``), not the log."""
+    about = {"id": pause.id, "kind": pause.kind, "tool": pause.tool, "title": pause.title}
+    event = Event(pause.thread, {"type": "pause", "run": pause.run, "pause": about, "at": iso(at)})
     return pause.record().replace(created_at=at), event
 
 

@@ -170,7 +170,7 @@ class _LinkPages:
     def found(self, link: str) -> _Found:
         read = self.links.read(link)
         stored = self.desk.storage.get_pause(read.pause)
-        if stored is None or not read.matches(stored.token) or read.decision not in stored.payload.get("answers", []):
+        if stored is None or not read.matches(stored.token) or read.decision not in Pause.from_record(stored).answers:
             raise NotALink("this link names nothing that waits here")
         return _Found(read, stored)
 

@@ -254,14 +254,24 @@ class Pause:
 
     @classmethod
     def from_record(cls, record: PauseRecord) -> Pause:
-        stored = {name: value for name, value in record.payload.items() if name in _STORED}
-        shown = cast("list[ArgumentDict]", record.payload["arguments"])
-        stored["arguments"] = [ArgumentDict(name=a["name"], value=a["value"], origin=a["origin"]) for a in shown]
-        stored["labels"] = {a["name"]: a["label"] for a in shown if "label" in a}
-        stored["sources"] = {a["name"]: a["source"] for a in shown if "source" in a}
+        """The pause a record keeps: its payload over what the record's own fields and the pause's kind say."""
+        payload = {**_implied(record), **record.payload}
+        stored = {name: value for name, value in payload.items() if name in _STORED}
+        kept = cast("list[ArgumentDict]", payload["arguments"])
+        stored["arguments"] = [ArgumentDict(name=a["name"], value=a["value"], origin=a["origin"]) for a in kept]
+        stored["labels"] = {a["name"]: a.get("label", a["name"]) for a in kept}
+        stored["sources"] = {a["name"]: a["source"] for a in kept if "source" in a}
         return cls(**stored, token=record.token, delivery=cast("Delivery | None", record.delivery))
 
     def record(self) -> PauseRecord:
+        """The pause as a store keeps it: its JSON, less what the record's fields hold and what goes without saying
+        (the answers of its kind, a label that is the tool's name), which ``from_record`` puts back."""
+        payload = self.to_dict(token=False)
+        implied = {"id": self.id, "kind": self.kind, "thread": self.thread, "run": self.run, "step": self.step}
+        implied |= {"answers": list(ANSWERS[self.kind]), "irreversible": False, "label": self.tool, "title": self.label}
+        kept = {name: value for name, value in payload.items() if name not in implied or implied[name] != value}
+        kept["tool"] = self.tool
+        kept["arguments"] = [_unexplained(argument) for argument in cast("list[ArgumentDict]", payload["arguments"])]
         return PauseRecord(
             id=self.id,
             run=self.run,
@@ -269,8 +279,24 @@ class Pause:
             kind=self.kind,
             step=self.step,
             token=self.token,
-            payload=self.to_dict(token=False),
+            payload=kept,
         )
+
+
+def _implied(record: PauseRecord) -> dict[str, object]:
+    """What a stored payload leaves out: the record's own fields, and what its kind answers."""
+    kind = cast("PauseKind", record.kind)
+    implied: dict[str, object] = {"id": record.id, "kind": kind, "thread": record.thread, "run": record.run}
+    implied |= {"step": record.step, "answers": list(ANSWERS.get(kind, ())), "irreversible": False}
+    return implied
+
+
+def _unexplained(argument: ArgumentDict) -> ArgumentDict:
+    """An argument as kept: its label only where it is not the argument's own name."""
+    kept = ArgumentDict(**argument)
+    if kept.get("label") == kept["name"]:
+        del kept["label"]
+    return kept
 
 
 _KIND_FIELDS = ("prompt", "argument", "turn", "undo", "pending", "after_answer", "approvals")
