@@ -135,11 +135,10 @@ class _Tables:
         return {RunRecord: self.runs, PauseRecord: self.pauses, JournalEntry: self.journal}[kind]
 
     @contextmanager
-    def transaction(self, by_run: dict[str, list[Key]], open_pauses: _OpenPauses) -> Iterator[_Tables]:
+    def transaction(self, indexes: _Indexes) -> Iterator[_Tables]:
         """Writes made in the block stay if it ends normally, and are undone if it raises.
 
-        Each new pause and journal entry is indexed under its run, so a run's rows are found without a scan,
-        and each pause written is indexed as open or not, for the inbox.
+        The indexes learn of the writes only once they stay, so a refused commit leaves them as they were.
         """
         tables = (self.runs, self.pauses, self.journal, self.active, self.last, self.touched)
         for table in tables:
@@ -151,14 +150,33 @@ class _Tables:
                 table.roll_back()
             raise
         else:
-            for table in (self.pauses, self.journal):
-                for key in table.added():
-                    by_run.setdefault(table[key]["run"], []).append(key)
-            for key in self.pauses.written():
-                open_pauses.sync(key[0], self.pauses.get(key))
+            indexes.kept(self)
         finally:
             for table in tables:
                 table.undo = None
+
+
+@dataclass
+class _Indexes:
+    """Where a thread's runs, and a run's pauses and journal entries, are kept (in the order written), and the open
+    pauses: so a turn, an answer or a listing reads only the rows it is about, however many the store holds.
+
+    A kept commit adds to them, and prune's forgetting a thread removes from them; nothing else changes them.
+    """
+
+    runs_of_thread: dict[str, list[Key]] = field(default_factory=dict)
+    rows_of_run: dict[str, list[Key]] = field(default_factory=dict)
+    open_pauses: _OpenPauses = field(default_factory=_OpenPauses)
+
+    def kept(self, tables: _Tables) -> None:
+        """Index what a commit that stays wrote."""
+        for key in tables.runs.added():
+            self.runs_of_thread.setdefault(tables.runs[key]["thread"], []).append(key)
+        for table in (tables.pauses, tables.journal):
+            for key in table.added():
+                self.rows_of_run.setdefault(table[key]["run"], []).append(key)
+        for key in tables.pauses.written():
+            self.open_pauses.sync(key[0], tables.pauses.get(key))
 
 
 class MemoryStorage(Transactional[_Tables]):
@@ -175,8 +193,7 @@ class MemoryStorage(Transactional[_Tables]):
         self.retention, self.clock = retention, time.time
         self._lock = threading.Lock()
         self._tables = _Tables()
-        self._by_run: dict[str, list[Key]] = {}
-        self._open = _OpenPauses()
+        self._indexes = _Indexes()
         self._events: dict[str, list[tuple[int, str]]] = {}
         self._event_ids = 0
         self._secrets: dict[str, str] = {}
@@ -223,7 +240,9 @@ class MemoryStorage(Transactional[_Tables]):
     def events(self, thread: str, after: int = 0, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
         records.check_limit(limit)
         with self._lock:
-            page = [(event_id, body) for event_id, body in self._events.get(thread, ()) if event_id > after][:limit]
+            log = self._events.get(thread, [])
+            start = bisect.bisect_right(log, after, key=lambda event: event[0])
+            page = log[start : start + limit]
         return [(event_id, records.load(body)) for event_id, body in page]
 
     def secret(self, name: str, candidate: str) -> str:
@@ -280,7 +299,8 @@ class MemoryStorage(Transactional[_Tables]):
     ) -> list[InboxEntry]:
         records.check_limit(limit)
         with self._lock:
-            rows = (self._tables.pauses[(pause_id,)] for pause_id in self._open.newest(before, kind, tool))
+            newest = self._indexes.open_pauses.newest(before, kind, tool)
+            rows = (self._tables.pauses[(pause_id,)] for pause_id in newest)
             listed = ((row, self._run(row["run"])) for row in rows)
             entries = (
                 InboxEntry(records.from_row(PauseRecord, row), run, self._owners.get(row["thread"]))
@@ -303,35 +323,34 @@ class MemoryStorage(Transactional[_Tables]):
         with self._lock:
             touched, active = self._tables.touched, self._tables.active
             idle = {thread for thread, at in touched.items() if at < cutoff and active.get(thread) is None}
+            shown_in_idle = [m.id for m in self._shown.values() if m.thread in idle]
             shown = [m.id for m in self._shown.values() if m.shown_at < cutoff and m.thread not in idle]
             rated = [f.message for f in self._feedback.values() if f.rated_at < cutoff]
             if not dry_run:
                 for thread in idle:
                     self._forget(thread)
-                for message in shown:
+                for message in shown_in_idle + shown:
                     del self._shown[message]
                 for message in rated:
                     del self._feedback[message]
         return Pruned(threads=len(idle), records=len(shown) + len(rated))
 
     def _forget(self, thread: str) -> None:
-        """Remove the thread with everything it holds."""
-        tables = self._tables
-        for run in [key for key, row in tables.runs.items() if row["thread"] == thread]:
-            for key in self._by_run.pop(run[0], ()):
+        """Remove the thread with its runs and all they hold, found by the indexes (its shown replies: the caller)."""
+        tables, indexes = self._tables, self._indexes
+        for run in indexes.runs_of_thread.pop(thread, ()):
+            for key in indexes.rows_of_run.pop(run[0], ()):
                 if tables.pauses.pop(key, None) is not None:
                     self._claims.pop(key[0], None)
-                    self._open.sync(key[0], None)
+                    indexes.open_pauses.sync(key[0], None)
                 tables.journal.pop(key, None)
             del tables.runs[run]
         for table in (tables.active, tables.last, tables.touched, self._events, self._owners):
             table.pop(thread, None)
-        for message in [m.id for m in self._shown.values() if m.thread == thread]:
-            del self._shown[message]
 
     @contextmanager
     def _transaction(self) -> Iterator[_Tables]:
-        with self._lock, self._tables.transaction(self._by_run, self._open) as tables:
+        with self._lock, self._tables.transaction(self._indexes) as tables:
             yield tables
 
     def _lock_thread(self, tx: _Tables, thread: str) -> str | None:
@@ -407,4 +426,4 @@ class MemoryStorage(Transactional[_Tables]):
 
     def _rows_of(self, run_id: str, table: Mapping[Key, Row]) -> list[Row]:
         """A run's rows of ``table`` in the order they were written, by the index commits keep: no scan."""
-        return [table[key] for key in self._by_run.get(run_id, ()) if key in table]
+        return [table[key] for key in self._indexes.rows_of_run.get(run_id, ()) if key in table]
