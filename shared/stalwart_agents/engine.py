@@ -141,12 +141,11 @@ class Engine:
             snapshot = self._snapshot_for(thread, waiting)
             record, others_open = self._pick(snapshot, thread, waiting)
             pause = Pause.from_record(record)
-            owner = owner_of(self._store, thread)
-            self._refuse_non_approver(snapshot.run, pause, answer, owner)
+            self._refuse_non_approver(snapshot.run, pause, answer)
             value = answer.checked(pause, self._filled_by(snapshot.run, pause))
             if answer.token is not None and not hmac.compare_digest(answer.token.encode(), pause.token.encode()):
                 raise InterruptStale("this answer carries a token other than the one shown; read what waits again")
-            counted = self._counts_only(snapshot.run, pause, answer, owner)
+            counted = self._counts_only(snapshot.run, pause, answer)
             stored = answer.stored(value, self._runtime.clock())
             outcome = "approval" if counted else "taken"
             about = {"run": snapshot.run.id, "pause": pause.id, "title": pause.title}
@@ -168,7 +167,7 @@ class Engine:
                 continue
         raise RunBusy("the run kept changing while this answer was taken; try again")
 
-    def _refuse_non_approver(self, run: RunRecord, pause: Pause, answer: Answer, owner: str | None) -> None:
+    def _refuse_non_approver(self, run: RunRecord, pause: Pause, answer: Answer) -> None:
         """NotAnApprover, unless the pause's approver rules (or, where none governs it, ownership) allow the person.
 
         The owner may always decline (``DECLINES``): a rule nobody satisfies must not hold the thread.  An answer
@@ -179,11 +178,11 @@ class Engine:
         approvers = self._runtime.agents[run.agent].approvers
         if answer.who is None and (answer.decision in DECLINES or not approvers.governing(pause)):
             return
-        why = approvers.refusal(pause, answer.person, owner, answer.decision)
+        why = approvers.refusal(pause, answer.person, owner_of(self._store, run.thread), answer.decision)
         if why is not None:
             raise NotAnApprover(f"you may not answer this pause: {why}", pause=pause.id)
 
-    def _counts_only(self, run: RunRecord, pause: Pause, answer: Answer, owner: str | None) -> bool:
+    def _counts_only(self, run: RunRecord, pause: Pause, answer: Answer) -> bool:
         """Whether this answer is an approval that others must follow before the call runs.
 
         The same person approving twice is AlreadyApproved: four eyes are two people.
@@ -191,7 +190,7 @@ class Engine:
         if answer.decision != "approve" or pause.approvals is None:
             return False
         given = RunState.approvals_of(run).get(pause.id, ())
-        if approved_by(given, answer.person, owner):
+        if approved_by(given, answer.person, owner_of(self._store, run.thread)):
             raise AlreadyApproved(
                 "you have already approved this; it waits for someone else to approve it too", pause=pause.id
             )

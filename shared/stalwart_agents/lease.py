@@ -64,8 +64,8 @@ class Lease:
         self._held = False
         self._staged = Changes()
         self._staged_bytes = 0
-        self._claim_bytes = json_size(claim[1]) if claim is not None else 0
-        self._run_bytes = _bytes(run)
+        self._unmeasured: list[object] = []
+        self._run_bytes: int | None = None
         self._lock = threading.Lock()
         self.period = seconds / 3
 
@@ -96,11 +96,15 @@ class Lease:
             *(entry for entry, _, _ in updates),
             *shown,
         )
-        size = sum(_bytes(record) for record in records) + sum(json_size(event.body) for event in events)
+        values = [*(vars(record) for record in records), *(event.body for event in events)]
         with self._lock:
-            if self._staged and self._would_pass(len(records) + len(events), size):
-                self._commit(None)
-            self._staged_bytes += size
+            if not self._staged:
+                self._unmeasured += values
+            else:
+                size = sum(json_size(value) for value in values)
+                if self._would_pass(len(values), size):
+                    self._commit(None)
+                self._staged_bytes += size
             self._staged.pauses += pauses
             self._staged.starts += starts
             for update in updates:
@@ -127,7 +131,7 @@ class Lease:
             return self._commit(run)
 
     def _commit(self, run: RunRecord | None) -> RunRecord:
-        changes, self._staged, self._staged_bytes = self._staged, Changes(), 0
+        changes, self._staged, self._staged_bytes, self._unmeasured = self._staged, Changes(), 0, []
         saved = run or self._run
         if self._begin:
             changes.begin = saved
@@ -135,9 +139,8 @@ class Lease:
             changes.claim, changes.run, changes.version = self._claim, saved, self._version
         committed = self._store.commit(changes)
         if committed.run is not None:
-            self._run, self._version = committed.run, committed.run.version
-            self._run_bytes = _bytes(committed.run)
-        self._begin, self._claim, self._claim_bytes, self._held = False, None, 0, True
+            self._run, self._version, self._run_bytes = committed.run, committed.run.version, None
+        self._begin, self._claim, self._held = False, None, True
         return self._run
 
     def _would_pass(self, records: int, size: int) -> bool:
@@ -145,8 +148,17 @@ class Lease:
         staged = self._staged
         count = len(staged.pauses) + len(staged.starts) + len(staged.updates) + len(staged.events) + len(staged.shown)
         count += records + 1 + (self._claim is not None)
-        size += self._staged_bytes + self._run_bytes + self._claim_bytes
-        return count > RECORDS_PER_COMMIT or size > BYTES_PER_COMMIT
+        return count > RECORDS_PER_COMMIT or size + self._committing_bytes() > BYTES_PER_COMMIT
+
+    def _committing_bytes(self) -> int:
+        """The bytes the next commit holds so far: what is staged, the run and the claim.  Each is measured only when
+        a bound must be checked: a move's last staging before its commit, and the run it commits, never need it."""
+        self._staged_bytes += sum(json_size(value) for value in self._unmeasured)
+        self._unmeasured = []
+        if self._run_bytes is None:
+            self._run_bytes = _bytes(self._run)
+        claim = json_size(self._claim[1]) if self._claim is not None else 0
+        return self._staged_bytes + self._run_bytes + claim
 
     def __enter__(self) -> Self:
         RENEWER.add(self)
