@@ -194,12 +194,13 @@ class Ledger:
 
         ``about`` is the tool or step the pause is about (None for the turn itself, as delegate is).
         ``question`` is said instead of the kind's own (``question_of``): only the turn's own pause needs it.
-        A call whose arguments are over the limit opens no pause: it is refused, and None returned.
+        A call whose arguments are over the limit opens no pause: it is refused, and None returned.  Those of a pause
+        already open or answered were measured when it opened; a call answered is measured again before it runs.
         """
-        if about is not None and self.refused_arguments(point.key, about.name, arguments) is not None:
-            return None
         pause = self._pause(kind, point, about, arguments, reasons, question, details)
         stored = self._pauses.get(pause.id)
+        if stored is None and about is not None and self.refused_arguments(point.key, about.name, arguments):
+            return None
         if stored is not None and stored.status == "answered":
             assert stored.answer is not None, "an answered pause keeps its answer"
             return Decision.of(stored.answer)
