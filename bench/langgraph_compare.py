@@ -10,7 +10,7 @@ langgraph-checkpoint-sqlite's SqliteSaver, run as its documentation shows
 durability).  Both files use WAL with synchronous=FULL; both run in this
 process, interleaved (ours, theirs, ours, theirs ...).  Printed: the load
 average, the median cycles per second of each, the ratio of their times per
-cycle, and the bytes each stores per paused run.
+cycle, and the bytes one more paused run adds to each file.
 
     python bench/langgraph_compare.py [--cycles 200] [--runs 5]
 """
@@ -100,32 +100,41 @@ def their_cycles(graph: Any, cycles: int, prefix: str) -> float:
     return cycles / (time.perf_counter() - started)
 
 
-def bytes_per_paused_run(path: Path, pause: Callable[[int], None]) -> float:
-    """The file's pages in use, per paused run, after pausing 100 runs (WAL checkpointed first)."""
-    pause(100)
+def used_bytes(path: Path) -> int:
+    """The file's pages in use, the WAL checkpointed into it first."""
     connection = sqlite3.connect(path)
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    used = connection.execute("PRAGMA page_count").fetchone()[0] - connection.execute("PRAGMA freelist_count").fetchone()[0]
-    size = used * connection.execute("PRAGMA page_size").fetchone()[0]
+    pages = connection.execute("PRAGMA page_count").fetchone()[0] - connection.execute("PRAGMA freelist_count").fetchone()[0]
+    size = int(pages * connection.execute("PRAGMA page_size").fetchone()[0])
     connection.close()
-    return size / 100
+    return size
+
+
+def bytes_per_paused_run(path: Path, pause: Callable[[int, int], None], first: int = 1000, then: int = 2000) -> float:
+    """What one more paused run adds to the file: its growth from ``first`` paused runs to ``first + then``, per run,
+    so the pages every file has however few runs it keeps (each table's and index's first) are not counted."""
+    pause(0, first)
+    before = used_bytes(path)
+    pause(first, first + then)
+    return (used_bytes(path) - before) / then
 
 
 def sizes(folder: Path) -> tuple[float, float]:
     desk = Desk.from_file(ORDERS_AGENT, storage=f"sqlite:///{folder}/ours-size.db")
     graph = langgraph_shop(folder / "theirs-size.db")
 
-    def pause_ours(count: int) -> None:
-        for n in range(count):
+    def pause_ours(start: int, end: int) -> None:
+        for n in range(start, end):
             order_id, amount = next_order()
             desk.send(f"s-{n}", f"look up order {order_id} and charge {amount} to order {order_id}")
 
-    def pause_theirs(count: int) -> None:
-        for n in range(count):
+    def pause_theirs(start: int, end: int) -> None:
+        for n in range(start, end):
             order_id, amount = next_order()
             graph.invoke({"order_id": order_id, "amount": amount}, {"configurable": {"thread_id": f"s-{n}"}})
 
-    return bytes_per_paused_run(folder / "ours-size.db", pause_ours), bytes_per_paused_run(folder / "theirs-size.db", pause_theirs)
+    ours = bytes_per_paused_run(folder / "ours-size.db", pause_ours)
+    return ours, bytes_per_paused_run(folder / "theirs-size.db", pause_theirs)
 
 
 def main() -> None:

@@ -1,11 +1,13 @@
 """Pause -> approve -> result cycles per second, in process.
 
 Each cycle is one thread: a turn that looks an order up and pauses on the
-charge, then the approval that runs it.  Printed: the median of several runs on
-SQLite (a file, WAL) and on memory://, and the ratio of SQLite's rate to the
-floor of the same storage work done by hand in the same process (one
-conditional insert and one conditional update per SQLite transaction, as many
-transactions as a cycle makes).
+charge, then the approval that runs it, each with a new order id and amount (the
+agent of bench/orders, where every order exists).  SQLite (a file, WAL,
+synchronous=FULL), memory:// and the floor run in turns within each run (A B C
+A B C).  Printed: the load average, the median of several runs of each, and the
+ratio of SQLite's rate to the floor of the same storage work done by hand in the
+same process (one conditional insert and one conditional update per SQLite
+transaction, as many transactions as a cycle makes).
 
     python bench/pause_cycle.py [--cycles 200] [--runs 5]
 """
@@ -13,6 +15,8 @@ transactions as a cycle makes).
 from __future__ import annotations
 
 import argparse
+import itertools
+import os
 import sqlite3
 import statistics
 import tempfile
@@ -21,14 +25,16 @@ from pathlib import Path
 
 from stalwart_agents import Desk
 
-SHOP = Path(__file__).resolve().parent.parent / "examples" / "shop" / "agent.yaml"
+ORDERS_AGENT = Path(__file__).resolve().parent / "orders" / "agent.yaml"
+ORDER_IDS = itertools.count(100_000)
 
 
 def cycles_per_second(desk: Desk, cycles: int, prefix: str) -> float:
     started = time.perf_counter()
     for n in range(cycles):
         thread = f"{prefix}-{n}"
-        reply = desk.send(thread, "look up order 4411 and charge 40 to order 4411")
+        number = next(ORDER_IDS)
+        reply = desk.send(thread, f"look up order {number} and charge {number % 400 + 1} to order {number}")
         pause = reply.waiting[0]
         done = desk.confirm(thread, "approve", waiting=pause.id, token=pause.token)
         assert done.status == "done"
@@ -64,9 +70,10 @@ def main() -> None:
     parser.add_argument("--cycles", type=int, default=200)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as folder:
-        sqlite_desk = Desk.from_file(SHOP, storage=f"sqlite:///{folder}/runs.db")
-        memory_desk = Desk.from_file(SHOP, storage="memory://")
+        sqlite_desk = Desk.from_file(ORDERS_AGENT, storage=f"sqlite:///{folder}/runs.db")
+        memory_desk = Desk.from_file(ORDERS_AGENT, storage="memory://")
         writes = transactions_per_cycle(sqlite_desk)
         sqlite_rates, memory_rates, floor_rates = [], [], []
         for run in range(args.runs):
@@ -74,6 +81,7 @@ def main() -> None:
             memory_rates.append(cycles_per_second(memory_desk, args.cycles, f"m{run}"))
             floor_rates.append(floor_per_second(Path(folder) / f"floor{run}.db", writes, args.cycles))
     sqlite_rate, memory_rate, floor_rate = (statistics.median(r) for r in (sqlite_rates, memory_rates, floor_rates))
+    print(f"load average after : {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"cycles per run: {args.cycles}, runs: {args.runs}, write transactions per cycle on SQLite: {writes}")
     print(f"sqlite  : {sqlite_rate:8.1f} cycles/s (median)")
     print(f"memory  : {memory_rate:8.1f} cycles/s (median)")

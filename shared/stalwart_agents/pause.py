@@ -256,6 +256,7 @@ class Pause:
     def from_record(cls, record: PauseRecord) -> Pause:
         """The pause a record keeps: its payload over what the record's own fields and the pause's kind say."""
         payload = {**_implied(record), **record.payload}
+        payload.setdefault("question", _asked(payload))
         stored = {name: value for name, value in payload.items() if name in _STORED}
         kept = cast("list[ArgumentDict]", payload["arguments"])
         stored["arguments"] = [ArgumentDict(name=a["name"], value=a["value"], origin=a["origin"]) for a in kept]
@@ -269,6 +270,7 @@ class Pause:
         payload = self.to_dict(token=False)
         implied = {"id": self.id, "kind": self.kind, "thread": self.thread, "run": self.run, "step": self.step}
         implied |= {"answers": list(ANSWERS[self.kind]), "irreversible": False, "label": self.tool, "title": self.label}
+        implied |= {"question": _asked(payload)} if self.kind == "confirm" else {}
         kept = {name: value for name, value in payload.items() if name not in implied or implied[name] != value}
         kept["tool"] = self.tool
         kept["arguments"] = [_unexplained(argument) for argument in cast("list[ArgumentDict]", payload["arguments"])]
@@ -289,6 +291,11 @@ def _implied(record: PauseRecord) -> dict[str, object]:
     implied: dict[str, object] = {"id": record.id, "kind": kind, "thread": record.thread, "run": record.run}
     implied |= {"step": record.step, "answers": list(ANSWERS.get(kind, ())), "irreversible": False}
     return implied
+
+
+def _asked(payload: dict[str, object]) -> str:
+    """The question a confirm asks where its tool has none of its own: its title, asked."""
+    return f"{payload.get('title') or payload.get('label') or payload['tool']}?"
 
 
 def _unexplained(argument: ArgumentDict) -> ArgumentDict:

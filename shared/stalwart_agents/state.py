@@ -92,15 +92,19 @@ class RunState:
         return {pause: tuple(given) for pause, given in (run.state.get("approvals") or {}).items()}
 
     def to_json(self) -> dict[str, object]:
-        """The state as stored; ``approvals`` only once some are given, so runs without four eyes keep their shape."""
+        """The state as stored: what is not empty, since ``of`` reads what is absent as empty (``approvals`` only once
+        some are given, no context, no saga); every run keeps its turn, plan and waiting."""
         stored: dict[str, object] = {
             "turn": self.turn,
-            "context": dict(self.context),
             "plan": [call.to_json() for call in self.plan],
-            "unread": {"language": self.unread.language} if self.unread is not None else None,
-            "saga": self.saga.to_json() if self.saga is not None else None,
             "waiting": list(self.waiting),
         }
+        if self.context:
+            stored["context"] = dict(self.context)
+        if self.unread is not None:
+            stored["unread"] = {"language": self.unread.language}
+        if self.saga is not None:
+            stored["saga"] = self.saga.to_json()
         if self.approvals:
             stored["approvals"] = {pause: [dict(a) for a in given] for pause, given in self.approvals.items()}
         return stored
