@@ -668,8 +668,9 @@ def test_the_layer_requirements_are_the_packages_runtime_dependencies():
     pinned = [line for line in lines if line and not line.startswith("#")]
     assert all(re.search(r"(~=|==)\d", line) for line in pinned), pinned
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    # no uvicorn (mangum runs the app) and no PyJWT (API Gateway verifies tokens; test_lambda checks it is not imported)
-    runtime = {name(r) for r in project["project"]["dependencies"]} - {"uvicorn", "pyjwt"}
+    # no uvicorn nor its HTTP parser and event loop (mangum runs the app) and no PyJWT (API Gateway verifies tokens;
+    # test_lambda checks it is not imported)
+    runtime = {name(r) for r in project["project"]["dependencies"]} - {"uvicorn", "httptools", "uvloop", "pyjwt"}
     # and what only Lambda needs: Mangum runs the app there, Powertools logs, measures and traces it
     assert {name(r) for r in pinned} == runtime | {"mangum", "boto3", "aws-lambda-powertools"}
 
