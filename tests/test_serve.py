@@ -9,8 +9,12 @@ from functools import partial
 import httpx
 import pytest
 
+from stalwart_agents.auth import ANONYMOUS, Principal
+from stalwart_agents.serve import make_app
+from stalwart_agents.storage.sqlite import SqliteStorage
+
 from .conftest import SHOP
-from .server import at_once, receiving, stalwart_serve
+from .server import at_once, receiving, serving, stalwart_serve
 
 
 @pytest.fixture
@@ -140,3 +144,56 @@ def test_the_shops_stand_in_model_answers_a_delegated_turn_offline(server, ledge
     [charge] = httpx.post(f"{base}/threads/u-9/resume", json=answer).json()["waiting"]
     assert (charge["tool"], charge["reasons"][0]) == ("charge_card", "write") and ledger("charge") == []
     assert {(a["name"], a["value"], a["origin"]) for a in charge["arguments"]} == {("amount", 40, "model"), ("order_id", "4411", "model")}
+
+
+def test_a_turn_is_one_write_transaction_in_a_new_thread_and_in_one_it_owns(tmp_path, ledger, monkeypatch):
+    """The thread's owner is written in the turn's own commit, not in a transaction (an fsync) of its own."""
+    sent: list[str] = []
+    connect = SqliteStorage._connect
+
+    def traced(store):
+        connection = connect(store)
+        connection.set_trace_callback(sent.append)
+        return connection
+
+    monkeypatch.setattr(SqliteStorage, "_connect", traced)
+    app = make_app(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}")
+    with serving(app) as base, httpx.Client(base_url=base, timeout=30) as client:
+        for _ in range(3):
+            sent.clear()
+            turn = client.post("/threads/t/messages", json={"text": "look up order 4411"})
+            assert turn.status_code == 200 and turn.json()["steps"][-1]["status"] == "done", turn.text
+            assert sent.count("BEGIN IMMEDIATE") == 1
+    assert app.state.desk.storage.owner("t") == ANONYMOUS.key
+
+
+class ByHeader:
+    """Whoever the X-Person header names: two people on one service."""
+
+    name = "header"
+
+    def principal(self, request):
+        return Principal(issuer="test", subject=request.headers["x-person"], verified=True)
+
+
+def test_of_two_people_racing_to_begin_one_thread_one_owns_it_and_the_other_meets_no_such_thread(tmp_path, ledger):
+    app = make_app(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}", auth=ByHeader())
+    turn = {"text": "look up order 4411 and charge 40 to order 4411"}
+    with serving(app) as base:
+        for n in range(5):
+            url = f"{base}/threads/race-{n}/messages"
+            answers = dict(
+                zip(
+                    ("ana", "bo"),
+                    at_once(*(partial(httpx.post, url, json=turn, headers={"x-person": who}) for who in ("ana", "bo"))),
+                    strict=True,
+                )
+            )
+            assert sorted(answer.status_code for answer in answers.values()) == [200, 404]
+            [winner] = [who for who, answer in answers.items() if answer.status_code == 200]
+            [loser] = [who for who in answers if who != winner]
+            assert answers[loser].json()["message"] == "no such thread"
+            read = f"{base}/threads/race-{n}/interrupts"
+            assert httpx.get(read, headers={"x-person": winner}).json()["waiting"] == answers[winner].json()["waiting"]
+            assert httpx.get(read, headers={"x-person": loser}).status_code == 404
+            assert [body["type"] for _, body in app.state.desk.events(f"race-{n}")] == ["turn", "step", "pause"]

@@ -98,14 +98,19 @@ class Desk:
         *,
         agent: str | None = None,
         session: str | None = None,
+        owner: str | None = None,
     ) -> Reply:
         """A person's turn in the thread ``user``; raises RunWaiting while something there waits.
 
-        ``session`` (a digest) records that the reply was shown to it, in the run's own commit.
+        ``session`` (a digest) records that the reply was shown to it, in the run's own commit.  ``owner`` (a
+        principal's key) lets only them in, as ``enter(..., start=True)`` does but with no write of its own: a
+        thread nobody has begun becomes theirs in the turn's own commit (first to begin wins), and another's
+        answers NotFound, as one that does not exist, with nothing of the turn stored.
         """
         if not isinstance(text, str):
             raise BadRequest("a turn is text")
-        return self._notified(self._engine.start(_thread(user), text, self.agent(agent), context, session))
+        started = self._engine.start(_thread(user), text, self.agent(agent), context, session, owner)
+        return self._notified(started)
 
     def confirm(
         self,
@@ -174,8 +179,9 @@ class Desk:
         if stored is None or not same_key(stored, owner):
             raise NotFound("no such thread")
 
-    def admit(self, user: str, principal: Principal, pause: str | None = None) -> None:
-        """Let ``principal`` into the thread to read what waits there and answer it, or raise NotFound.
+    def admit(self, user: str, principal: Principal, pause: str | None = None) -> str | None:
+        """Let ``principal`` into the thread to read what waits there and answer it, or raise NotFound; the
+        thread's owner (a principal's key, as ``owner_of`` reads it), so the caller need not read it again.
 
         The owner comes in as ``enter`` lets them; anyone else only while some open pause of the
         thread's run is theirs to answer by the approver rules, or to answer ``pause`` (an id), a
@@ -187,12 +193,13 @@ class Desk:
         thread = _thread(user)
         owner = owner_of(self.storage, thread)
         if is_owner(principal, owner):
-            return
+            return owner
         if owner is None or not (
             any(self.may_answer(p, principal, owner) for p in self.waiting(thread))
             or (pause is not None and self._may_answer_any(thread, pause, principal, owner))
         ):
             raise NotFound("no such thread")
+        return owner
 
     def _may_answer_any(self, thread: str, pause: str, principal: Principal, owner: str) -> bool:
         """Whether ``pause`` is of ``thread`` and ``principal`` may answer it, open or not."""

@@ -15,7 +15,7 @@ from typing import NoReturn
 
 from .agent import Agent
 from .answer import Answer
-from .approvers import DECLINES, approval, approved_by, owner_of
+from .approvers import DECLINES, approval, approved_by, owner_of, same_key
 from .arguments import by_name, with_origin
 from .errors import (
     AlreadyApproved,
@@ -65,12 +65,17 @@ class Engine:
         agent: Agent,
         context: dict[str, JSON] | None = None,
         session: str | None = None,
+        owner: str | None = None,
     ) -> Reply:
         """Read the turn and run it; the run is begun in the same commit as its first durable write.
 
-        ``context`` holds what the application gives (the signed-in customer...), by parameter name.
+        ``context`` holds what the application gives (the signed-in customer...), by parameter name.  ``owner``
+        (a principal's key), where given, is who the thread must be, or become, the turn's: see ``_refuse_stranger``.
         """
-        active = self._runs.recovered(self._store.active_run(thread))
+        active = self._store.active_run(thread)
+        if owner is not None:
+            self._refuse_stranger(thread, owner)
+        active = self._runs.recovered(active)
         if active is not None:
             self._runs.refuse_new_turn(active)
         reading = agent.selector.read(text)
@@ -79,7 +84,18 @@ class Engine:
         state = RunState(turn=text, context=given, plan=plan, unread=None if reading.read else Unread(reading.language))
         run = self._runs.new_run(thread, agent.name, state)
         turn = self._runs.event(thread, {"type": "turn", "run": run.id, "text": text})
-        return self._runs.advance(self._runs.lease(run, begin=True), state, Snapshot(run, [], []), session, (turn,))
+        lease = self._runs.lease(run, begin=True, owner=owner)
+        return self._runs.advance(lease, state, Snapshot(run, [], []), session, (turn,))
+
+    def _refuse_stranger(self, thread: str, owner: str) -> None:
+        """NotFound, as for a thread that does not exist, where the thread is another's: a read, so nothing of
+        a stranger's turn runs.  Read after the thread's active run, so a run begun meanwhile by another is seen
+        with its owner (both are written in one commit).  A thread still nobody's when the turn begins is
+        decided in the begin's commit (``Changes.owner``): the first to begin there owns it, and another's begin
+        writes nothing."""
+        stored = owner_of(self._store, thread)
+        if stored is not None and not same_key(stored, owner):
+            raise NotFound("no such thread")
 
     def waiting(self, thread: str) -> list[Pause]:
         """What waits in the thread, as stored.  A read never moves a run, not even one whose worker died."""

@@ -51,9 +51,11 @@ class Lease:
         begin: bool = False,
         claim: tuple[str, dict[str, object]] | None = None,
         version: int | None = None,
+        owner: str | None = None,
     ) -> None:
-        """``run`` is the run as this worker will hold it; ``begin`` says it is new; otherwise
-        ``version`` is the stored version it was read at (and ``claim`` the pause it answers)."""
+        """``run`` is the run as this worker will hold it; ``begin`` says it is new (in a thread that ``owner``, where
+        given, owns or then owns: ``Changes.owner``); otherwise ``version`` is the stored version it was read at (and
+        ``claim`` the pause it answers)."""
         self._store = store
         self._run = run
         self._seconds = seconds
@@ -68,6 +70,7 @@ class Lease:
         self._run_bytes: int | None = None
         self._lock = threading.Lock()
         self.period = seconds / 3
+        self._owner = owner
 
     @property
     def held(self) -> bool:
@@ -134,7 +137,7 @@ class Lease:
         changes, self._staged, self._staged_bytes, self._unmeasured = self._staged, Changes(), 0, []
         saved = run or self._run
         if self._begin:
-            changes.begin = saved
+            changes.begin, changes.owner = saved, self._owner
         else:
             changes.claim, changes.run, changes.version = self._claim, saved, self._version
         committed = self._store.commit(changes)

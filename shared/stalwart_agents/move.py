@@ -119,8 +119,10 @@ class Mover:
         begin: bool = False,
         claim: tuple[str, dict[str, object]] | None = None,
         version: int | None = None,
+        owner: str | None = None,
     ) -> Lease:
-        """This worker's hold on ``run``: a new run (``begin``), or one stored at ``version`` (a pause ``claim``ed)."""
+        """This worker's hold on ``run``: a new run (``begin``, in a thread that is ``owner``'s or nobody's yet), or
+        one stored at ``version`` (a pause ``claim``ed)."""
         clock = self._runtime.clock
         settings = self._runtime.agents[run.agent].settings
         if begin:
@@ -130,7 +132,9 @@ class Mover:
         seconds = settings.lease_seconds
         now = clock()
         held = run.replace(status="running", lease_owner=self._worker, lease_until=now + seconds, updated_at=now)
-        return Lease(self._store, held, seconds=seconds, clock=clock, begin=begin, claim=claim, version=version)
+        return Lease(
+            self._store, held, seconds=seconds, clock=clock, begin=begin, claim=claim, version=version, owner=owner
+        )
 
     def advance(
         self,

@@ -191,10 +191,10 @@ def make_app(
     _handle_errors(app)
     route = _Declare(app, routes)
 
-    def enter(request: Request, thread: str, *, start: bool = False) -> Principal:
-        """Who calls, let into the thread only if it is theirs (``start``: or nobody's yet)."""
+    def enter(request: Request, thread: str) -> Principal:
+        """Who calls, let into the thread only if it is theirs."""
         who = auth.principal(request)
-        desk.enter(thread, who.key, start=start)
+        desk.enter(thread, who.key)
         return who
 
     def admit(request: Request, thread: str) -> Principal:
@@ -203,13 +203,14 @@ def make_app(
         desk.admit(thread, who)
         return who
 
-    def admit_to_answer(request: Request, thread: str, body: bytes) -> tuple[Principal, Resume]:
-        """Who calls and what they answer, let in as ``admit`` does; also someone who may answer the pause they
-        name though another answered it first, who is then told so (409), not that the thread does not exist."""
+    def admit_to_answer(request: Request, thread: str, body: bytes) -> tuple[Principal, Resume, str | None]:
+        """Who calls, what they answer and the thread's owner, let in as ``admit`` does; also someone who may answer
+        the pause they name though another answered it first, who is then told so (409), not that the thread does
+        not exist."""
         who = auth.principal(request)
         answer = parsed(Resume, body)
-        desk.admit(thread, who, pause=answer.interrupt_id)
-        return who, answer
+        owner = desk.admit(thread, who, pause=answer.interrupt_id)
+        return who, answer, owner
 
     def enter_stream(request: Request, thread: str) -> None:
         """The stream takes a ticket minted for this thread and person, or a token like every other route."""
@@ -265,8 +266,7 @@ def make_app(
         def send() -> JSONResponse:
             who = auth.principal(request)
             turn = parsed(Turn, body)
-            desk.enter(thread, who.key, start=True)
-            reply = desk.send(thread, turn.text, agent=agent_name, session=_session(request))
+            reply = desk.send(thread, turn.text, agent=agent_name, session=_session(request), owner=who.key)
             return ticketed(reply.to_dict(), thread, who)
 
         return await run_in_threadpool(send)
@@ -328,7 +328,7 @@ def make_app(
         body = await raw(request)
 
         def confirm() -> JSONResponse:
-            who, answer = admit_to_answer(request, thread, body)
+            who, answer, owner = admit_to_answer(request, thread, body)
             signed = _signed_resume(secret, who, request.headers.get("stalwart-signature"), body)
             reply = desk.confirm(
                 thread,
@@ -340,7 +340,7 @@ def make_app(
                 principal=who,
                 session=_session(request),
             )
-            seen = as_seen_by(desk, reply, who)
+            seen = seen_by(desk, reply, who, owner)
             if seen is not reply:  # an approver's: no ticket, since the thread's stream is its owner's
                 return JsonAnswer(seen.to_dict())
             return ticketed(reply.to_dict(), thread, who)
@@ -431,7 +431,11 @@ def as_seen_by(desk: Desk, reply: Reply, who: Principal) -> Reply:
     """The reply to ``who``'s answer: the whole of it for the thread's owner (or a link, which stands for them);
     for an approver in another person's conversation, what became of the call they answered and what now waits
     for them, never the owner's other results or words."""
-    owner = owner_of(desk.storage, reply.thread)
+    return seen_by(desk, reply, who, owner_of(desk.storage, reply.thread))
+
+
+def seen_by(desk: Desk, reply: Reply, who: Principal, owner: str | None) -> Reply:
+    """``as_seen_by`` where the thread's owner (a principal's key) was read already: it never changes."""
     if owns(who, owner):
         return reply
     step = reply.answered.step if reply.answered is not None else None

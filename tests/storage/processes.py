@@ -6,8 +6,8 @@ import multiprocessing
 from collections.abc import Callable
 from typing import Any
 
-from stalwart_agents.errors import StorageError
-from stalwart_agents.storage import PauseRecord, RunRecord, Storage, open_storage
+from stalwart_agents.errors import NotFound, StorageError
+from stalwart_agents.storage import Changes, Event, PauseRecord, RunRecord, Storage, open_storage
 
 from .writes import begin_run, claim, open_pause
 
@@ -71,3 +71,36 @@ def assert_one_winner_each_round(results: list[tuple[int, str, str]], store: Sto
         assert len(outcomes) == 2
         assert store.get_pause(f"pause-{n}").answer == {"by": winner}
         assert store.get_run(f"run-{n}").version == 1
+
+
+def begin_owned_each_round(name: str, barrier: Any, results: Any, url: str, rounds: int) -> None:
+    """Begin a run in the new thread ``new-<n>`` as the owner ``name`` each round, at the same moment as the other
+    worker; put "won", or the error's name."""
+    store = open_storage(url)
+    try:
+        for n in range(rounds):
+            run = RunRecord(id=f"run-{n}-{name}", thread=f"new-{n}", agent="helper", status="waiting")
+            changes = Changes(begin=run, owner=name, events=[Event(run.thread, {"by": name})])
+            barrier.wait(timeout=30)
+            try:
+                store.commit(changes)
+                results.put((n, name, "won"))
+            except (StorageError, NotFound) as exc:
+                results.put((n, name, type(exc).__name__))
+    except BaseException:
+        barrier.abort()
+        raise
+    finally:
+        store.close()
+
+
+def assert_one_owner_each_round(results: list[tuple[int, str, str]], store: Storage, rounds: int) -> None:
+    """Each round's thread is its winner's, and nothing of the loser's (its run, its event) was stored."""
+    for n in range(rounds):
+        outcomes = {name: outcome for number, name, outcome in results if number == n}
+        [winner] = [name for name, outcome in outcomes.items() if outcome == "won"]
+        [loser] = [name for name in outcomes if name != winner]
+        assert outcomes[loser] == "NotFound"
+        assert store.owner(f"new-{n}") == winner and store.last_run(f"new-{n}").id == f"run-{n}-{winner}"
+        assert store.get_run(f"run-{n}-{loser}") is None
+        assert [body for _, body in store.events(f"new-{n}")] == [{"by": winner}]

@@ -16,7 +16,7 @@ import pytest
 boto3 = pytest.importorskip("boto3")
 pytest.importorskip("moto")
 
-from stalwart_agents.errors import ConfigError, PauseClosed, StorageError, StorageUnavailable, ValueTooLarge  # noqa: E402
+from stalwart_agents.errors import ConfigError, NotFound, PauseClosed, StorageError, StorageUnavailable, ValueTooLarge  # noqa: E402
 from stalwart_agents.storage import Changes, Event, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, check_url, open_storage  # noqa: E402
 from stalwart_agents.storage.dynamodb import DynamoStorage  # noqa: E402
 from stalwart_agents.storage.dynamodb_schema import TABLE, TTL_ATTRIBUTE  # noqa: E402
@@ -497,3 +497,27 @@ def test_prune_on_its_schedule_keeps_a_waiting_thread_and_never_brings_back_what
     assert [pause.status for pause in store.run_pauses("run-1")] == ["open"]
     assert [what for _, what in bodies(store)] == ["turn", "paused"]
     assert store.active_run("thread-b") is None and store.snapshot("run-2") is None
+
+
+def test_a_begin_honours_an_owner_kept_before_and_owns_a_thread_begun_without_one(opened: Opened, table: str) -> None:
+    store = opened.store
+    begin_run(store, a_run(1, thread="thread-old", status="done"))
+    opened.client.put_item(TableName=table, Item={"pk": {"S": "T#thread-old"}, "sk": {"S": "OWNER"}, "value": {"S": "cy"}})
+    with pytest.raises(NotFound):
+        store.commit(Changes(begin=a_run(2, thread="thread-old", status="done"), owner="bo"))
+    assert store.get_run("run-2") is None and store.last_run("thread-old").id == "run-1"
+    store.commit(Changes(begin=a_run(2, thread="thread-old", status="done"), owner="cy"))
+    assert stored_items(opened, table)[("T#thread-old", "THREAD")]["owner"] == {"S": "cy"}
+    begin_run(store, a_run(3, thread="thread-py", status="done"))
+    assert opened.calls_of(lambda: store.commit(Changes(begin=a_run(4, thread="thread-py"), owner="bo"))) == [
+        "TransactWriteItems",
+        "GetItem",
+        "TransactWriteItems",
+    ]
+    assert store.owner("thread-py") == "bo" and store.active_run("thread-py").id == "run-4"
+    assert opened.calls_of(lambda: store.commit(Changes(run=a_run(4, thread="thread-py", status="done"), version=0))) == [
+        "TransactWriteItems"
+    ]
+    assert opened.calls_of(lambda: store.commit(Changes(begin=a_run(5, thread="thread-py"), owner="bo"))) == [
+        "TransactWriteItems"
+    ]

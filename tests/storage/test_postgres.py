@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("psycopg")
 
 import psycopg
+from psycopg_pool import ConnectionPool
 
 from stalwart_agents.errors import ConfigError, StorageUnavailable
 from stalwart_agents.storage import check_url, open_storage
@@ -22,7 +23,15 @@ from stalwart_agents.storage.postgres import PostgresStorage, masked
 from stalwart_agents.storage.sql_schema import MIGRATIONS
 
 from ..postgres import Cluster, throwaway_cluster
-from .processes import assert_one_winner_each_round, claim_each_round, in_two_processes, set_up_each_round, waiting_run
+from .processes import (
+    assert_one_owner_each_round,
+    assert_one_winner_each_round,
+    begin_owned_each_round,
+    claim_each_round,
+    in_two_processes,
+    set_up_each_round,
+    waiting_run,
+)
 from .writes import claim
 
 ROUNDS = 10
@@ -148,3 +157,39 @@ def test_a_missing_database_is_named_in_the_error(postgres_cluster: Cluster) -> 
         assert PASSWORD not in str(refused.value)
     finally:
         store.close()
+
+
+def test_two_processes_beginning_one_new_thread_as_two_people_leave_it_to_one(
+    url: str, store: PostgresStorage
+) -> None:
+    results = in_two_processes(begin_owned_each_round, ROUNDS, url, ROUNDS)
+    assert_one_owner_each_round(results, store, ROUNDS)
+
+
+def test_a_restart_between_two_requests_costs_no_request(own_cluster: Cluster) -> None:
+    """A connection returned a moment ago is handed out unchecked, unless the server has said something on it since:
+    a restarted server closes every connection, so the next request gets a new one instead of failing."""
+    url = own_cluster.create_database(f"t_{uuid.uuid4().hex}").replace("stalwart@", f"stalwart:{PASSWORD}@")
+    store = PostgresStorage(url, timeout=5, check_idle=3600)
+    try:
+        store.setup()
+        run = waiting_run(store, 1)
+        own_cluster.stop()
+        own_cluster.start()
+        assert store.get_run(run.id) == run
+        assert claim(store, "pause-1", {"ok": True}, run.replace(status="running"), expected_version=0).version == 1
+    finally:
+        store.close()
+
+
+def test_a_connection_used_a_moment_ago_costs_no_round_trip_to_check(
+    store: PostgresStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checked: list[object] = []
+    check = ConnectionPool.check_connection
+    monkeypatch.setattr(ConnectionPool, "check_connection", lambda connection: checked.append(check(connection)))
+    waiting_run(store, 1)
+    checked.clear()
+    for _ in range(5):
+        assert store.get_run("run-1") is not None
+    assert checked == []

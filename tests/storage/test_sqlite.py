@@ -16,7 +16,15 @@ from stalwart_agents.storage import open_storage, sql_schema
 from stalwart_agents.storage.sql_schema import MIGRATIONS
 from stalwart_agents.storage.sqlite import SqliteStorage
 
-from .processes import assert_one_winner_each_round, claim_each_round, in_two_processes, set_up_each_round, waiting_run
+from .processes import (
+    assert_one_owner_each_round,
+    assert_one_winner_each_round,
+    begin_owned_each_round,
+    claim_each_round,
+    in_two_processes,
+    set_up_each_round,
+    waiting_run,
+)
 from .writes import append_event
 
 ROUNDS = 20
@@ -177,3 +185,10 @@ def test_the_connection_of_a_thread_that_ended_is_closed(path: Path) -> None:
     assert not path.with_name("runs.db-wal").exists()
     assert store.events("thread-a")[0][1] == {"n": 1}
     store.close()
+
+
+def test_two_processes_beginning_one_new_thread_as_two_people_leave_it_to_one(
+    path: Path, store: SqliteStorage
+) -> None:
+    results = in_two_processes(begin_owned_each_round, ROUNDS, f"sqlite:///{path}", ROUNDS)
+    assert_one_owner_each_round(results, store, ROUNDS)

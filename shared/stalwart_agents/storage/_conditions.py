@@ -10,13 +10,14 @@ them all in one request, and raises the first refused in the same order.
 
 from __future__ import annotations
 
+import hmac
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
-from ..errors import JournalConflict, JournalExists, PauseClosed, PauseExists, ThreadBusy, VersionConflict
+from ..errors import JournalConflict, JournalExists, NotFound, PauseClosed, PauseExists, ThreadBusy, VersionConflict
 from . import _records as records
 from ._records import Row
 from .base import FINISHED, Changes, Committed, JournalEntry, PauseRecord, RunRecord, ShownMessage
@@ -26,16 +27,33 @@ Tx = TypeVar("Tx")
 
 @dataclass(frozen=True)
 class ThreadFree:
-    """``begin``: the run's thread has no active run."""
+    """``begin``: the run's thread is ``owner``'s (where given: or nobody's, and becomes theirs), then has no
+    active run."""
 
     run: Row
+    owner: str | None = None
 
     @property
     def thread(self) -> str:
         return str(self.run["thread"])
 
+    def owned_by(self, stored: str) -> bool:
+        """Whether ``stored`` is ``owner``, compared in constant time: an owner's key is never guessed by timing."""
+        return self.owner is None or hmac.compare_digest(stored.encode(), self.owner.encode())
+
+    def not_theirs(self) -> NotFound:
+        """Another's thread answers as one that does not exist, so its id cannot be probed."""
+        return NotFound("no such thread")
+
     def refused(self, active_run: str) -> ThreadBusy:
         return ThreadBusy(f"thread {self.thread} already has an active run, {active_run}", active_run=active_run)
+
+
+class Locked(NamedTuple):
+    """What a begin finds of its thread once it holds it: its active run and its owner, where it has them."""
+
+    active_run: str | None
+    owner: str | None
 
 
 @dataclass(frozen=True)
@@ -127,7 +145,7 @@ Check = ThreadFree | RunNew | PauseOpen | RunAt | PauseNew | EntryNew | EntryAt
 def checks(changes: Changes, rows: records.Rows) -> Iterator[Check]:
     """The conditions of a commit in the order they are decided: the first refused is the one raised."""
     if rows.begin is not None:
-        yield ThreadFree(rows.begin)
+        yield ThreadFree(rows.begin, changes.owner)
         yield RunNew(rows.begin)
     if changes.claim is not None and rows.claim is not None:
         yield PauseOpen(changes.claim[0], rows.claim)
@@ -152,35 +170,43 @@ class Transactional(ABC, Generic[Tx]):
 
     The walk, and what a refused check raises, live here; a backend gives the
     transaction, one conditional write per kind of check that says whether it
-    took effect, and a read of what is stored.  Then each thread written on is
-    touched, which is how ``prune`` knows its last activity; events and shown
-    messages, which have no condition, come last.
+    took effect, and a read of what is stored.  Each thread written on is
+    touched, which is how ``prune`` knows its last activity: a begun thread and
+    a freed one by the write that locks or frees it, every other one after the
+    checks.  Events and shown messages, which have no condition, come last.
     """
 
     clock: Callable[[], float]
 
     def commit(self, changes: Changes) -> Committed:
         rows = records.encoded(changes)
-        thread = None
+        thread, at, touched = None, self.clock(), set[str]()
         with self._transaction() as tx:
             for check in checks(changes, rows):
-                thread = self._decide(tx, check) or thread
-            # Threads' rows before their event logs, the order every commit locks them in: an events-only commit
-            # (a refused answer's audit) that took a log first would wait on a row a saving commit holds, as it waits
-            # on that log: a deadlock in Postgres.
+                thread = self._decide(tx, check, at, touched) or thread
+            # Every thread written on is touched before its events are appended: where the touch locks the thread's
+            # row (Postgres), a thread's events are appended one commit at a time, so their ids rise as readers see
+            # them.
             for written in written_on(changes, thread):
-                self._touch(tx, written, self.clock())
+                if written not in touched:
+                    self._touch(tx, written, at)
             event_ids = self._append(tx, rows.events)
             self._show(tx, changes.shown)
         return Committed(rows.committed_run(thread), event_ids)
 
-    def _decide(self, tx: Tx, check: Check) -> str | None:
-        """Make the check's write, or raise its refusal; the thread a saved run is stored under."""
+    def _decide(self, tx: Tx, check: Check, at: float, touched: set[str]) -> str | None:
+        """Make the check's write, or raise its refusal; the thread a saved run is stored under.  A thread the
+        write noted ``at`` on as its last activity is added to ``touched``."""
         match check:
             case ThreadFree():
-                active = self._lock_thread(tx, check.thread)
-                if active is not None:
-                    raise check.refused(active)
+                locked = self._lock_thread(tx, check.thread, at)
+                touched.add(check.thread)
+                if check.owner is not None:
+                    stored = locked.owner if locked.owner is not None else self._own(tx, check.thread, check.owner)
+                    if not check.owned_by(stored):
+                        raise check.not_theirs()
+                if locked.active_run is not None:
+                    raise check.refused(locked.active_run)
             case RunNew():
                 if not self._insert_run(tx, check):
                     raise check.refused(self._stored(tx, RunRecord, check.run))
@@ -188,9 +214,11 @@ class Transactional(ABC, Generic[Tx]):
                 if not self._answer_pause(tx, check):
                     raise check.refused(self._stored(tx, PauseRecord, {"id": check.pause_id}))
             case RunAt():
-                thread = self._save_run(tx, check)
+                thread = self._save_run(tx, check, at)
                 if thread is None:
                     raise check.refused(self._stored(tx, RunRecord, check.run))
+                if check.finishes:
+                    touched.add(thread)
                 return thread
             case PauseNew():
                 if not self._insert(tx, PauseRecord, check.pause):
@@ -208,8 +236,13 @@ class Transactional(ABC, Generic[Tx]):
         """One write transaction, committed when the block ends and rolled back if it raises."""
 
     @abstractmethod
-    def _lock_thread(self, tx: Tx, thread: str) -> str | None:
-        """The thread's active run, if it has one; no other begin on the thread passes until ``tx`` ends."""
+    def _lock_thread(self, tx: Tx, thread: str, at: float) -> Locked:
+        """The thread's active run and owner, noting ``at`` as its last activity (giving it a row of its own if it
+        has none); no other begin on the thread passes until ``tx`` ends."""
+
+    @abstractmethod
+    def _own(self, tx: Tx, thread: str, owner: str) -> str:
+        """The owner of a thread found without one: ``owner``, unless another commit gave it one first."""
 
     @abstractmethod
     def _insert_run(self, tx: Tx, check: RunNew) -> bool:
@@ -220,8 +253,9 @@ class Transactional(ABC, Generic[Tx]):
         """Answer the pause if it is open; False if it is not (or does not exist)."""
 
     @abstractmethod
-    def _save_run(self, tx: Tx, check: RunAt) -> str | None:
-        """Save the run if it is at ``check.version`` (freeing its thread if it finishes); its thread, else None."""
+    def _save_run(self, tx: Tx, check: RunAt, at: float) -> str | None:
+        """Save the run if it is at ``check.version``; its thread, else None.  A run that finishes frees its
+        thread, and notes ``at`` as the thread's last activity in the same write."""
 
     @abstractmethod
     def _insert(self, tx: Tx, kind: type[PauseRecord | JournalEntry], row: Row) -> bool:
@@ -237,7 +271,8 @@ class Transactional(ABC, Generic[Tx]):
 
     @abstractmethod
     def _append(self, tx: Tx, events: list[tuple[str, str]]) -> list[int]:
-        """Append ``(thread, body)`` events; their ids, rising within each thread."""
+        """Append ``(thread, body)`` events, each thread of them touched already in ``tx``; their ids, rising within
+        each thread in the order given."""
 
     @abstractmethod
     def _show(self, tx: Tx, messages: list[ShownMessage]) -> None:

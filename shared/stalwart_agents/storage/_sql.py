@@ -16,13 +16,13 @@ from abc import abstractmethod
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..errors import StorageUnavailable
 from . import _records as records
 from . import sql_schema
-from ._conditions import EntryAt, PauseOpen, RunAt, RunNew, Transactional
+from ._conditions import EntryAt, Locked, PauseOpen, RunAt, RunNew, Transactional
 from ._records import Row
 from .base import (
     UNANNOUNCED,
@@ -88,16 +88,21 @@ RUN_PAUSES = _select(PauseRecord, "run = :run ORDER BY step, created_at, {arriva
 JOURNAL = _select(JournalEntry, "run = :run ORDER BY started_order")
 EVENTS = "SELECT id, body FROM events WHERE thread = :thread AND id > :after ORDER BY id LIMIT :limit"
 
-# Taking the thread's row locks it, so of two begins on one thread the second sees the first's run.
+# Taking the thread's row (and noting its activity) locks it, so of two begins on one thread the second sees the
+# first's run; its owner is read in the same statement.
 LOCK_THREAD = (
-    "INSERT INTO threads (thread) VALUES (:thread) ON CONFLICT (thread) DO UPDATE SET thread = excluded.thread"
-    " RETURNING active_run"
+    "INSERT INTO threads (thread, touched_at) VALUES (:thread, :at)"
+    " ON CONFLICT (thread) DO UPDATE SET touched_at = excluded.touched_at"
+    " RETURNING active_run, (SELECT owner FROM owners WHERE owners.thread = :thread) AS owner"
 )
 INSERT_RUN = _insert(RunRecord)
 POINT_THREAD = "UPDATE threads SET active_run = :active_run, last_run = :id WHERE thread = :thread"
 ANSWER_PAUSE = "UPDATE pauses SET status = 'answered', answer = :answer WHERE id = :id AND status = 'open'"
 SAVE_RUN = _update(RunRecord, "id = :id AND version = :expected_version", keep=("id", "thread")) + " RETURNING thread"
-FREE_THREAD = "UPDATE threads SET active_run = NULL WHERE thread = :thread AND active_run = :id"
+FREE_THREAD = (
+    "INSERT INTO threads (thread, touched_at) VALUES (:thread, :at)"
+    " ON CONFLICT (thread) DO UPDATE SET touched_at = excluded.touched_at, active_run = NULLIF(threads.active_run, :id)"
+)
 INSERT = {
     PauseRecord: _insert(PauseRecord, tool=":tool"),
     JournalEntry: _insert(JournalEntry, started_order="{next_started_order}"),
@@ -107,7 +112,15 @@ UPDATE_ENTRY = _update(
     "run = :run AND key = :key AND status = :expected_status AND attempt = COALESCE(:expected_attempt, attempt)",
     keep=("run", "key"),
 )
-APPEND_EVENT = "INSERT INTO events (thread, body) VALUES (:thread, :body) RETURNING id"
+
+
+@cache
+def append_events(count: int) -> str:
+    """One statement that appends ``count`` events, each row's ``:threadN`` and ``:bodyN``: ids are given in the
+    order of the rows (the order staged), whichever order the database returns them in."""
+    rows = ", ".join(f"(:thread{n}, :body{n})" for n in range(count))
+    return f"INSERT INTO events (thread, body) VALUES {rows} RETURNING id"
+
 
 SHOW = (
     "INSERT INTO shown (id, session, thread, text, shown_at) VALUES (:id, :session, :thread, :text, :shown_at)"
@@ -371,9 +384,12 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             if done < PRUNE_BATCH:
                 return total
 
-    def _lock_thread(self, tx: Db, thread: str) -> str | None:
-        active: str | None = self._execute(tx, LOCK_THREAD, {"thread": thread}).fetchone()["active_run"]
-        return active
+    def _lock_thread(self, tx: Db, thread: str, at: float) -> Locked:
+        row = self._execute(tx, LOCK_THREAD, {"thread": thread, "at": at}).fetchone()
+        return Locked(row["active_run"], row["owner"])
+
+    def _own(self, tx: Db, thread: str, owner: str) -> str:
+        return self._first_wins_in(tx, OWNERS, thread, owner)
 
     def _insert_run(self, tx: Db, check: RunNew) -> bool:
         if not self._changed(tx, INSERT_RUN, check.run):
@@ -384,13 +400,13 @@ class SqlStorage(Transactional[Db], Generic[Db]):
     def _answer_pause(self, tx: Db, check: PauseOpen) -> bool:
         return self._changed(tx, ANSWER_PAUSE, {"answer": check.answer, "id": check.pause_id})
 
-    def _save_run(self, tx: Db, check: RunAt) -> str | None:
+    def _save_run(self, tx: Db, check: RunAt, at: float) -> str | None:
         saved = self._execute(tx, SAVE_RUN, check.run | {"expected_version": check.version}).fetchone()
         if saved is None:
             return None
         thread = str(saved["thread"])
         if check.finishes:
-            self._execute(tx, FREE_THREAD, {"thread": thread, "id": check.run["id"]})
+            self._execute(tx, FREE_THREAD, {"thread": thread, "id": check.run["id"], "at": at})
         return thread
 
     def _insert(self, tx: Db, kind: type[PauseRecord | JournalEntry], row: Row) -> bool:
@@ -405,9 +421,13 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         return self._first(tx, kind, STORED[kind], key)
 
     def _append(self, tx: Db, events: list[tuple[str, str]]) -> list[int]:
-        self._lock_events(tx, sorted({thread for thread, _ in events}))
-        appended = [self._execute(tx, APPEND_EVENT, {"thread": t, "body": body}).fetchone() for t, body in events]
-        return [int(row["id"]) for row in appended]
+        if not events:
+            return []
+        values: dict[str, str] = {}
+        for n, (thread, body) in enumerate(events):
+            values[f"thread{n}"], values[f"body{n}"] = thread, body
+        appended = self._execute(tx, append_events(len(events)), values).fetchall()
+        return sorted(int(row["id"]) for row in appended)
 
     def _show(self, tx: Db, messages: list[ShownMessage]) -> None:
         for message in messages:
@@ -421,7 +441,8 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             return self._first_wins_in(db, table, key, value)
 
     def _first_wins_in(self, tx: Db, table: FirstWins, key: str, value: str) -> str:
-        self._execute(tx, table.insert, {"key": key, "value": value})
+        if self._changed(tx, table.insert, {"key": key, "value": value}):
+            return value
         return str(self._execute(tx, table.select, {"key": key}).fetchone()["value"])
 
     def _first(
@@ -438,9 +459,6 @@ class SqlStorage(Transactional[Db], Generic[Db]):
 
     def _execute(self, db: Db, statement: str, params: Mapping[str, Any]) -> Cursor:
         return db.execute(self.dialect.render(statement), params)
-
-    def _lock_events(self, tx: Db, threads: list[str]) -> None:
-        """Hold each thread's event log until ``tx`` ends, where writers could otherwise interleave (not in SQLite)."""
 
     @abstractmethod
     def _reading(self) -> AbstractContextManager[Db]:

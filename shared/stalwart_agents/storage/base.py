@@ -144,6 +144,8 @@ class Changes:
     that codes it), and the first that fails is raised, carrying the stored
     record, with nothing written:
 
+    - ``begin`` with ``owner``: the run's thread is that owner's, or nobody's and becomes theirs (else NotFound,
+      as for a thread that does not exist, so a stranger learns nothing of it);
     - ``begin``: the run's thread has no active run (ThreadBusy), its id is new (VersionConflict);
     - ``claim``: the pause ``(id, answer)`` is open (PauseClosed);
     - ``run`` over ``version``: the stored run is at that version (VersionConflict);
@@ -151,10 +153,13 @@ class Changes:
     - ``starts``: no journal entry has their keys (JournalExists);
     - ``updates`` ``(entry, status, attempt)``: each stored entry is in that status and attempt (JournalConflict).
 
-    A run begun or saved with a finished status is not (or no longer) its thread's active run.
+    A run begun or saved with a finished status is not (or no longer) its thread's active run.  A begin notes
+    its thread's activity (``Upkeep``) and owner in the same transaction, so a prune never removes a thread
+    between a check of its owner and its turn.
     """
 
     begin: RunRecord | None = None
+    owner: str | None = None
     claim: tuple[str, dict[str, Any]] | None = None
     run: RunRecord | None = None
     version: int | None = None

@@ -32,7 +32,7 @@ from botocore.exceptions import ConnectionError as BotoConnectionError
 
 from ..errors import StalwartError, StorageError, StorageUnavailable, ValueTooLarge
 from . import _records as records
-from ._conditions import PauseOpen
+from ._conditions import PauseOpen, ThreadFree
 from .base import (
     DEFAULT_RETENTION,
     Changes,
@@ -180,6 +180,8 @@ class DynamoStorage:
         for attempt in range(ATTEMPTS):
             if claim is not None and guesses.pause_run is None:
                 guesses.pause_run = self._pause_run(claim)
+            if rows.begin is not None:
+                self._read_legacy_owners(ThreadFree(rows.begin, changes.owner), guesses)
             transaction = Transaction(self.table, changes, rows, guesses, self._memory, self._stamp())
             outcome = self._outcome(transaction)
             if outcome == "applied":
@@ -192,6 +194,16 @@ class DynamoStorage:
             f"a commit to the DynamoDB table {self.table} lost {ATTEMPTS} races in a row to other writers"
             " or was throttled as often; try again"
         )
+
+    def _read_legacy_owners(self, free: ThreadFree, guesses: Guesses) -> None:
+        """A begun thread found without an owner on its item is the begin's owner's only where its legacy owner is
+        theirs or none: NotFound where another's."""
+        for thread, read in guesses.unowned.items():
+            if not read:
+                legacy = self._legacy_owner(thread)
+                if legacy is not None and not free.owned_by(legacy):
+                    raise free.not_theirs()
+                guesses.unowned[thread] = True
 
     def snapshot(self, run_id: str) -> Snapshot | None:
         items = self._run_items(run_id)

@@ -131,6 +131,9 @@ class Guesses:
     inactive: set[str] = field(default_factory=set)
     expired: dict[str, float] = field(default_factory=dict)
     """Threads whose item was found expired, by its ``expires``: the item is begun anew, if still as found."""
+    unowned: dict[str, bool] = field(default_factory=dict)
+    """Threads a begin found an item of without an owner: whether the legacy owner item was read since, and was the
+    begin's owner's or none (so the begin's owner becomes the thread's)."""
 
 
 @dataclass
@@ -366,6 +369,10 @@ class Transaction:
         conditions = [terms.unexpired(self._now) if renewed is None else terms.equal(TTL_ATTRIBUTE, renewed)]
         if change.free is not None and change.begun is not None:
             conditions += [terms.absent("active_run")] if renewed is None else []
+            owner = change.free[1].owner
+            if owner is not None:
+                conditions += [self._owned(change.thread, owner, terms)] if renewed is None else []
+                setting["owner"] = owner
             setting["last_run"] = change.begun.run["id"]
             if change.begun.active:
                 setting |= {"active_run": change.begun.run["id"], "live": shard_of(change.thread)}
@@ -385,14 +392,31 @@ class Transaction:
         verdict = partial(self._thread_verdict, change)
         return Write(request, position, f"the record of thread {change.thread}", set_size(request), verdict)
 
+    def _owned(self, thread: str, owner: str, terms: Terms) -> str:
+        """The condition that a begin's thread is ``owner``'s: a new thread is, and one found without an owner
+        once its legacy owner was read and was theirs or none."""
+        theirs = terms.equal("owner", owner)
+        if self._guesses.unowned.get(thread):
+            return f"({theirs} OR {terms.absent('owner')})"
+        return f"({theirs} OR {terms.absent('pk')})"
+
     def _thread_verdict(self, change: ThreadChange, old: Item | None) -> Verdict:
-        """A begun run on a busy thread is ThreadBusy; anything else failing here was a guess, fixed from ``old``:
-        an expired item is a guess too, which the retry begins anew."""
+        """A begun run on another's thread is NotFound, on a busy one ThreadBusy; anything else failing here was a
+        guess, fixed from ``old``: an expired item is a guess too, which the retry begins anew, and an item without
+        an owner is, which the retry reads the legacy owner of first."""
         if expired(old, self._now):
             self._guesses.expired[change.thread] = expiry(old) or 0.0
         else:
             self._guesses.expired.pop(change.thread, None)
-        active = plain((visible(old, self._now) or {}).get("active_run"))
+        found = visible(old, self._now) or {}
+        active = plain(found.get("active_run"))
+        if change.free is not None and found:
+            position, free = change.free
+            owner = plain(found.get("owner"))
+            if owner is not None and not free.owned_by(owner):
+                return position, free.not_theirs()
+            if owner is None and free.owner is not None:
+                self._guesses.unowned.setdefault(change.thread, False)
         if change.free is not None and active is not None:
             position, free = change.free
             return position, free.refused(active)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import _records as records
-from ._conditions import EntryAt, PauseOpen, RunAt, RunNew, Transactional
+from ._conditions import EntryAt, Locked, PauseOpen, RunAt, RunNew, Transactional
 from ._records import Row
 from .base import (
     DEFAULT_RETENTION,
@@ -130,6 +130,7 @@ class _Tables:
     active: _Table = field(default_factory=_Table)
     last: _Table = field(default_factory=_Table)
     touched: _Table = field(default_factory=_Table)
+    owners: _Table = field(default_factory=_Table)
 
     def of(self, kind: type) -> MutableMapping[Key, Row]:
         return {RunRecord: self.runs, PauseRecord: self.pauses, JournalEntry: self.journal}[kind]
@@ -140,7 +141,7 @@ class _Tables:
 
         The indexes learn of the writes only once they stay, so a refused commit leaves them as they were.
         """
-        tables = (self.runs, self.pauses, self.journal, self.active, self.last, self.touched)
+        tables = (self.runs, self.pauses, self.journal, self.active, self.last, self.touched, self.owners)
         for table in tables:
             table.undo = []
         try:
@@ -197,7 +198,6 @@ class MemoryStorage(Transactional[_Tables]):
         self._events: dict[str, list[tuple[int, str]]] = {}
         self._event_ids = 0
         self._secrets: dict[str, str] = {}
-        self._owners: dict[str, str] = {}
         self._shown: dict[str, ShownMessage] = {}
         self._feedback: dict[str, Feedback] = {}
         self._claims: dict[str, float] = {}
@@ -251,12 +251,13 @@ class MemoryStorage(Transactional[_Tables]):
 
     def owner(self, thread: str) -> str | None:
         with self._lock:
-            return self._owners.get(thread)
+            owner: str | None = self._tables.owners.get(thread)
+            return owner
 
     def own(self, thread: str, owner: str) -> str:
-        with self._lock:
-            self._tables.touched[thread] = self.clock()
-            return self._owners.setdefault(thread, owner)
+        with self._transaction() as tx:
+            tx.touched[thread] = self.clock()
+            return self._own(tx, thread, owner)
 
     def shown_message(self, message_id: str) -> ShownMessage | None:
         with self._lock:
@@ -303,7 +304,7 @@ class MemoryStorage(Transactional[_Tables]):
             rows = (self._tables.pauses[(pause_id,)] for pause_id in newest)
             listed = ((row, self._run(row["run"])) for row in rows)
             entries = (
-                InboxEntry(records.from_row(PauseRecord, row), run, self._owners.get(row["thread"]))
+                InboxEntry(records.from_row(PauseRecord, row), run, self._tables.owners.get(row["thread"]))
                 for row, run in listed
                 if run is not None
             )
@@ -345,7 +346,7 @@ class MemoryStorage(Transactional[_Tables]):
                     indexes.open_pauses.sync(key[0], None)
                 tables.journal.pop(key, None)
             del tables.runs[run]
-        for table in (tables.active, tables.last, tables.touched, self._events, self._owners):
+        for table in (tables.active, tables.last, tables.touched, tables.owners, self._events):
             table.pop(thread, None)
 
     @contextmanager
@@ -353,8 +354,15 @@ class MemoryStorage(Transactional[_Tables]):
         with self._lock, self._tables.transaction(self._indexes) as tables:
             yield tables
 
-    def _lock_thread(self, tx: _Tables, thread: str) -> str | None:
-        return tx.active.get(thread)
+    def _lock_thread(self, tx: _Tables, thread: str, at: float) -> Locked:
+        tx.touched[thread] = at
+        return Locked(tx.active.get(thread), tx.owners.get(thread))
+
+    def _own(self, tx: _Tables, thread: str, owner: str) -> str:
+        if thread not in tx.owners:
+            tx.owners[thread] = owner
+        stored: str = tx.owners[thread]
+        return stored
 
     def _insert_run(self, tx: _Tables, check: RunNew) -> bool:
         run = check.run
@@ -371,14 +379,16 @@ class MemoryStorage(Transactional[_Tables]):
         tx.pauses[(check.pause_id,)] = pause | {"status": "answered", "answer": check.answer}
         return True
 
-    def _save_run(self, tx: _Tables, check: RunAt) -> str | None:
+    def _save_run(self, tx: _Tables, check: RunAt, at: float) -> str | None:
         stored = tx.runs.get((check.run["id"],))
         if stored is None or stored["version"] != check.version:
             return None
         thread: str = stored["thread"]
         tx.runs[(stored["id"],)] = check.run | {"thread": thread}
-        if check.finishes and tx.active.get(thread) == stored["id"]:
-            tx.active[thread] = None
+        if check.finishes:
+            tx.touched[thread] = at
+            if tx.active.get(thread) == stored["id"]:
+                tx.active[thread] = None
         return thread
 
     def _insert(self, tx: _Tables, kind: type, row: Row) -> bool:

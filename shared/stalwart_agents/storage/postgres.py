@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import select
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,8 +21,9 @@ from .base import DEFAULT_RETENTION
 
 TIMEOUT = 5.0
 MAX_CONNECTIONS = 10
+CHECK_IDLE = 5.0
+"""Seconds a pooled connection may lie idle and still be handed out without a round trip to check it."""
 SCHEMA_LOCK = 0x5354414C5741  # pg_advisory_xact_lock(bigint): one setup() at a time per database
-EVENT_LOCKS = 0x45564E54  # pg_advisory_xact_lock(int, int) with a thread's hash: one event writer per thread
 # SQLSTATE classes that mean the server is gone or refuses us: connection exception, shutdown, out of resources.
 UNREACHABLE = ("08", "57P", "53")
 # Until schema 4, Postgres numbered its own migrations: its 1 was MIGRATIONS 1 to 3 at once, its 2 was 4.
@@ -66,9 +69,13 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
 
     Every write is one READ COMMITTED transaction whose racing statements are
     conditional (``WHERE version = ...``, ``ON CONFLICT DO NOTHING``) and
-    checked by row count, so every compare-and-set is decided by the database;
-    a begin locks its thread's row, and appending events a per-thread advisory
-    lock.  Connections come from a pool that drops broken ones and reconnects.
+    checked by row count, so every compare-and-set is decided by the database.
+    A begin locks its thread's row, and so does every commit that appends events
+    to a thread (it notes the thread's activity first), so a thread's events are
+    appended one commit at a time and their ids rise as readers see them.
+    Connections come from a pool that drops broken ones and reconnects; it
+    checks one with a round trip only where it may have broken unseen (see
+    ``_check``), since checking every one it hands out costs a round trip a request.
     """
 
     dialect = POSTGRES
@@ -80,8 +87,11 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
         timeout: float = TIMEOUT,
         max_connections: int = MAX_CONNECTIONS,
         retention: float = DEFAULT_RETENTION,
+        check_idle: float = CHECK_IDLE,
     ) -> None:
         self.retention, self.clock = retention, time.time
+        self._check_idle = check_idle
+        self._returned: weakref.WeakKeyDictionary[psycopg.Connection[Any], float] = weakref.WeakKeyDictionary()
         self.url = masked(url)
         params = conninfo_to_dict(url)
         self._conninfo, self._password = url, str(params.get("password") or "")
@@ -93,7 +103,8 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
             max_size=max_connections,
             timeout=timeout,
             reconnect_timeout=timeout,
-            check=ConnectionPool.check_connection,
+            check=self._check,
+            reset=self._note_returned,
             kwargs={"autocommit": True, "row_factory": dict_row, "connect_timeout": max(1, round(timeout))},
             name=f"stalwart {self.address}",
             open=True,
@@ -101,6 +112,18 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
 
     def close(self) -> None:
         self._pool.close()
+
+    def _check(self, connection: psycopg.Connection[Any]) -> None:
+        """Check the connection with a round trip where it may be broken: new, idle for more than ``check_idle``
+        seconds (a network path can die silently), or with something to read while idle (a server that shuts down
+        says so, and closes it).  One returned a moment ago, with nothing waiting on it, is handed out as it is."""
+        returned = self._returned.get(connection)
+        idle = returned is None or time.monotonic() - returned > self._check_idle
+        if idle or _readable(connection.fileno()):
+            ConnectionPool.check_connection(connection)
+
+    def _note_returned(self, connection: psycopg.Connection[Any]) -> None:
+        self._returned[connection] = time.monotonic()
 
     def _schema_version(self, db: psycopg.Connection[Any]) -> int:
         """The version, holding the schema lock; a count from before the shared list is renumbered on the way."""
@@ -138,11 +161,6 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
         with self._reading() as db, db.transaction():
             yield db
 
-    def _lock_events(self, tx: psycopg.Connection[Any], threads: list[str]) -> None:
-        """Hold each thread's lock until commit (in one order, against deadlocks), so ids rise as readers see them."""
-        for thread in threads:
-            tx.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (EVENT_LOCKS, thread))
-
     @contextmanager
     def _translated(self) -> Iterator[None]:
         try:
@@ -166,3 +184,12 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
                 return f"all {self._pool.max_size} connections stayed busy for {self._pool.timeout:g} s"
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         return reason.replace(self._password, "***") if self._password else reason
+
+
+def _readable(fd: int) -> bool:
+    """Whether the socket has something to read (or has been closed) now, without waiting."""
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(0))
+    return bool(select.select([fd], [], [], 0)[0])
