@@ -112,7 +112,7 @@ def pause_id(thread: str, run: str, payload: dict[str, Any]) -> str:
 def template(thread: str, rows: dict[str, list[dict[str, Any]]]) -> Template:
     (run,) = rows["runs"]
     (pause,) = rows["pauses"]
-    payload = json.loads(pause["payload"])
+    payload = {**json.loads(pause["payload"]), "step": pause["step"], "kind": pause["kind"]}  # kept by the row alone
     if pause_id(thread, run["id"], payload) != pause["id"]:
         raise SystemExit(f"the pause id of {thread} is not computed as this script computes it; update pause_id()")
     texts = [value for table in rows.values() for row in table for value in row.values() if isinstance(value, str)]

@@ -95,6 +95,21 @@ def move(runtime: Runtime, lease: Lease, state: RunState, snapshot: Snapshot, an
     )
 
 
+SORTED_ALPHABET = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
+"""base64url's 64 characters in the order their bytes sort."""
+
+
+def run_id(now: float) -> str:
+    """A new run's id: ``r_``, the time in milliseconds (8 characters), then 84 random bits (14).
+
+    Ids made later sort later, so the store's indexes of runs, of their pauses (whose ids begin with their run's)
+    and of their journals grow at one end, whose pages are in memory, rather than at a random place among a
+    million; a store of a million threads then costs a cycle what an empty one does.
+    """
+    number = (int(now * 1000) % 2**48) << 84 | secrets.randbits(84)
+    return "r_" + "".join(SORTED_ALPHABET[number >> shift & 63] for shift in range(126, -1, -6))
+
+
 class Mover:
     """Takes runs under leases for one worker, moves them, and lets go of them in each move's last commit."""
 
@@ -103,13 +118,9 @@ class Mover:
 
     def new_run(self, thread: str, agent: str, state: RunState) -> RunRecord:
         """A run to begin: it is stored in the same commit as its move's first durable write."""
+        now = self._runtime.clock()
         return RunRecord(
-            id="r_" + secrets.token_urlsafe(16),
-            thread=thread,
-            agent=agent,
-            status="running",
-            state=state.to_json(),
-            created_at=self._runtime.clock(),
+            id=run_id(now), thread=thread, agent=agent, status="running", state=state.to_json(), created_at=now
         )
 
     def lease(
