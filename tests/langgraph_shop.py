@@ -1,19 +1,30 @@
-"""A LangGraph shop graph for the door's tests: look an order up, then interrupt before charging it.
+"""LangGraph shop graphs for the door's tests, and a team's application with the door mounted.
 
-``app`` is the door mounted on a team's own Starlette application, over a SqliteSaver
-and a stalwart SQLite store named by LANGGRAPH_CHECKPOINTS and LANGGRAPH_RUNS, so two
-uvicorn processes can serve the same thread; LANGGRAPH_LEDGER counts real charges.
+``build_graph`` looks an order up, then interrupts before charging it.
+``build_chat_graph`` is a chat: the person's message becomes a ``charge_card``
+tool call (asking which order where the message names none), interrupted before
+it runs; the call's result goes back to the model, which says what happened.
+LANGGRAPH_LEDGER counts real charges, outside the graph; where LANGGRAPH_FAIL_ONCE
+names a file that does not exist yet, the approved charge first creates it and
+raises, as a card network that is down once would, before anything is charged.
+
+``app`` is the door under /agent of a team's Starlette application, over the
+checkpointer LANGGRAPH_CHECKPOINTS names (a SQLite file, or a postgresql:// URL)
+and the stalwart store LANGGRAPH_RUNS names, so uvicorn processes can serve one
+thread together.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from typing import TypedDict
 
+from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.checkpoint.sqlite import SqliteSaver
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.types import interrupt
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
@@ -35,9 +46,19 @@ def charge(state: Order) -> Order:
                           "origins": {"order_id": "typed", "amount": "result:look_up"}, "reasons": ["write"]})
     if decision != "approve":
         return {"charged": None}
-    with open(os.environ["LANGGRAPH_LEDGER"], "a", encoding="utf-8") as ledger:
-        ledger.write(json.dumps({"charge": state["order_id"]}) + "\n")
+    charge_card(state["order_id"])
     return {"charged": {"charge_id": f"ch-{state['order_id']}"}}
+
+
+def charge_card(order_id: str) -> str:
+    """The tool's side effect: one line in the ledger per real charge."""
+    marker = os.environ.get("LANGGRAPH_FAIL_ONCE")
+    if marker and not os.path.exists(marker):
+        open(marker, "w").close()
+        raise ConnectionError("the card network is down")
+    with open(os.environ["LANGGRAPH_LEDGER"], "a", encoding="utf-8") as ledger:
+        ledger.write(json.dumps({"charge": order_id}) + "\n")
+    return f"ch-{order_id}"
 
 
 def build_graph(checkpointer):
@@ -50,16 +71,64 @@ def build_graph(checkpointer):
     return graph.compile(checkpointer=checkpointer)
 
 
+def model(state: MessagesState) -> dict:
+    """A model as far as the tests need one: a charge for the order the person names, then what became of it."""
+    last = state["messages"][-1]
+    if last.type == "tool":
+        said = f"Charged order {last.content[3:]}: {last.content}." if last.status == "success" else last.content
+        return {"messages": [AIMessage(said)]}
+    named = re.search(r"\d+", last.content)
+    order_id = named.group() if named else str(interrupt({"question": "Which order should I charge?"}))
+    call = {"name": "charge_card", "args": {"order_id": order_id, "amount": 40}, "id": f"call_{order_id}"}
+    return {"messages": [AIMessage("", tool_calls=[call])]}
+
+
+def tools(state: MessagesState) -> dict:
+    """Each tool call, once a person approves it: skip and cancel_all answer the model instead of charging."""
+    [call] = state["messages"][-1].tool_calls
+    decision = interrupt({"tool": call["name"], "arguments": call["args"], "reasons": ["write"]})
+    if decision != "approve":
+        said = "Nothing was charged: the charge was cancelled." if decision == "cancel_all" else "Skipped the charge."
+        return {"messages": [ToolMessage(said, tool_call_id=call["id"], name=call["name"], status="error")]}
+    charged = charge_card(call["args"]["order_id"])
+    return {"messages": [ToolMessage(charged, tool_call_id=call["id"], name=call["name"])]}
+
+
+def build_chat_graph(checkpointer):
+    graph = StateGraph(MessagesState)
+    graph.add_node("model", model)
+    graph.add_node("tools", tools)
+    graph.add_edge(START, "model")
+    graph.add_conditional_edges("model", lambda state: "tools" if state["messages"][-1].tool_calls else END)
+    graph.add_edge("tools", "model")
+    return graph.compile(checkpointer=checkpointer)
+
+
 def sqlite_saver(path: str) -> SqliteSaver:
     return SqliteSaver(sqlite3.connect(path, check_same_thread=False))
+
+
+def postgres_saver(url: str):
+    """A PostgresSaver on its own connection, its tables set up."""
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from psycopg import Connection
+    from psycopg.rows import dict_row
+
+    saver = PostgresSaver(Connection.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row))
+    saver.setup()
+    return saver
+
+
+def saver_for(where: str):
+    return postgres_saver(where) if where.startswith("postgresql://") else sqlite_saver(where)
 
 
 def team_app():
     """A team's existing application, with the door mounted under /agent."""
     from stalwart_agents.langchain.server import langgraph_app
 
-    graph = build_graph(sqlite_saver(os.environ["LANGGRAPH_CHECKPOINTS"]))
-    door = langgraph_app(graph, storage=f"sqlite:///{os.environ['LANGGRAPH_RUNS']}")
+    graph = build_chat_graph(saver_for(os.environ["LANGGRAPH_CHECKPOINTS"]))
+    door = langgraph_app(graph, storage=os.environ["LANGGRAPH_RUNS"], operator_token=os.environ.get("LANGGRAPH_OPERATOR"))
     return Starlette(routes=[Route("/healthz", lambda request: JSONResponse({"ok": True})), Mount("/agent", app=door)])
 
 

@@ -1,0 +1,75 @@
+"""A LangGraph interrupt as a pause: what the graph asks a person, in the one shape every channel shows.
+
+An interrupt whose value is a mapping with a ``tool`` is a confirmation (its
+``arguments``, per-argument ``origins``, ``question``, ``reasons`` and
+``irreversible`` are shown as given); any other is an ``ask``, whose question is
+the value's ``question`` or ``prompt``, else the value as text.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from ..arguments import ArgumentDict
+from ..pause import ANSWERS, Pause, iso, new_token
+from ..storage import RunRecord
+
+
+def pause_of(run: RunRecord, interrupt: Any) -> Pause:
+    """``interrupt`` (LangGraph's ``Interrupt``: its ``id`` and ``value``) as a new pause of ``run``, with a token."""
+    value = interrupt.value
+    if isinstance(value, Mapping) and "tool" in value:
+        return _confirmation(run, interrupt.id, value)
+    return _ask(run, interrupt.id, _question(value))
+
+
+def _question(value: object) -> str:
+    if isinstance(value, Mapping):
+        asked = value.get("question") or value.get("prompt")
+        if asked:
+            return str(asked)
+    return str(value)
+
+
+def _confirmation(run: RunRecord, pause_id: str, call: Mapping[str, Any]) -> Pause:
+    origins, given = call.get("origins") or {}, call.get("arguments") or {}
+    arguments: list[ArgumentDict] = sorted(
+        ({"name": k, "value": v, "origin": origins.get(k, "computed")} for k, v in given.items()),
+        key=lambda argument: argument["name"],
+    )
+    return Pause(
+        id=pause_id,
+        kind="confirm",
+        thread=run.thread,
+        run=run.id,
+        step=0,
+        tool=str(call["tool"]),
+        question=str(call.get("question") or f"Run {call['tool']}?"),
+        arguments=arguments,
+        reasons=list(call.get("reasons") or ["write"]),
+        irreversible=bool(call.get("irreversible")),
+        answers=list(ANSWERS["confirm"]),
+        token=new_token(),
+        created_at=iso(time.time()),
+    )
+
+
+def _ask(run: RunRecord, pause_id: str, question: str) -> Pause:
+    return Pause(
+        id=pause_id,
+        kind="ask",
+        thread=run.thread,
+        run=run.id,
+        step=0,
+        tool="",
+        question=question,
+        arguments=[],
+        reasons=[],
+        irreversible=False,
+        answers=list(ANSWERS["ask"]),
+        token=new_token(),
+        created_at=iso(time.time()),
+        prompt=question,
+    )

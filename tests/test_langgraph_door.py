@@ -1,0 +1,192 @@
+"""The LangGraph door whole, over HTTP, on InMemorySaver, SqliteSaver and PostgresSaver: a turn, an ask, a
+confirmation, the operator's rollback, and an answer the graph failed to take, re-driven until it is taken once."""
+
+import os
+import subprocess
+import sys
+import uuid
+from functools import partial
+
+import httpx
+import pytest
+
+pytest.importorskip("langgraph")
+
+from stalwart_agents import Webhook  # noqa: E402
+from stalwart_agents.langchain.server import langgraph_app  # noqa: E402
+
+from .conftest import ROOT  # noqa: E402
+from .langgraph_shop import build_chat_graph, postgres_saver, sqlite_saver  # noqa: E402
+from .server import at_once, free_port, receiving, serving, wait_until_healthy  # noqa: E402
+
+OPERATOR = "op-token-for-tests"
+REPLY_KEYS = {"thread", "reply", "steps", "waiting", "refusals", "rollback", "not_notified"}
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+def places(request, tmp_path, monkeypatch):
+    """Where the graph checkpoints and where the door keeps its claims: (checkpointer, store URL)."""
+    monkeypatch.setenv("LANGGRAPH_LEDGER", str(tmp_path / "ledger.jsonl"))
+    if request.param == "memory":
+        from langgraph.checkpoint.memory import InMemorySaver
+
+        yield InMemorySaver(), "memory://"
+    elif request.param == "sqlite":
+        yield sqlite_saver(str(tmp_path / "checkpoints.db")), f"sqlite:///{tmp_path / 'runs.db'}"
+    else:
+        url = request.getfixturevalue("postgres_cluster").create_database(f"lg_{uuid.uuid4().hex}")
+        saver = postgres_saver(url)
+        yield saver, url
+        saver.conn.close()
+
+
+@pytest.fixture
+def door(places):
+    saver, store = places
+    with serving(langgraph_app(build_chat_graph(saver), storage=store, operator_token=OPERATOR)) as base:
+        yield base
+
+
+def charges(tmp_path):
+    ledger = tmp_path / "ledger.jsonl"
+    return ledger.read_text().splitlines() if ledger.exists() else []
+
+
+def say(base, thread, text):
+    return httpx.post(f"{base}/threads/{thread}/messages", json={"text": text}, timeout=30)
+
+
+def answer(base, thread, pause, decision="approve", value=None):
+    body = {"interrupt_id": pause["id"], "decision": decision, "token": pause["token"], "value": value}
+    return httpx.post(f"{base}/threads/{thread}/resume", json=body, timeout=30)
+
+
+def test_a_turn_runs_the_graph_and_pauses_before_its_tool_call_then_the_approval_runs_it(door, tmp_path):
+    turn = say(door, "t1", "charge order 4411")
+    assert turn.status_code == 200 and set(turn.json()) == REPLY_KEYS
+    [pause] = turn.json()["waiting"]
+    assert (pause["kind"], pause["tool"]) == ("confirm", "charge_card")
+    assert {"name": "order_id", "value": "4411", "origin": "computed", "label": "order_id"} in pause["arguments"]
+    assert turn.json()["steps"] == [] and charges(tmp_path) == []
+
+    refused = say(door, "t1", "and order 4412")
+    assert refused.status_code == 409 and refused.json()["error"] == "run_waiting"
+    assert [w["id"] for w in refused.json()["waiting"]] == [pause["id"]]
+
+    done = answer(door, "t1", pause).json()
+    assert done["reply"]["text"] == "Charged order 4411: ch-4411." and done["reply"]["id"].startswith("m_")
+    [step] = done["steps"]
+    assert (step["tool"], step["status"], step["result"]) == ("charge_card", "done", "ch-4411")
+    assert {"name": "amount", "value": 40, "origin": "model"} in step["arguments"]
+    assert (done["waiting"], done["refusals"], done["rollback"], done["not_notified"]) == ([], [], None, [])
+    assert charges(tmp_path) == ['{"charge": "4411"}']
+
+    again = say(door, "t1", "charge order 4412").json()
+    assert [w["arguments"] for w in again["waiting"]][0][1]["value"] == "4412" and again["steps"] == []
+
+
+def test_an_ask_shows_its_question_and_takes_its_value(door, tmp_path):
+    [ask] = say(door, "t2", "charge my order").json()["waiting"]
+    assert (ask["kind"], ask["question"], ask["answers"]) == ("ask", "Which order should I charge?", ["answer"])
+    assert answer(door, "t2", ask, "answer").status_code == 400
+    [confirm] = answer(door, "t2", ask, "answer", "4411").json()["waiting"]
+    assert {"name": "order_id", "value": "4411", "origin": "computed", "label": "order_id"} in confirm["arguments"]
+
+
+def test_the_rollback_route_takes_only_the_operator_token_and_cancels_what_waits_through_the_graph(door, tmp_path):
+    [pause] = say(door, "t3", "charge order 4411").json()["waiting"]
+    rollback = f"{door}/threads/t3/rollback"
+    assert httpx.post(rollback).status_code == 403
+    wrong = httpx.post(rollback, headers={"Authorization": "Bearer not-the-token"})
+    assert wrong.status_code == 403 and wrong.json()["error"] == "forbidden" and OPERATOR not in wrong.text
+    done = httpx.post(rollback, headers={"Authorization": f"Bearer {OPERATOR}"})
+    assert done.status_code == 200 and set(done.json()) == REPLY_KEYS
+    assert done.json()["rollback"] == {"reason": "operator", "status": "complete", "undone": [], "not_undone": []}
+    assert done.json()["reply"]["text"] == "Nothing was charged: the charge was cancelled."
+    assert done.json()["waiting"] == [] and charges(tmp_path) == []
+    assert answer(door, "t3", pause).json()["error"] == "interrupt_stale"
+
+
+def test_without_an_operator_token_the_rollback_route_is_off(places):
+    saver, store = places
+    with serving(langgraph_app(build_chat_graph(saver), storage=store)) as base:
+        say(base, "t4", "charge order 4411")
+        off = httpx.post(f"{base}/threads/t4/rollback", headers={"Authorization": "Bearer anything"})
+    assert off.status_code == 403 and "rollback route is off" in off.json()["message"]
+
+
+def test_an_answer_the_graph_fails_to_take_is_taken_once_on_the_next_request_for_the_thread(door, tmp_path, monkeypatch):
+    monkeypatch.setenv("LANGGRAPH_FAIL_ONCE", str(tmp_path / "failed-once"))
+    [pause] = say(door, "t5", "charge order 4411").json()["waiting"]
+    failed = answer(door, "t5", pause)
+    assert failed.status_code == 503 and failed.json()["error"] == "graph_failed"
+    assert "ConnectionError" in failed.json()["message"] and charges(tmp_path) == []
+
+    assert httpx.get(f"{door}/threads/t5/interrupts").json()["waiting"] == []
+    assert charges(tmp_path) == ['{"charge": "4411"}']
+    assert answer(door, "t5", pause).json()["error"] == "interrupt_stale"
+    assert say(door, "t5", "thanks").status_code == 200
+    assert charges(tmp_path) == ['{"charge": "4411"}']
+
+
+def test_the_same_answer_sent_again_resumes_the_graph_once_then_every_answer_is_stale(door, tmp_path, monkeypatch):
+    monkeypatch.setenv("LANGGRAPH_FAIL_ONCE", str(tmp_path / "failed-once"))
+    [pause] = say(door, "t6", "charge order 4411").json()["waiting"]
+    assert answer(door, "t6", pause).status_code == 503
+    retried = answer(door, "t6", pause)
+    assert retried.status_code == 200 and retried.json()["reply"]["text"] == "Charged order 4411: ch-4411."
+    assert answer(door, "t6", pause).json()["error"] == "interrupt_stale"
+    assert answer(door, "t6", pause, "skip").json()["error"] == "interrupt_stale"
+    assert charges(tmp_path) == ['{"charge": "4411"}']
+
+
+def test_a_turn_after_a_failed_answer_first_gives_the_graph_that_answer(door, tmp_path, monkeypatch):
+    monkeypatch.setenv("LANGGRAPH_FAIL_ONCE", str(tmp_path / "failed-once"))
+    [pause] = say(door, "t7", "charge order 4411").json()["waiting"]
+    assert answer(door, "t7", pause).status_code == 503
+    [next_pause] = say(door, "t7", "charge order 4412").json()["waiting"]
+    assert next_pause["arguments"][1]["value"] == "4412" and charges(tmp_path) == ['{"charge": "4411"}']
+
+
+def test_a_webhook_that_fails_is_listed_under_not_notified_and_the_pause_still_waits(places):
+    saver, store = places
+    with receiving("whsec-lg") as receiver:
+        receiver.status = 503
+        hook = Webhook(receiver.url, "whsec-lg")
+        with serving(langgraph_app(build_chat_graph(saver), storage=store, on_interrupt=hook)) as base:
+            turn = say(base, "t8", "charge order 4411").json()
+            read = httpx.get(f"{base}/threads/t8/interrupts").json()
+    [pause] = turn["waiting"]
+    assert [missed["interrupt"] for missed in turn["not_notified"]] == [pause["id"]]
+    assert read["waiting"] == [pause] and [m["interrupt"] for m in read["not_notified"]] == [pause["id"]]
+
+
+@pytest.mark.parametrize("where", ["sqlite", "postgres"])
+def test_two_uvicorn_processes_racing_one_answer_run_it_once(where, tmp_path, request):
+    if where == "postgres":
+        checkpoints = runs = request.getfixturevalue("postgres_cluster").create_database(f"lg_{uuid.uuid4().hex}")
+        postgres_saver(checkpoints).conn.close()  # the tables, before two processes set them up at once
+    else:
+        checkpoints, runs = str(tmp_path / "checkpoints.db"), f"sqlite:///{tmp_path / 'runs.db'}"
+    env = {**os.environ, "LANGGRAPH_CHECKPOINTS": checkpoints, "LANGGRAPH_RUNS": runs,
+           "LANGGRAPH_LEDGER": str(tmp_path / "ledger.jsonl")}
+    servers = []
+    for _ in range(2):
+        port = free_port()
+        command = [sys.executable, "-m", "uvicorn", "tests.langgraph_shop:app", "--port", str(port), "--log-level", "warning"]
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        servers.append((process, f"http://127.0.0.1:{port}"))
+    try:
+        for _, base in servers:
+            wait_until_healthy(base)
+        for n in range(4):
+            thread = f"race-{n}"
+            [pause] = say(f"{servers[0][1]}/agent", thread, f"charge order 44{n}").json()["waiting"]
+            assert httpx.get(f"{servers[1][1]}/agent/threads/{thread}/interrupts").json()["waiting"] == [pause]
+            answers = at_once(*(partial(answer, f"{base}/agent", thread, pause) for _, base in servers))
+            assert sorted(a.status_code for a in answers) == [200, 409]
+        assert len(charges(tmp_path)) == 4
+    finally:
+        for process, _ in servers:
+            process.terminate()
+            process.wait(timeout=10)
