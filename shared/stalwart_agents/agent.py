@@ -1,8 +1,10 @@
 """An agent: its tools, the selector over their patterns, its check and its approvers, checked together at load.
 
-Mistakes that would otherwise surface mid-run (a pattern slot no parameter
-takes, an undo that names no tool) are configuration errors, raised before any
-turn is read.
+Its tools come from its tools file, its MCP servers (``mcp_tools.py``), or both;
+a name two of them give is refused.  Mistakes that would otherwise surface
+mid-run (a pattern slot no parameter takes, an undo that names no tool) are
+configuration errors, raised before any turn is read, at the place they were
+made: the tools module's line, or the MCP server's entry in agent.yaml.
 """
 
 from __future__ import annotations
@@ -11,15 +13,19 @@ import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .approvers import Approvers
 from .check import Check
-from .config import AgentConfig, Settings
+from .config import AgentConfig, McpConfig, Settings
 from .errors import ConfigError
 from .model import Model, build_model
 from .selector import Pattern, PatternError, Selector, compile_pattern
 from .steps import StepFunction
 from .tools import Tool, load_tools
+
+if TYPE_CHECKING:
+    from .mcp_servers import McpServer
 
 
 @dataclass(frozen=True)
@@ -36,12 +42,12 @@ class Agent:
 
     @classmethod
     def build(cls, config: AgentConfig, settings: Settings, base_dir: Path, environ: Mapping[str, str]) -> Agent:
-        found, origin = load_tools(config.tools, base_dir)
+        found, sources = _found(config, base_dir, environ)
         tools = {name: t for name, t in found.items() if isinstance(t, Tool)}
         steps = {name: s for name, s in found.items() if isinstance(s, StepFunction)}
-        patterns = [(t.name, _compile(t, text, origin)) for t in found.values() for text in t.says]
+        patterns = [(t.name, _compile(t, text, sources[t.name])) for t in found.values() for text in t.says]
         for t in tools.values():
-            _check_undo(t, tools, origin)
+            _check_undo(t, tools, sources[t.name])
         model = build_model(config.model, environ) if config.model is not None else None
         selector, check = Selector(patterns), Check(config.check)
         approvers = Approvers(config.approvers, config.approvals)
@@ -52,36 +58,88 @@ class Agent:
         return self.tools.get(name) or self.steps[name]
 
 
-def _compile(tool: Tool | StepFunction, text: str, origin: str) -> Pattern:
-    line = _line_of(tool)
+@dataclass(frozen=True)
+class _Source:
+    """Where tools were declared: a tools module (``origin``), or an MCP server's entry in agent.yaml."""
+
+    origin: str | None = None
+    server: McpConfig | None = None
+
+    @property
+    def named(self) -> str:
+        return f"the MCP server {self.server.name}" if self.server is not None else f"the tools file {self.origin}"
+
+    def refused(self, sentence: str, tool: Tool | StepFunction, key: str) -> ConfigError:
+        """A mistake in what ``tool`` declares under ``key`` (says, undo), placed where it was declared."""
+        if self.server is not None:
+            return self.server.refused(sentence, "tools", tool.name, key)
+        return ConfigError(sentence, file=self.origin, line=_line_of(tool), key=f"{tool.name}.{key}")
+
+
+def _found(
+    config: AgentConfig, base_dir: Path, environ: Mapping[str, str]
+) -> tuple[dict[str, Tool | StepFunction], dict[str, _Source]]:
+    """The agent's tools and steps by name, from its tools file and then each of its MCP servers, and where each
+    came from; a name given twice is refused, naming both places."""
+    found: dict[str, Tool | StepFunction] = {}
+    sources: dict[str, _Source] = {}
+    if config.tools is not None:
+        loaded, origin = load_tools(config.tools, base_dir)
+        found |= loaded
+        sources |= dict.fromkeys(loaded, _Source(origin=origin))
+    servers = []
+    try:
+        for server_config in config.mcp:
+            server, offered = _mcp_tools(server_config, base_dir, environ)
+            servers.append(server)
+            source = _Source(server=server_config)
+            for name in sorted(offered.keys() & found.keys()):
+                sentence = f"{source.named} offers a tool named {name!r}, and so does {sources[name].named}"
+                raise server_config.refused(sentence)
+            found |= offered
+            sources |= dict.fromkeys(offered, source)
+    except ConfigError:
+        for server in servers:
+            server.close()
+        raise
+    return found, sources
+
+
+def _mcp_tools(config: McpConfig, base_dir: Path, environ: Mapping[str, str]) -> tuple[McpServer, dict[str, Tool]]:
+    """The MCP server's tools; the SDK is imported only by an agent that has a server, as an optional extra."""
+    try:
+        from .mcp_tools import mcp_tools
+    except ImportError as exc:
+        sentence = f"MCP servers need the MCP SDK ({exc}): pip install 'stalwart-agents[mcp]'"
+        raise config.refused(sentence) from None
+    return mcp_tools(config, base_dir, environ)
+
+
+def _compile(tool: Tool | StepFunction, text: str, source: _Source) -> Pattern:
     try:
         pattern = compile_pattern(text)
     except PatternError as exc:
-        raise ConfigError(str(exc), file=origin, line=line, key=f"{tool.name}.says") from exc
+        raise source.refused(str(exc), tool, "says") from exc
     known = {p.name for p in tool.parameters}
     for slot in pattern.slots:
         if slot not in known:
-            raise ConfigError(
-                f"pattern {text!r} fills {{{slot}}}, but {tool.name}() takes no parameter {slot!r}",
-                file=origin,
-                line=line,
-                key=f"{tool.name}.says",
-            )
+            sentence = f"pattern {text!r} fills {{{slot}}}, but {tool.name}() takes no parameter {slot!r}"
+            raise source.refused(sentence, tool, "says")
     return pattern
 
 
-def _check_undo(tool: Tool, tools: dict[str, Tool], origin: str) -> None:
+def _check_undo(tool: Tool, tools: dict[str, Tool], source: _Source) -> None:
     if tool.undo is None:
         return
     problem = _undo_problem(tool, tools.get(tool.undo))
     if problem is not None:
-        raise ConfigError(problem, file=origin, line=_line_of(tool), key=f"{tool.name}.undo")
+        raise source.refused(problem, tool, "undo")
 
 
 def _undo_problem(tool: Tool, undo: Tool | None) -> str | None:
     """What is wrong with the undo ``tool`` names, in one sentence; None when nothing is."""
     if undo is None:
-        return f"undo names {tool.undo!r}, which is not a tool of this module"
+        return f"undo names {tool.undo!r}, which is not a tool of this agent"
     if tool.irreversible:
         return "an irreversible tool cannot have an undo"
     if not undo.takes("result"):

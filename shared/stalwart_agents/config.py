@@ -36,6 +36,9 @@ __all__ = [
     "ApproverConfig",
     "CheckConfig",
     "Config",
+    "FromEnv",
+    "McpConfig",
+    "McpToolConfig",
     "RuleConfig",
     "SelectorConfig",
     "Settings",
@@ -44,6 +47,7 @@ __all__ = [
 ]
 
 NAME = re.compile(r"[a-z][a-z0-9_-]{0,63}")
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 PORTUGUESE = "the Portuguese grammar has not shipped yet; the selector reads English (language: en)"
 
@@ -76,6 +80,14 @@ def _repeats(names: Iterable[Any], prefix: Loc, what: str) -> Iterator[tuple[Loc
 def _refuse_repeats(names: Iterable[Any], prefix: Loc, what: str) -> None:
     for at, sentence in _repeats(names, prefix, what):
         raise _fail(sentence, *at)
+
+
+def _usable_name(value: str) -> str:
+    if not NAME.fullmatch(value):
+        raise _fail(
+            f"{value!r} is not a usable name: start with a lowercase letter, then up to 63 of a-z, 0-9, _ and -"
+        )
+    return value
 
 
 def _cel(expression: str) -> str:
@@ -265,15 +277,131 @@ class ModelConfig(_Model):
         return self
 
 
+class FromEnv(_Model):
+    """A value read from the environment when the agent loads (``{env: NAME}``): a secret is never in the file."""
+
+    env: str
+
+    @field_validator("env")
+    @classmethod
+    def _variable(cls, value: str) -> str:
+        if not ENV_NAME.fullmatch(value):
+            raise _fail(f"{value!r} is not the name of an environment variable")
+        return value
+
+
+class McpToolConfig(_Model):
+    """What agent.yaml says of one MCP tool: each key given wins over what the server's annotations say."""
+
+    says: tuple[str, ...] = ()
+    write: bool | None = Field(None, strict=True)
+    irreversible: bool | None = Field(None, strict=True)
+    undo: str | None = None
+    idempotent: bool | None = Field(None, strict=True)
+    untrusted: bool | None = Field(None, strict=True)
+    question: str | None = None
+    label: str | None = None
+    describe: str = ""
+    labels: dict[str, str] = {}
+
+    @field_validator("says", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class McpConfig(_Model):
+    """One MCP server of an agent: a ``command`` started for stdio, or a ``url`` for streamable HTTP.
+
+    ``headers`` (HTTP) and ``env`` (the child's environment) take their values from the
+    environment only; ``timeout`` bounds each request in seconds; ``tools`` overrides what the
+    server's annotations say of a tool, by the tool's name.
+    """
+
+    name: str
+    command: tuple[str, ...] | None = None
+    url: str | None = None
+    headers: dict[str, FromEnv] = {}
+    env: dict[str, FromEnv] = {}
+    timeout: float = Field(30.0, gt=0, le=3600, allow_inf_nan=False)
+    tools: dict[str, McpToolConfig] = {}
+    _at: Loc = PrivateAttr(default=())
+    _lines: dict[Loc, int] = PrivateAttr(default_factory=dict)
+    _path: Path | None = PrivateAttr(default=None)
+
+    @field_validator("name")
+    @classmethod
+    def _usable_name(cls, value: str) -> str:
+        return _usable_name(value)
+
+    @field_validator("command", mode="before")
+    @classmethod
+    def _program_and_arguments(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, list) and not value:
+            raise _fail("names no program; give the command as a list such as [python, server.py]")
+        return value
+
+    @field_validator("url")
+    @classmethod
+    def _http(cls, value: str) -> str:
+        if not re.match(r"https?://[^/]", value):
+            raise _fail("must be an http:// or https:// address of the server's MCP endpoint")
+        return value
+
+    @field_validator("headers", "env", mode="before")
+    @classmethod
+    def _from_environment(cls, value: Any, info: ValidationInfo) -> Any:
+        if not isinstance(value, dict):
+            return value
+        for key, given in value.items():
+            if not isinstance(given, dict):
+                raise _fail(
+                    f"{info.field_name} values come from the environment: write {{env: NAME}}; "
+                    "a secret is never written in agent.yaml",
+                    key,
+                )
+        return value
+
+    @field_validator("tools", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: Any) -> Any:
+        return {} if value is None else value
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> McpConfig:
+        if (self.command is None) == (self.url is None):
+            raise _fail("an MCP server is either command: [program, arguments...] (stdio) or url: (HTTP), one of them")
+        if self.headers and self.url is None:
+            raise _fail("headers are sent over HTTP only; a stdio server takes env:", "headers")
+        if self.env and self.command is None:
+            raise _fail("env is the environment of a server the agent starts; an HTTP server takes headers:", "env")
+        return self
+
+    def refused(self, sentence: str, *loc: str | int) -> ConfigError:
+        """A mistake found when the server's tools are read, placed at ``loc`` under this entry of the file."""
+        return _located(sentence, (*self._at, *loc), self._lines, self._path)
+
+
 class AgentConfig(_Model):
     name: str
     description: str | None = None
-    tools: str
+    tools: str | None = None
     on_unread: Literal["ask", "model", "refuse"] = "ask"
     model: ModelConfig | None = None
     check: CheckConfig = CheckConfig()
     approvals: dict[str, Annotated[int, Field(ge=1, le=MAX_APPROVALS, strict=True)]] = {}
     approvers: tuple[ApproverConfig, ...] = ()
+    mcp: tuple[McpConfig, ...] = ()
+
+    @model_validator(mode="after")
+    def _some_tools(self) -> AgentConfig:
+        """``tools:`` may be left out only where ``mcp:`` gives the agent its tools."""
+        if self.tools is None and not self.mcp:
+            raise _fail(PLAIN["missing"], "tools")
+        _refuse_repeats((server.name for server in self.mcp), ("mcp",), "MCP server")
+        return self
 
     @model_validator(mode="after")
     def _model_for_unread(self) -> AgentConfig:
@@ -284,11 +412,7 @@ class AgentConfig(_Model):
     @field_validator("name")
     @classmethod
     def _usable_name(cls, value: str) -> str:
-        if not NAME.fullmatch(value):
-            raise _fail(
-                f"{value!r} is not a usable name: start with a lowercase letter, then up to 63 of a-z, 0-9, _ and -"
-            )
-        return value
+        return _usable_name(value)
 
     @field_validator("tools")
     @classmethod
@@ -306,7 +430,7 @@ class AgentConfig(_Model):
     def _empty_is_default(cls, value: Any) -> Any:
         return {} if value is None else value
 
-    @field_validator("approvers", mode="before")
+    @field_validator("approvers", "mcp", mode="before")
     @classmethod
     def _no_rules_is_none(cls, value: Any) -> Any:
         return () if value is None else value
@@ -356,13 +480,13 @@ class Config(_Model):
         self._path = _given(context).get("path")
         self._base_dir = _given(context).get("base_dir")
         self._lines = _given(context).get("lines", {})
+        for i, agent in enumerate(self.agents):
+            for j, server in enumerate(agent.mcp):
+                server._at, server._lines, server._path = ("agents", i, "mcp", j), self._lines, self._path
 
     def refused(self, sentence: str, *loc: str | int) -> ConfigError:
         """A mistake found after loading (against the tools, say), placed as the loader places its own."""
-        known = next((loc[:end] for end in range(len(loc), -1, -1) if loc[:end] in self._lines), None)
-        line = self._lines[known] if known is not None else None
-        file = str(self._path) if self._path is not None else None
-        return ConfigError(sentence, file=file, line=line, key=_key(loc))
+        return _located(sentence, loc, self._lines, self._path)
 
     @property
     def path(self) -> Path | None:
@@ -385,6 +509,13 @@ class Config(_Model):
             file=str(self._path) if self._path else None,
             key="agents",
         )
+
+
+def _located(sentence: str, loc: Loc, lines: dict[Loc, int], path: Path | None) -> ConfigError:
+    """A ConfigError at ``loc``, on the line of the nearest key the file has."""
+    known = next((loc[:end] for end in range(len(loc), -1, -1) if loc[:end] in lines), None)
+    line = lines[known] if known is not None else None
+    return ConfigError(sentence, file=str(path) if path is not None else None, line=line, key=_key(loc))
 
 
 def _given(context: Any) -> dict[str, Any]:
@@ -498,6 +629,8 @@ def _raw_repeats(data: dict[str, Any]) -> Iterator[tuple[Loc, str]]:
         yield from _repeats(_names(rules), ("agents", index, "check", "rules"), "rule")
         approvers = _items(agent.get("approvers") if isinstance(agent, dict) else None)
         yield from _repeats(_names(approvers), ("agents", index, "approvers"), "approver rule")
+        servers = _items(agent.get("mcp") if isinstance(agent, dict) else None)
+        yield from _repeats(_names(servers), ("agents", index, "mcp"), "MCP server")
 
 
 def _items(value: Any) -> list[Any]:

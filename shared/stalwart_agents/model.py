@@ -70,6 +70,9 @@ class Model(Protocol):
 
 def tool_schema(tool: Tool) -> ToolSchema:
     """The function a tool is to a model: its name, what it does, and a JSON Schema of its arguments."""
+    description = inspect.getdoc(tool.fn) or tool.question or tool.label
+    if tool.schema is not None:
+        return {"name": tool.name, "description": description, "parameters": dict(tool.schema)}
     fields: dict[str, Any] = {
         p.name: (Any if p.annotation is inspect.Parameter.empty else p.annotation, ... if p.required else None)
         for p in tool.parameters
@@ -77,7 +80,6 @@ def tool_schema(tool: Tool) -> ToolSchema:
     arguments = create_model(f"{tool.name}_arguments", **fields)
     schema: dict[str, object] = arguments.model_json_schema()
     schema.pop("title", None)
-    description = inspect.getdoc(tool.fn) or tool.question or tool.label
     return {"name": tool.name, "description": description, "parameters": schema}
 
 

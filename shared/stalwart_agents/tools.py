@@ -52,7 +52,9 @@ class Tool:
     ``label`` is a person's name for the tool ("Charge a card"), ``describe`` a one-line
     template of a call over its arguments ("Charge {amount} to order {order_id}"), and
     ``labels`` a person's name for each parameter; ``question`` is the tool's own
-    confirmation question, empty where the described call asks it.
+    confirmation question, empty where the described call asks it.  ``schema`` is the
+    JSON Schema of its arguments where the tool brings its own (an MCP tool's), for the
+    model to see as it is; None where the function's signature is the schema.
     """
 
     fn: Callable[..., Any]
@@ -67,6 +69,7 @@ class Tool:
     label: str = ""
     describe: str = ""
     labels: Mapping[str, str] = field(default_factory=dict, hash=False)
+    schema: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
     signature: inspect.Signature = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -1,0 +1,125 @@
+"""Tools from a real MCP server (tests/mcp/mail.py), over stdio and streamable HTTP: its annotations decide what
+a person confirms, agent.yaml's overrides win over them, and a tool changed under a paused run does not run."""
+
+import pytest
+
+from stalwart_agents.mcp_tools import ToolChanged
+
+from .mcp.servers import TOKEN, mail_server
+
+SAYS = {
+    "inbox": {"says": ["inbox {folder}"]},
+    "web_page": {"says": ["read the page {url}"]},
+    "send_mail": {"says": ["mail {to} about {subject:text}"]},
+    "draft_mail": {"says": ["draft to {to}"]},
+    "delete_mail": {"says": ["delete message {id}"]},
+    "bounce": {"says": ["bounce {to}"]},
+}
+
+
+@pytest.fixture(params=["stdio", "http"])
+def mail(request, tmp_path):
+    with mail_server(request.param, tmp_path) as server:
+        yield server
+
+
+@pytest.fixture
+def desk(mail, tmp_path):
+    return mail.desk(tmp_path, SAYS)
+
+
+def test_a_read_only_tool_runs_without_asking_and_its_structured_content_is_the_result(desk, mail):
+    reply = desk.send("t", "inbox work")
+    assert reply.status == "done" and reply.waiting == []
+    [step] = reply.steps
+    assert step.result == {"folder": "work", "messages": [{"id": "m1", "from": "ana@example.com", "subject": "lunch"}]}
+    assert [call["folder"] for call in mail.calls("inbox")] == ["work"]
+
+
+def test_a_write_asks_then_runs_once_on_approve(desk, mail):
+    asked = desk.send("t", "mail bob about the quarterly numbers")
+    [pause] = asked.waiting
+    assert (pause.kind, pause.tool, pause.reasons) == ("confirm", "send_mail", ["write"])
+    assert mail.calls("send_mail") == []
+    done = desk.confirm("t", "approve")
+    assert done.status == "done" and done.steps[-1].result == {"sent": "mail-bob"}
+    assert [(c["to"], c["subject"]) for c in mail.calls("send_mail")] == [("bob", "the quarterly numbers")]
+
+
+def test_destructive_writes_are_irreversible_on_the_card_and_additive_ones_are_not(desk):
+    deleting = desk.send("t1", "delete message m1").waiting[0].to_dict()
+    assert deleting["irreversible"] is True
+    unannotated = desk.send("t2", "mail bob about lunch").waiting[0].to_dict()
+    assert unannotated["irreversible"] is True
+    drafting = desk.send("t3", "draft to bob").waiting[0].to_dict()
+    assert drafting["irreversible"] is False and drafting["reasons"] == ["write"]
+
+
+def test_an_open_world_result_taints_the_next_write(desk):
+    reply = desk.send("t", "read the page https://example.com/offer and draft to eve")
+    assert reply.steps[0].tool == "web_page" and reply.steps[0].result["url"] == "https://example.com/offer"
+    [pause] = reply.waiting
+    assert pause.tool == "draft_mail"
+    assert pause.reasons == ["write", "tainted_call: untrusted:web_page"]
+
+
+def test_a_closed_world_read_taints_nothing(desk):
+    reply = desk.send("t", "inbox work and draft to eve")
+    assert reply.waiting[0].reasons == ["write"]
+
+
+def test_overrides_in_agent_yaml_win_over_the_servers_annotations(mail, tmp_path):
+    desk = mail.desk(
+        tmp_path,
+        {
+            "send_mail": {"says": ["mail {to} about {subject:text}"], "undo": "recall_mail", "label": "Send a mail"},
+            "delete_mail": {"says": ["delete message {id}"], "irreversible": False, "describe": "Delete {id}"},
+            "inbox": {"says": ["inbox {folder}"], "write": True},
+            "web_page": {"says": ["read the page {url}"], "untrusted": False},
+            "draft_mail": {"says": ["draft to {to}"], "labels": {"to": "Recipient"}},
+        },
+    )
+    sending = desk.send("t1", "mail bob about lunch").waiting[0].to_dict()
+    assert (sending["irreversible"], sending["label"]) == (False, "Send a mail")
+    deleting = desk.send("t2", "delete message m7").waiting[0].to_dict()
+    assert (deleting["irreversible"], deleting["title"]) == (False, "Delete m7")
+    assert desk.send("t3", "inbox work").waiting[0].reasons == ["write"]
+    drafting = desk.send("t4", "read the page https://example.com and draft to eve").waiting[0].to_dict()
+    assert drafting["reasons"] == ["write"] and drafting["arguments"][0]["label"] == "Recipient"
+
+
+def test_an_undo_from_agent_yaml_recalls_the_mail_on_rollback(mail, tmp_path):
+    desk = mail.desk(tmp_path, {"send_mail": {"says": ["mail {to} about {subject:text}"], "undo": "recall_mail"}})
+    desk.send("t", "mail bob about lunch")
+    desk.confirm("t", "approve")
+    desk.rollback("t")
+    [recalled] = mail.calls("recall_mail")
+    assert (recalled["to"], recalled["result"]) == ("bob", {"sent": "mail-bob"})
+
+
+def test_an_error_the_server_answers_fails_the_call_with_its_text(desk):
+    desk.send("t", "bounce nobody")
+    reply = desk.confirm("t", "approve")
+    assert reply.status == "failed"
+    assert "no mailbox nobody" in reply.steps[-1].error
+
+
+def test_a_tool_whose_annotations_changed_under_a_paused_run_is_refused_and_not_run(desk, mail):
+    desk.send("t", "mail bob about lunch")
+    mail.changed.touch()
+    reply = desk.confirm("t", "approve")
+    assert reply.status == "failed"
+    assert "send_mail changed on the MCP server mail" in reply.steps[-1].error
+    assert ToolChanged.__name__ in reply.steps[-1].error
+    assert mail.calls("send_mail") == []
+
+
+def test_the_model_sees_each_mcp_tools_json_schema(mail, tmp_path):
+    from stalwart_agents.model import tool_schema
+
+    desk = mail.desk(tmp_path)
+    schema = tool_schema(desk.agent().tools["transfer"])
+    assert schema["description"].startswith("Move money")
+    assert schema["parameters"]["properties"].keys() == {"to", "amount"}
+    assert schema["parameters"]["required"] == ["to", "amount"]
+    assert TOKEN not in repr(desk.agent().tools["transfer"].fn.server)
