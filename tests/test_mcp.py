@@ -114,6 +114,25 @@ def test_a_tool_whose_annotations_changed_under_a_paused_run_is_refused_and_not_
     assert mail.calls("send_mail") == []
 
 
+def test_a_pause_answered_where_the_tool_was_read_after_it_changed_asks_again_and_runs_nothing(mail, tmp_path):
+    """Two processes on one store: the first opens the pause, the server's tool changes, and the second, which read
+    the changed tool when it loaded, takes the answer: the changed call is a new pause, put to a person again."""
+    from stalwart_agents import Desk
+
+    mail.desk(tmp_path, SAYS)
+    store = f"sqlite:///{tmp_path}/runs.db"
+    before = Desk.from_file(tmp_path / "agent.yaml", storage=store)
+    [opened] = before.send("t", "mail bob about lunch").waiting
+    mail.changed.touch()
+    after = Desk.from_file(tmp_path / "agent.yaml", storage=store)
+    reply = after.confirm("t", "approve", waiting=opened.id, token=opened.token)
+    [asked_again] = reply.waiting
+    assert asked_again.id != opened.id and asked_again.tool == "send_mail" and reply.status == "waiting"
+    assert mail.calls("send_mail") == []
+    assert after.confirm("t", "approve", waiting=asked_again.id, token=asked_again.token).status == "done"
+    assert len(mail.calls("send_mail")) == 1
+
+
 def test_the_model_sees_each_mcp_tools_json_schema(mail, tmp_path):
     from stalwart_agents.model import tool_schema
 

@@ -231,8 +231,11 @@ class Ledger:
         listed = shown(arguments)
         title = title_of(about, keywords(arguments))
         needed = self._needed(name, kind)
+        # A tool defined elsewhere (an MCP server's) names its definition in its pauses' ids: once the definition
+        # changes, a replay reaches another pause, which asks again, and never runs on an answer given to the old.
+        defined = f"{name}@{about.definition}" if isinstance(about, Tool) and about.definition else name
         return Pause(
-            id=point.pause_id(self._thread, self._run, name, listed, kind),
+            id=point.pause_id(self._thread, self._run, defined, listed, kind),
             kind=kind,
             thread=self._thread,
             run=self._run,

@@ -106,7 +106,7 @@ def _tool(server: McpServer, definition: Definition, config: McpConfig) -> Tool:
         sentence = str(exc).removeprefix(f"{exc.key}: ")
         raise config.refused(sentence, "tools", definition.name, sentence.split(" ", 1)[0]) from None
     assert isinstance(declared, Tool), "tool() given a function declares it"
-    return replace(declared, schema=_model_schema(definition))
+    return replace(declared, schema=_model_schema(definition), definition=call.digest)
 
 
 def _signature(definition: Definition, config: McpConfig) -> inspect.Signature:

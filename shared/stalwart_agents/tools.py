@@ -54,7 +54,9 @@ class Tool:
     ``labels`` a person's name for each parameter; ``question`` is the tool's own
     confirmation question, empty where the described call asks it.  ``schema`` is the
     JSON Schema of its arguments where the tool brings its own (an MCP tool's), for the
-    model to see as it is; None where the function's signature is the schema.
+    model to see as it is; None where the function's signature is the schema.  ``definition``
+    is a digest of that definition, where it lives outside this process (an MCP server's):
+    a pause about the tool is another pause once it changes.
     """
 
     fn: Callable[..., Any]
@@ -70,6 +72,7 @@ class Tool:
     describe: str = ""
     labels: Mapping[str, str] = field(default_factory=dict, hash=False)
     schema: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
+    definition: str = ""
     signature: inspect.Signature = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
