@@ -142,3 +142,29 @@ def test_the_model_sees_each_mcp_tools_json_schema(mail, tmp_path):
     assert schema["parameters"]["properties"].keys() == {"to", "amount"}
     assert schema["parameters"]["required"] == ["to", "amount"]
     assert TOKEN not in repr(desk.agent().tools["transfer"].fn.server)
+
+
+def test_closing_the_desk_ends_the_servers_it_started(mail, tmp_path):
+    import time
+
+    if mail.transport != "stdio":
+        pytest.skip("an HTTP server is not the agent's to end")
+    desk = mail.desk(tmp_path, SAYS)
+    desk.send("t", "inbox work")
+    [call] = mail.calls("inbox")
+    desk.close()
+    deadline = time.monotonic() + 10
+    while _alive(call["pid"]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(call["pid"])
+    assert desk.agent().tools["inbox"]  # the agent keeps its tools; a later call would open the server again
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True

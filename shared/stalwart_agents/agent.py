@@ -39,10 +39,11 @@ class Agent:
     settings: Settings
     model: Model | None = None
     approvers: Approvers = field(default_factory=Approvers)
+    servers: tuple[McpServer, ...] = ()
 
     @classmethod
     def build(cls, config: AgentConfig, settings: Settings, base_dir: Path, environ: Mapping[str, str]) -> Agent:
-        found, sources = _found(config, base_dir, environ)
+        found, sources, servers = _found(config, base_dir, environ)
         tools = {name: t for name, t in found.items() if isinstance(t, Tool)}
         steps = {name: s for name, s in found.items() if isinstance(s, StepFunction)}
         patterns = [(t.name, _compile(t, text, sources[t.name])) for t in found.values() for text in t.says]
@@ -51,7 +52,14 @@ class Agent:
         model = build_model(config.model, environ) if config.model is not None else None
         selector, check = Selector(patterns), Check(config.check)
         approvers = Approvers(config.approvers, config.approvals)
-        return cls(config.name, tools, steps, selector, check, config.on_unread, settings, model, approvers)
+        return cls(
+            config.name, tools, steps, selector, check, config.on_unread, settings, model, approvers, tuple(servers)
+        )
+
+    def close(self) -> None:
+        """Close the connections to its MCP servers (their child processes end); a later call opens them again."""
+        for server in self.servers:
+            server.close()
 
     def named(self, name: str) -> Tool | StepFunction:
         """A tool or a step of this agent, by name."""
@@ -78,16 +86,16 @@ class _Source:
 
 def _found(
     config: AgentConfig, base_dir: Path, environ: Mapping[str, str]
-) -> tuple[dict[str, Tool | StepFunction], dict[str, _Source]]:
+) -> tuple[dict[str, Tool | StepFunction], dict[str, _Source], list[McpServer]]:
     """The agent's tools and steps by name, from its tools file and then each of its MCP servers, and where each
-    came from; a name given twice is refused, naming both places."""
+    came from, and the servers' connections; a name given twice is refused, naming both places."""
     found: dict[str, Tool | StepFunction] = {}
     sources: dict[str, _Source] = {}
     if config.tools is not None:
         loaded, origin = load_tools(config.tools, base_dir)
         found |= loaded
         sources |= dict.fromkeys(loaded, _Source(origin=origin))
-    servers = []
+    servers: list[McpServer] = []
     try:
         for server_config in config.mcp:
             server, offered = _mcp_tools(server_config, base_dir, environ)
@@ -102,7 +110,7 @@ def _found(
         for server in servers:
             server.close()
         raise
-    return found, sources
+    return found, sources, servers
 
 
 def _mcp_tools(config: McpConfig, base_dir: Path, environ: Mapping[str, str]) -> tuple[McpServer, dict[str, Tool]]:
@@ -110,7 +118,7 @@ def _mcp_tools(config: McpConfig, base_dir: Path, environ: Mapping[str, str]) ->
     try:
         from .mcp_tools import mcp_tools
     except ImportError as exc:
-        sentence = f"MCP servers need the MCP SDK ({exc}): pip install 'stalwart-agents[mcp]'"
+        sentence = f"MCP servers need the MCP SDK ({exc}): pip install -e '.[mcp]' in the stalwart-agents checkout"
         raise config.refused(sentence) from None
     return mcp_tools(config, base_dir, environ)
 

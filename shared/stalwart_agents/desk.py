@@ -312,6 +312,9 @@ class Desk:
         return [m for m in missed if m is not None]
 
     def close(self) -> None:
+        """Close the store and the agents' connections to their MCP servers."""
+        for agent in self.agents.values():
+            agent.close()
         self.storage.close()
 
     def __enter__(self) -> Desk:
