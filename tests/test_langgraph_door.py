@@ -190,3 +190,44 @@ def test_two_uvicorn_processes_racing_one_answer_run_it_once(where, tmp_path, re
         for process, _ in servers:
             process.terminate()
             process.wait(timeout=10)
+
+
+def test_a_graph_slower_than_the_hold_keeps_its_thread_and_its_answer_runs_once():
+    """The hold is renewed while the graph runs: a request meanwhile neither resumes the answer again nor runs it."""
+    import threading
+    import time
+    from typing import TypedDict
+
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.types import interrupt
+
+    from stalwart_agents.langchain.server import InterruptServer
+
+    ran = []
+
+    class State(TypedDict, total=False):
+        done: int
+
+    def charge(state: State) -> State:
+        if interrupt({"tool": "charge", "arguments": {"amount": 40}}) == "approve":
+            time.sleep(1.5)
+            ran.append("charge")
+        return {"done": len(ran)}
+
+    builder = StateGraph(State)
+    builder.add_node("charge", charge)
+    builder.add_edge(START, "charge")
+    builder.add_edge("charge", END)
+    server = InterruptServer(
+        builder.compile(checkpointer=InMemorySaver()), storage="memory://", hold_seconds=0.5, turn=lambda text: {}
+    )
+    server.send("t", "charge 40")
+    [pause] = server.interrupts("t")
+    resumed = []
+    worker = threading.Thread(target=lambda: resumed.append(server.resume("t", pause.id, "approve", pause.token)))
+    worker.start()
+    time.sleep(0.8)
+    assert server.interrupts("t") == []
+    worker.join()
+    assert [reply.status for reply in resumed] == ["done"] and ran == ["charge"]

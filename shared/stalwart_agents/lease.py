@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Callable
 from types import TracebackType
-from typing import Self
+from typing import Protocol, Self
 
 from .errors import StalwartError, VersionConflict
 from .sizes import json_size
@@ -192,6 +192,15 @@ class Lease:
             return True
 
 
+class Renewable(Protocol):
+    """A hold renewed in the background: a lease on a run, or a LangGraph door's hold on a thread."""
+
+    period: float
+
+    def renew(self) -> bool:
+        """Extend the hold; False once it is lost (stop renewing then)."""
+
+
 class Renewer:
     """One background thread per process that renews each lease in use when it falls due.
 
@@ -204,13 +213,13 @@ class Renewer:
     """
 
     def __init__(self) -> None:
-        self._due: dict[Lease, float] = {}
+        self._due: dict[Renewable, float] = {}
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
         self._looks_at = -math.inf
         self._idle = 60.0
 
-    def add(self, lease: Lease) -> None:
+    def add(self, lease: Renewable) -> None:
         with self._wake:
             due = self._due[lease] = time.monotonic() + lease.period
             self._idle = min(self._idle, lease.period)
@@ -220,7 +229,7 @@ class Renewer:
             elif due < self._looks_at:
                 self._wake.notify()
 
-    def remove(self, lease: Lease) -> None:
+    def remove(self, lease: Renewable) -> None:
         with self._wake:
             self._due.pop(lease, None)
 
@@ -230,7 +239,7 @@ class Renewer:
                 if not lease.renew():
                     self.remove(lease)
 
-    def _next_due(self) -> list[Lease]:
+    def _next_due(self) -> list[Renewable]:
         with self._wake:
             while True:
                 now = time.monotonic()

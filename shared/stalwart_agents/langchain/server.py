@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+import threading
 import time
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
@@ -51,6 +52,7 @@ from ..errors import (
     VersionConflict,
 )
 from ..inbox import not_notified
+from ..lease import RENEWER
 from ..ledger import claiming, opening
 from ..pause import Pause, new_token
 from ..reply import NotNotified, Reply, RollbackReport
@@ -287,14 +289,48 @@ class InterruptServer:
 
     @contextmanager
     def _released(self, held: RunRecord) -> Iterator[None]:
+        """Keep the hold while the block runs the graph, however long it takes, then let it go."""
+        hold = _Hold(self.store, held, self.hold_seconds)
+        RENEWER.add(hold)
         try:
             yield
         finally:
-            freed = held.replace(lease_owner=None, lease_until=None, updated_at=time.time())
+            RENEWER.remove(hold)
+            hold.release()
+
+
+class _Hold:
+    """A request's hold on a thread while its graph runs, renewed every third of its length by the process's
+    renewer: a graph slower than ``hold_seconds`` must not let another request take (and resume) it meanwhile."""
+
+    def __init__(self, store: Storage, held: RunRecord, seconds: float) -> None:
+        self._store, self._run, self._seconds = store, held, seconds
+        self._lock, self._released = threading.Lock(), False
+        self.period = seconds / 3
+
+    def renew(self) -> bool:
+        with self._lock:
+            if self._released:
+                return False
+            extended = self._run.replace(lease_until=time.time() + self._seconds)
             try:
-                self.store.commit(Changes(run=freed, version=held.version))
+                saved = self._store.commit(Changes(run=extended, version=self._run.version)).run
             except VersionConflict:
-                log.warning("the hold on thread %s ran out before its graph ended", held.thread)
+                return False
+            except StalwartError:
+                return True
+            assert saved is not None, "a saved run is returned"
+            self._run = saved
+            return True
+
+    def release(self) -> None:
+        with self._lock:
+            self._released = True
+            freed = self._run.replace(lease_owner=None, lease_until=None, updated_at=time.time())
+            try:
+                self._store.commit(Changes(run=freed, version=self._run.version))
+            except VersionConflict:
+                log.warning("the hold on thread %s ran out before its graph ended", self._run.thread)
 
 
 _KEPT = "while taking an answer; the answer is kept and is given again on the next request for this thread"
