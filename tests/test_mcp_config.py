@@ -159,3 +159,29 @@ def test_a_variable_the_entry_reads_that_is_not_set_is_named(mail, tmp_path, mon
     error = config_error(tmp_path, server_yaml(mail))
     assert (error.line, error.key) == (8, "agents[0].mcp[0].env.MCP_LEDGER")
     assert "the environment variable MCP_LEDGER is not set" in str(error)
+
+
+def test_a_header_value_with_a_line_end_is_refused_naming_its_variable_not_its_value(tmp_path, monkeypatch):
+    """A secret read from an env file often ends in a newline; an HTTP library would quote it in its error."""
+    monkeypatch.setenv("CRM_TOKEN", "Bearer sk-SECRET-HEADER\n")
+    error = config_error(
+        tmp_path,
+        """
+        agents:
+          - name: desk
+            mcp:
+              - name: crm
+                url: http://127.0.0.1:9/mcp
+                headers: {Authorization: {env: CRM_TOKEN}}
+        """,
+    )
+    assert error.key == "agents[0].mcp[0].headers.Authorization"
+    assert "CRM_TOKEN holds a control character" in str(error) and "sk-SECRET" not in str(error)
+
+
+def test_a_failure_that_quotes_a_value_from_the_environment_shows_it_hidden():
+    from stalwart_agents.mcp_servers import _failure
+
+    refused = ValueError("Illegal header value b'Bearer sk-SECRET\\n'")
+    said = _failure(refused, ["Bearer sk-SECRET\n"])
+    assert "sk-SECRET" not in said and "[hidden]" in said

@@ -60,6 +60,11 @@ class Stdio:
     def address(self) -> str:
         return " ".join(self.command)
 
+    @property
+    def secrets(self) -> list[str]:
+        """The values taken from the environment, never to be written anywhere."""
+        return [value for value in self.env.values() if value]
+
 
 @dataclass(frozen=True)
 class Http:
@@ -67,6 +72,11 @@ class Http:
 
     url: str
     headers: Mapping[str, str]
+
+    @property
+    def secrets(self) -> list[str]:
+        """The values taken from the environment, never to be written anywhere."""
+        return [value for value in self.headers.values() if value]
 
     @property
     def address(self) -> str:
@@ -138,7 +148,9 @@ class McpServer:
         except ToolFailed:
             raise
         except Exception as exc:
-            raise ServerDown(f"the MCP server {self.name} ({self.target.address}) {_failure(exc)}") from None
+            raise ServerDown(
+                f"the MCP server {self.name} ({self.target.address}) {_failure(exc, self.target.secrets)}"
+            ) from None
 
     async def _listed(self, client: Client) -> list[McpToolDefinition]:
         found: list[McpToolDefinition] = []
@@ -193,7 +205,9 @@ class McpServer:
                 await held.closing.wait()
         except BaseException as exc:  # the SDK's task groups raise groups, and cancel this task when the link dies
             if not ready.done():
-                down = ServerDown(f"the MCP server {self.name} ({self.target.address}) {_failure(exc)}")
+                down = ServerDown(
+                    f"the MCP server {self.name} ({self.target.address}) {_failure(exc, self.target.secrets)}"
+                )
                 ready.set_exception(down)
         finally:
             held.client = None
@@ -226,8 +240,9 @@ class _Held:
             await asyncio.wait([self.task], timeout=GRACE)
 
 
-def _failure(exc: BaseException) -> str:
-    """What went wrong, in a phrase: the innermost cause of an exception group, by its type and words."""
+def _failure(exc: BaseException, secrets: Sequence[str]) -> str:
+    """What went wrong, in a phrase: the innermost cause of an exception group, by its type and words, with every
+    value taken from the environment blotted out (an HTTP library quotes a header it refuses)."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     if isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED:
@@ -235,6 +250,8 @@ def _failure(exc: BaseException) -> str:
     if isinstance(exc, FileNotFoundError):
         return f"could not be started: no program {exc.filename or ''} was found".rstrip()
     said = str(exc)
+    for secret in secrets:
+        said = said.replace(secret, "[hidden]").replace(repr(secret.encode())[2:-1], "[hidden]")
     return f"could not be reached ({type(exc).__name__}{': ' + said if said else ''})"
 
 

@@ -69,6 +69,9 @@ def _target(config: McpConfig, base_dir: Path, environ: Mapping[str, str]) -> St
         value = environ.get(variable)
         if value is None:
             raise config.refused(f"the environment variable {variable} is not set", section, name)
+        if any(ord(character) < 32 or ord(character) == 127 for character in value):
+            sentence = f"the environment variable {variable} holds a control character (a line end?), which no"
+            raise config.refused(f"{sentence} {section[:-1]} may carry", section, name)
         return value
 
     if config.command is not None:
