@@ -109,3 +109,10 @@ def test_expressions_beyond_plain_comparisons_are_left_to_cel_python():
         "who.groups.exists(g, g == 'x')",
     ):
         assert cel._subset(expression) is None
+
+
+@pytest.mark.parametrize("literal", ['"a\rb"', '"a\x00b"', '"\ud800"'])
+def test_a_string_python_cannot_spell_is_left_to_cel_python(literal):
+    expression = f"args.note == {literal}"
+    assert cel._subset(expression) is None
+    assert cel.evaluate(expression, {"args": {"note": "plain"}}) is False

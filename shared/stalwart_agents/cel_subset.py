@@ -176,7 +176,10 @@ def _literal(token: Any) -> Any:
     if kind == "NULL_LIT":
         return None
     if kind == "STRING_LIT" and text[:1] in "'\"" and len(text) >= 2 and "\\" not in text and text[1:2] != text[0]:
-        return ast.literal_eval(text)
+        try:
+            return ast.literal_eval(text)
+        except (SyntaxError, ValueError, UnicodeError):  # what CEL's strings hold and Python's cannot: a raw line end
+            raise NotInSubset(kind) from None
     raise NotInSubset(kind)
 
 
