@@ -31,7 +31,6 @@ def pause(kind, **fields):
         "question": "Charge 40 to order 4411?",
         "irreversible": False,
         "answers": list(ANSWERS[kind]),
-        "labels": {argument["name"]: argument["name"] for argument in BASE["arguments"]},
         **fields,
     }
     return Pause(**values)
@@ -43,7 +42,7 @@ CASES = {
         "confirm",
         title="Charge 40 to order 4411",
         label="Charge a card",
-        labels={"amount": "Amount", "order_id": "order_id"},
+        labels={"amount": "Amount"},
         sources={"order_id": {"tool": "look_up_order", "step": 1, "value": {"order_id": "4411"}}},
     ),
     "the tool's own question": pause("confirm", title="Charge 40", question="Really charge the card?"),

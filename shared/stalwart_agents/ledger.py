@@ -252,7 +252,7 @@ class Ledger:
             approvals={"needed": needed, "given": []} if needed > 1 else None,
             title=title,
             label=about.label if isinstance(about, Tool) else name,
-            labels={a.name: about.label_of(a.name) if isinstance(about, Tool) else a.name for a in arguments},
+            labels=_labels(about, arguments),
             sources={a.name: source for a in arguments if (source := self._source(a.origin)) is not None},
             **details,
         )
@@ -294,6 +294,12 @@ def title_of(about: Tool | StepFunction | None, values: Mapping[str, JSON]) -> s
     if isinstance(about, Tool):
         return about.title(values)
     return about.name if about is not None else DELEGATED
+
+
+def _labels(about: Tool | StepFunction | None, arguments: Sequence[Argument]) -> dict[str, str]:
+    """A person's name for each argument that has one other than its own, as a pause keeps them."""
+    named = {a.name: about.label_of(a.name) for a in arguments} if isinstance(about, Tool) else {}
+    return {name: label for name, label in named.items() if label != name}
 
 
 def question_of(kind: PauseKind, about: Tool | StepFunction | None, title: str, prompt: str) -> str:

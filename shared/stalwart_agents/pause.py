@@ -169,9 +169,10 @@ class Pause:
 
     ``title`` is what it is about as a person reads it (the described call, else the
     tool's label, else its name) and ``label`` the tool's label; a pause stored before
-    either was kept has its tool's name for both.  ``labels`` (a person's name for each
-    argument) and ``sources`` (the earlier call an argument's value came from) are shown
-    within each argument of its JSON, so ``arguments`` stay exactly what the call runs with.
+    either was kept has its tool's name for both.  ``labels`` (a person's name for an
+    argument, where it has one other than its own) and ``sources`` (the earlier call an
+    argument's value came from) are shown within each argument of its JSON, so
+    ``arguments`` stay exactly what the call runs with.
 
     The fields after ``created_at`` belong to one kind each and are None for the
     others: an ask's ``prompt`` and the ``argument`` it fills, a delegate's
@@ -260,7 +261,7 @@ class Pause:
         stored = {name: value for name, value in payload.items() if name in _STORED}
         kept = cast("list[ArgumentDict]", payload["arguments"])
         stored["arguments"] = [ArgumentDict(name=a["name"], value=a["value"], origin=a["origin"]) for a in kept]
-        stored["labels"] = {a["name"]: a.get("label", a["name"]) for a in kept}
+        stored["labels"] = {a["name"]: a["label"] for a in kept if a.get("label", a["name"]) != a["name"]}
         stored["sources"] = {a["name"]: a["source"] for a in kept if "source" in a}
         return cls(**stored, token=record.token, delivery=cast("Delivery | None", record.delivery))
 
