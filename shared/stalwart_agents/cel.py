@@ -25,6 +25,8 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
+from . import cel_subset
+
 if TYPE_CHECKING:
     from lark import Lark
 
@@ -140,8 +142,6 @@ def evaluate(expression: str, activation: Mapping[str, Any]) -> bool | None:
     Plain comparisons are decided in Python (cel_subset); the rest, and whatever values those cannot decide, by
     cel-python over what the expression reads of the activation as JSON (None where that is not JSON).
     """
-    from . import cel_subset
-
     decided = cel_subset.decide(_subset(expression), activation)
     if decided is not None:
         return decided
@@ -157,8 +157,6 @@ _VALUES = json.JSONEncoder(sort_keys=True, allow_nan=False)
 
 @lru_cache(maxsize=1024)
 def _subset(expression: str) -> Any:
-    from . import cel_subset
-
     return cel_subset.compiled(_parsed(expression))
 
 
