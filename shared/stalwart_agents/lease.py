@@ -180,16 +180,24 @@ class Lease:
         with self._lock:
             if not self._held or self._run.status != "running":
                 return True
-            renewed = self._run.replace(lease_until=self._clock() + self._seconds)
-            try:
-                committed = self._store.commit(Changes(run=renewed, version=self._version))
-            except VersionConflict:
+            saved = extended(self._store, self._run, self._version, self._clock() + self._seconds)
+            if saved is None:
                 return False
-            except StalwartError:
-                return True
-            assert committed.run is not None
-            self._run, self._version = committed.run, committed.run.version
+            self._run, self._version = saved, saved.version
             return True
+
+
+def extended(store: Storage, run: RunRecord, version: int, until: float) -> RunRecord | None:
+    """``run`` saved over ``version`` with its hold extended to ``until``: the saved run; None once another holds it;
+    ``run`` as it was where the store could not be reached (the next renewal tries again)."""
+    try:
+        committed = store.commit(Changes(run=run.replace(lease_until=until), version=version))
+    except VersionConflict:
+        return None
+    except StalwartError:
+        return run
+    assert committed.run is not None, "a saved run is returned"
+    return committed.run
 
 
 class Renewable(Protocol):

@@ -52,7 +52,7 @@ from ..errors import (
     VersionConflict,
 )
 from ..inbox import not_notified
-from ..lease import RENEWER
+from ..lease import RENEWER, extended
 from ..ledger import claiming, opening
 from ..pause import Pause, new_token
 from ..reply import NotNotified, Reply, RollbackReport
@@ -312,14 +312,9 @@ class _Hold:
         with self._lock:
             if self._released:
                 return False
-            extended = self._run.replace(lease_until=time.time() + self._seconds)
-            try:
-                saved = self._store.commit(Changes(run=extended, version=self._run.version)).run
-            except VersionConflict:
+            saved = extended(self._store, self._run, self._run.version, time.time() + self._seconds)
+            if saved is None:
                 return False
-            except StalwartError:
-                return True
-            assert saved is not None, "a saved run is returned"
             self._run = saved
             return True
 
