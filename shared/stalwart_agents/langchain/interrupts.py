@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from ..arguments import ArgumentDict
 from ..pause import ANSWERS, Pause, iso, new_token
@@ -39,37 +39,49 @@ def _confirmation(run: RunRecord, pause_id: str, call: Mapping[str, Any]) -> Pau
         ({"name": k, "value": v, "origin": origins.get(k, "computed")} for k, v in given.items()),
         key=lambda argument: argument["name"],
     )
-    return Pause(
-        id=pause_id,
-        kind="confirm",
-        thread=run.thread,
-        run=run.id,
-        step=0,
-        tool=str(call["tool"]),
-        question=str(call.get("question") or f"Run {call['tool']}?"),
-        arguments=arguments,
-        reasons=list(call.get("reasons") or ["write"]),
+    question = str(call.get("question") or f"Run {call['tool']}?")
+    return _new(
+        run,
+        pause_id,
+        "confirm",
+        str(call["tool"]),
+        question,
+        arguments,
+        list(call.get("reasons") or ["write"]),
         irreversible=bool(call.get("irreversible")),
-        answers=list(ANSWERS["confirm"]),
-        token=new_token(),
-        created_at=iso(time.time()),
     )
 
 
 def _ask(run: RunRecord, pause_id: str, question: str) -> Pause:
+    return _new(run, pause_id, "ask", "", question, [], [], prompt=question)
+
+
+def _new(
+    run: RunRecord,
+    pause_id: str,
+    kind: Literal["confirm", "ask"],
+    tool: str,
+    question: str,
+    arguments: list[ArgumentDict],
+    reasons: list[str],
+    *,
+    irreversible: bool = False,
+    prompt: str | None = None,
+) -> Pause:
+    """A new pause of ``run`` by the interrupt's id, with a token of its own."""
     return Pause(
         id=pause_id,
-        kind="ask",
+        kind=kind,
         thread=run.thread,
         run=run.id,
         step=0,
-        tool="",
+        tool=tool,
         question=question,
-        arguments=[],
-        reasons=[],
-        irreversible=False,
-        answers=list(ANSWERS["ask"]),
+        arguments=arguments,
+        reasons=reasons,
+        irreversible=irreversible,
+        answers=list(ANSWERS[kind]),
         token=new_token(),
         created_at=iso(time.time()),
-        prompt=question,
+        prompt=prompt,
     )
