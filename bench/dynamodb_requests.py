@@ -46,8 +46,8 @@ import boto3
 import yaml
 
 from stalwart_agents import Desk
-from stalwart_agents.aws_local import start_moto
-from stalwart_agents.fanout import deliver
+from stalwart_agents.aws.local import start_moto
+from stalwart_agents.aws.fanout import deliver
 from stalwart_agents.storage import open_storage
 from stalwart_agents.storage.dynamodb import DynamoStorage
 from stalwart_agents.storage.dynamodb_schema import TABLE
@@ -265,10 +265,10 @@ def posted(thread: str, pause: Any) -> None:
 
 
 FLOOR = "import fastapi, mangum, boto3"
-ROUTE = "import stalwart_agents.lambdas, stalwart_agents.serve, stalwart_agents.storage.dynamodb, mangum"
+ROUTE = "import stalwart_agents.aws.handlers, stalwart_agents.http.app, stalwart_agents.storage.dynamodb, mangum"
 ROUTES = ("interrupts", "messages", "resume", "stream")
-FANOUT = "import stalwart_agents.fanout, stalwart_agents.storage.dynamodb"
-LANGUAGE = "import stalwart_agents.language as l; l._model()"
+FANOUT = "import stalwart_agents.aws.fanout, stalwart_agents.storage.dynamodb"
+LANGUAGE = "import stalwart_agents.reading.language as l; l._model()"
 POWERTOOLS = (
     "import aws_lambda_powertools.logging, aws_lambda_powertools.metrics, aws_lambda_powertools.tracing;"
     " from aws_lambda_powertools import Logger, Tracer;"

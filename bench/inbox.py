@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from stalwart_agents import Desk
-from stalwart_agents.auth import ANONYMOUS, Principal
+from stalwart_agents.approvals.principal import ANONYMOUS, Principal
 from stalwart_agents.config import load_config
 from stalwart_agents.storage import Changes, PauseRecord, RunRecord, Storage, open_storage
 

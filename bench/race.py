@@ -71,7 +71,7 @@ def _backend_url(name: str, folder: Path, stack: list) -> str:
     if name == "sqlite":
         return f"sqlite:///{folder / 'race.db'}"
     if name == "dynamodb":
-        from stalwart_agents.aws_local import start_moto
+        from stalwart_agents.aws.local import start_moto
 
         for variable, value in (("AWS_ACCESS_KEY_ID", "x"), ("AWS_SECRET_ACCESS_KEY", "x"), ("AWS_DEFAULT_REGION", "us-east-1")):
             os.environ.setdefault(variable, value)

@@ -48,8 +48,8 @@ from typing import Any
 import httpx
 
 from stalwart_agents import Desk
-from stalwart_agents.auth import ANONYMOUS
-from stalwart_agents.pause import PausePoint
+from stalwart_agents.approvals.principal import ANONYMOUS
+from stalwart_agents.engine.pause import PausePoint
 from stalwart_agents.serve import make_app
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from stalwart_agents import Desk
-from stalwart_agents.aws_local import start_moto
+from stalwart_agents.aws.local import start_moto
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = ROOT / "examples" / "shop" / "agent.yaml"

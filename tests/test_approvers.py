@@ -10,8 +10,11 @@ import httpx
 import jwt
 import pytest
 
-from stalwart_agents import ConfigError, Desk, InterruptStale, NotFound, cel
-from stalwart_agents.auth import Principal, SharedSecret
+from stalwart_agents import ConfigError, Desk, InterruptStale, NotFound
+
+from stalwart_agents.reading import cel
+from stalwart_agents.approvals.principal import Principal
+from stalwart_agents.http.auth import SharedSecret
 from stalwart_agents.errors import AlreadyApproved, NotAnApprover
 from stalwart_agents.serve import make_app
 

@@ -21,12 +21,13 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
 from stalwart_agents import Desk
-from stalwart_agents.auth import Jwt, Principal, SharedSecret
-from stalwart_agents.jwks import Keys
+from stalwart_agents.approvals.principal import Principal
+from stalwart_agents.http.auth import Jwt, SharedSecret
+from stalwart_agents.http.jwks import Keys
 from stalwart_agents.serve import make_app
-from stalwart_agents.ticket import HEADER as TICKET
-from stalwart_agents.ticket import LIFETIME, Tickets
-from stalwart_agents.webhook import sign
+from stalwart_agents.http.ticket import HEADER as TICKET
+from stalwart_agents.http.ticket import LIFETIME, Tickets
+from stalwart_agents.approvals.webhook import sign
 
 from .conftest import SHOP
 from .server import serving, stalwart_serve
@@ -509,7 +510,7 @@ def test_a_tampered_or_expired_stream_ticket_is_refused(base, client, desk, idp)
 def test_api_gateway_claims_are_the_principal_with_list_claims_and_cognito_groups_read_back():
     from starlette.requests import Request
 
-    from stalwart_agents.auth import ApiGatewayClaims
+    from stalwart_agents.http.auth import ApiGatewayClaims
 
     claims = {"iss": "https://cognito-idp.eu-west-1.amazonaws.com/pool", "sub": "u-1", "cognito:groups": "[finance admin]", "email": "a@x"}
     event = {"requestContext": {"authorizer": {"jwt": {"claims": claims}}}}

@@ -22,7 +22,7 @@ from celpy.adapter import json_to_cel
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from stalwart_agents import cel
+from stalwart_agents.reading import cel
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -99,7 +99,7 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     refused = subprocess.run([sys.executable, "-c", "import celpy"], env=without_re2, capture_output=True)
     assert refused.returncode != 0, "the stand-in re2 should keep celpy's package from importing"
     path = folder / "cel_parser.pickle"
-    subprocess.run([sys.executable, "-m", "stalwart_agents.cel", str(path)], env=without_re2, check=True)
+    subprocess.run([sys.executable, "-m", "stalwart_agents.reading.cel", str(path)], env=without_re2, check=True)
     return path
 
 

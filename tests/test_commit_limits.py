@@ -6,7 +6,7 @@ import textwrap
 import pytest
 
 from stalwart_agents import Desk
-from stalwart_agents.sizes import json_size
+from stalwart_agents.engine.sizes import json_size
 from stalwart_agents.storage import open_storage
 
 from .storage.conftest import BACKENDS, postgres_url  # noqa: F401 (fixtures)

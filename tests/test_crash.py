@@ -118,7 +118,7 @@ class CountedLease:
 
 
 def test_a_short_lease_is_renewed_on_time_while_the_renewer_sleeps_for_a_long_one():
-    from stalwart_agents.lease import Renewer
+    from stalwart_agents.engine.lease import Renewer
 
     renewer, slow, quick = Renewer(), CountedLease(600.0), CountedLease(0.05)
     renewer.add(slow)

@@ -25,8 +25,8 @@ from botocore.stub import Stubber  # noqa: E402
 from stalwart_agents import (  # noqa: E402
     Desk,
     InterruptStale,
-    aws_local,
 )
+from stalwart_agents.aws import local as aws_local  # noqa: E402
 from stalwart_agents.errors import StorageError  # noqa: E402
 from stalwart_agents.storage.dynamodb import DynamoStorage  # noqa: E402
 from stalwart_agents.storage.dynamodb_schema import create_table_arguments  # noqa: E402

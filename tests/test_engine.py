@@ -216,7 +216,7 @@ def test_answers_table_is_the_chapters():
 
 def test_runs_begun_later_have_ids_that_sort_later_and_stay_unguessable():
     """Time-ordered ids keep the store's indexes growing at one end (bench/scale.py), with 84 random bits each."""
-    from stalwart_agents.move import run_id
+    from stalwart_agents.engine.move import run_id
 
     made = [run_id(1_796_000_000 + n / 1000) for n in range(200)]
     assert made == sorted(made) and len(set(made)) == 200

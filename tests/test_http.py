@@ -9,7 +9,7 @@ import pytest
 
 from stalwart_agents import Desk, Webhook
 from stalwart_agents.serve import make_app
-from stalwart_agents.webhook import sign
+from stalwart_agents.approvals.webhook import sign
 
 from .conftest import SHOP
 from .server import free_port, receiving, serving

@@ -30,10 +30,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from stalwart_agents import Desk, Webhook, lambdas, serve
-from stalwart_agents.auth import ApiGatewayClaims, NoAuth
+from stalwart_agents import Desk, Webhook
+
+from stalwart_agents.aws import handlers as lambdas
+
+from stalwart_agents.http import app as serve
+from stalwart_agents.http.auth import ApiGatewayClaims, NoAuth
 from stalwart_agents.errors import Unauthorized
-from stalwart_agents.fanout import deliver
+from stalwart_agents.aws.fanout import deliver
 from stalwart_agents.serve import make_app
 
 from .conftest import ROOT, SHOP
@@ -671,7 +675,7 @@ def test_a_function_never_loads_a_jwt_library():
     event["requestContext"]["http"].update(method="POST", path="/threads/u-1/messages")
     script = (
         "import json, sys\n"
-        "from stalwart_agents.lambdas import handler\n"
+        "from stalwart_agents.aws.handlers import handler\n"
         f"environ = {{'STALWART_CONFIG': {str(SHOP)!r}, 'STALWART_STORAGE': 'memory://'}}\n"
         "answer = handler('messages', environ)(json.loads(sys.argv[1]), None)\n"
         "assert answer['statusCode'] == 200, answer\n"

@@ -8,7 +8,7 @@ import time
 import pytest
 from py3langid.langid import LanguageIdentifier
 
-from stalwart_agents import language
+from stalwart_agents.reading import language
 
 
 @pytest.mark.parametrize(

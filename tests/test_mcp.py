@@ -3,7 +3,7 @@ a person confirms, agent.yaml's overrides win over them, and a tool changed unde
 
 import pytest
 
-from stalwart_agents.mcp_tools import ToolChanged
+from stalwart_agents.tools.mcp import ToolChanged
 
 from .mcp.servers import TOKEN, mail_server
 
@@ -134,7 +134,7 @@ def test_a_pause_answered_where_the_tool_was_read_after_it_changed_asks_again_an
 
 
 def test_the_model_sees_each_mcp_tools_json_schema(mail, tmp_path):
-    from stalwart_agents.model import tool_schema
+    from stalwart_agents.reading.model import tool_schema
 
     desk = mail.desk(tmp_path)
     schema = tool_schema(desk.agent().tools["transfer"])

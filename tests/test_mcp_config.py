@@ -180,7 +180,7 @@ def test_a_header_value_with_a_line_end_is_refused_naming_its_variable_not_its_v
 
 
 def test_a_failure_that_quotes_a_value_from_the_environment_shows_it_hidden():
-    from stalwart_agents.mcp_servers import _failure
+    from stalwart_agents.tools.mcp_servers import _failure
 
     refused = ValueError("Illegal header value b'Bearer sk-SECRET\\n'")
     said = _failure(refused, ["Bearer sk-SECRET\n"])

@@ -17,10 +17,10 @@ import pytest
 from moto import mock_aws
 
 from stalwart_agents import Desk, InterruptStale, Webhook
-from stalwart_agents.aws_secrets import SecretUnreadable
-from stalwart_agents.fanout import HOLD, deliver
-from stalwart_agents.lambdas import FunctionEnvironment, handler
-from stalwart_agents.metrics import meter_from_environ
+from stalwart_agents.aws.secrets import SecretUnreadable
+from stalwart_agents.aws.fanout import HOLD, deliver
+from stalwart_agents.aws.handlers import FunctionEnvironment, handler
+from stalwart_agents.aws.metrics import meter_from_environ
 
 from .conftest import ROOT, SHOP
 from .server import receiving
@@ -207,7 +207,7 @@ def test_without_powertools_settings_nothing_of_it_is_loaded():
     """A laptop or a test pays nothing for it: the handler is built without importing Powertools."""
     script = (
         "import sys\n"
-        "from stalwart_agents.lambdas import handler\n"
+        "from stalwart_agents.aws.handlers import handler\n"
         f"handler('messages', {{'STALWART_CONFIG': {str(SHOP)!r}, 'STALWART_STORAGE': 'memory://'}})\n"
         "heavy = {'aws_lambda_powertools', 'aws_xray_sdk', 'numpy', 'py3langid'}\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & heavy))\n"
@@ -285,7 +285,7 @@ def test_a_failed_delivery_is_counted(table, receiver, powertools, capsys, ledge
 
 
 def test_without_py3langid_no_language_is_named_and_turns_still_answer(monkeypatch, desk):
-    from stalwart_agents import language
+    from stalwart_agents.reading import language
 
     monkeypatch.setitem(sys.modules, "py3langid.langid", None)
     monkeypatch.setattr(language, "_identifier", None)

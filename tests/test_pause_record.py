@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from stalwart_agents.pause import ANSWERS, Pause
+from stalwart_agents.engine.pause import ANSWERS, Pause
 from stalwart_agents.storage import PauseRecord
 
 BASE = dict(

@@ -14,10 +14,10 @@ import standardwebhooks
 import stripe
 
 from stalwart_agents import Desk
-from stalwart_agents.announce import FIRST_RETRY
-from stalwart_agents.redeliver import Backoff, Redelivered, Redeliverer, redeliver
+from stalwart_agents.approvals.announce import FIRST_RETRY
+from stalwart_agents.approvals.redeliver import Backoff, Redelivered, Redeliverer, redeliver
 from stalwart_agents.storage import open_storage
-from stalwart_agents.webhook import Webhook
+from stalwart_agents.approvals.webhook import Webhook
 
 from .server import at_once, receiving, stalwart_serve
 from .test_crash import wait_for
@@ -194,7 +194,7 @@ def test_backoff_doubles_to_its_cap_with_jitter_on_top():
 
 
 def _canonical(body: dict) -> bytes:
-    from stalwart_agents.pause import canonical
+    from stalwart_agents.engine.pause import canonical
 
     return canonical(body).encode()
 

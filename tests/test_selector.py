@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from stalwart_agents import language
-from stalwart_agents.selector import MAX_TURN_CHARS, Clause, Pattern, PatternError, Reading, Selector, compile_pattern
+from stalwart_agents.reading import language
+from stalwart_agents.reading.selector import MAX_TURN_CHARS, Clause, Pattern, PatternError, Reading, Selector, compile_pattern
 
 SHOP = [
     ("look_up_order", "look up order {order_id}"),

@@ -9,7 +9,7 @@ from functools import partial
 import httpx
 import pytest
 
-from stalwart_agents.auth import ANONYMOUS, Principal
+from stalwart_agents.approvals.principal import ANONYMOUS, Principal
 from stalwart_agents.serve import make_app
 from stalwart_agents.storage.sqlite import SqliteStorage
 

@@ -24,8 +24,8 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from stalwart_agents.config import ModelConfig
-from stalwart_agents.lambdas import AUTHS
-from stalwart_agents.serve import ROUTES as ROUTES_OF_SERVE
+from stalwart_agents.aws.handlers import AUTHS
+from stalwart_agents.http.app import ROUTES as ROUTES_OF_SERVE
 from stalwart_agents.serve import make_app
 from stalwart_agents.storage.dynamodb_schema import TABLE, TTL_ATTRIBUTE
 
@@ -36,7 +36,7 @@ MAGIC_313 = (3571).to_bytes(2, "little") + b"\r\n"
 """The first four bytes of a CPython 3.13 .pyc (importlib.util.MAGIC_NUMBER there)."""
 TEMPLATE = ROOT / "template.yaml"
 
-# The service's routes, by the name stalwart_agents.lambdas.handler() takes (serve.ROUTES): each one function,
+# The service's routes, by the name stalwart_agents.aws.handlers.handler() takes (serve.ROUTES): each one function,
 # serving every method and path of its route.
 ROUTES = {
     "interface": [("GET", "/"), ("GET", "/agent-ui.js"), ("GET", "/inbox"), ("GET", "/favicon.ico")],
@@ -351,7 +351,7 @@ def test_each_handler_is_a_few_lines_that_name_their_own_route(template):
         if route_of(function) in ("fanout", "sweep"):
             assert f"from stalwart_agents.{route_of(function)} import handler" in source
         else:
-            assert "from stalwart_agents.lambdas import handler" in source
+            assert "from stalwart_agents.aws.handlers import handler" in source
             assert f'handler = handler("{route_of(function)}")' in source
     assert template["Globals"]["Function"]["Handler"] == "app.handler"
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stalwart_agents import Pause, StalwartError
-from stalwart_agents.webhook import BadSignature, Webhook, WebhookError, sign, verify_signature
+from stalwart_agents.approvals.webhook import BadSignature, Webhook, WebhookError, sign, verify_signature
 
 SECRET = "whsec_s3cr3t-value"
 NOW = 1_800_000_000

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from stalwart_agents import ConfigError, Desk, tool
-from stalwart_agents.auth import Principal
+from stalwart_agents.approvals.principal import Principal
 
 from .conftest import SHOP
 

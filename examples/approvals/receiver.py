@@ -25,7 +25,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.signature import SignatureVerifier
 from starlette.concurrency import run_in_threadpool
 
-from stalwart_agents.signature import BadSignature, sign, verify_signature
+from stalwart_agents.approvals.signature import BadSignature, sign, verify_signature
 
 SLACK_API = "https://slack.com/api/"
 NEEDS_A_VALUE = {"answer"}

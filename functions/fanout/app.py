@@ -1,1 +1,1 @@
-from stalwart_agents.fanout import handler  # noqa: F401  (the Lambda entry point)
+from stalwart_agents.aws.fanout import handler  # noqa: F401  (the Lambda entry point)

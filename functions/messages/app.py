@@ -1,3 +1,3 @@
-from stalwart_agents.lambdas import handler
+from stalwart_agents.aws.handlers import handler
 
 handler = handler("messages")

@@ -1,1 +1,1 @@
-from stalwart_agents.sweep import handler  # noqa: F401  (the Lambda entry point)
+from stalwart_agents.aws.sweep import handler  # noqa: F401  (the Lambda entry point)

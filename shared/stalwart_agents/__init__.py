@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from .approvals.signature import BadSignature, verify_signature
 from .errors import (
     AlreadyApproved,
     BadRequest,
@@ -24,36 +25,35 @@ from .errors import (
     StorageUnavailable,
     ValueTooLarge,
 )
-from .signature import BadSignature, verify_signature
 
 if TYPE_CHECKING:
-    from .auth import Principal
+    from .approvals.inbox import Inbox
+    from .approvals.principal import Principal
+    from .approvals.webhook import Webhook, WebhookError
     from .desk import Desk
-    from .inbox import Inbox
-    from .pause import ANSWERS, Pause
-    from .reply import CallOutcome, Refusal, Reply
-    from .steps import NondeterministicStep, Run, StepFunction, step
-    from .tools import OutcomeUnknown, Tool, tool
-    from .webhook import Webhook, WebhookError
+    from .engine.pause import ANSWERS, Pause
+    from .engine.reply import CallOutcome, Refusal, Reply
+    from .tools.python import OutcomeUnknown, Tool, tool
+    from .tools.steps import NondeterministicStep, Run, StepFunction, step
 
 _LAZY = {
-    "ANSWERS": "pause",
-    "CallOutcome": "reply",
+    "ANSWERS": "engine.pause",
+    "CallOutcome": "engine.reply",
     "Desk": "desk",
-    "Inbox": "inbox",
-    "Principal": "auth",
-    "NondeterministicStep": "steps",
-    "OutcomeUnknown": "tools",
-    "Pause": "pause",
-    "Refusal": "reply",
-    "Reply": "reply",
-    "Run": "steps",
-    "StepFunction": "steps",
-    "Tool": "tools",
-    "Webhook": "webhook",
-    "WebhookError": "webhook",
-    "step": "steps",
-    "tool": "tools",
+    "Inbox": "approvals.inbox",
+    "Principal": "approvals.principal",
+    "NondeterministicStep": "tools.steps",
+    "OutcomeUnknown": "tools.python",
+    "Pause": "engine.pause",
+    "Refusal": "engine.reply",
+    "Reply": "engine.reply",
+    "Run": "tools.steps",
+    "StepFunction": "tools.steps",
+    "Tool": "tools.python",
+    "Webhook": "approvals.webhook",
+    "WebhookError": "approvals.webhook",
+    "step": "tools.steps",
+    "tool": "tools.python",
 }
 
 __all__ = [

@@ -15,17 +15,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .approvers import Approvers
-from .check import Check
+from .approvals.rules import Approvers
 from .config import AgentConfig, McpConfig, Settings
 from .errors import ConfigError
-from .model import Model, build_model
-from .selector import Pattern, PatternError, Selector, compile_pattern
-from .steps import StepFunction
-from .tools import Tool, load_tools
+from .reading.check import Check
+from .reading.model import Model, build_model
+from .reading.selector import Pattern, PatternError, Selector, compile_pattern
+from .tools.python import Tool, load_tools
+from .tools.steps import StepFunction
 
 if TYPE_CHECKING:
-    from .mcp_servers import McpServer
+    from .tools.mcp_servers import McpServer
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ def _found(
 def _mcp_tools(config: McpConfig, base_dir: Path, environ: Mapping[str, str]) -> tuple[McpServer, dict[str, Tool]]:
     """The MCP server's tools; the SDK is imported only by an agent that has a server, as an optional extra."""
     try:
-        from .mcp_tools import mcp_tools
+        from .tools.mcp import mcp_tools
     except ImportError as exc:
         sentence = f"MCP servers need the MCP SDK ({exc}): pip install -e '.[mcp]' in the stalwart-agents checkout"
         raise config.refused(sentence) from None

@@ -13,15 +13,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from .boundary import LOOPBACK_HOSTS
 from .errors import ConfigError, StorageError
+from .http.boundary import LOOPBACK_HOSTS
 
 if TYPE_CHECKING:
-    from .auth import Auth
-    from .aws_local import LocalAws
+    from .approvals.links import Links
+    from .approvals.redeliver import Redeliverer
+    from .aws.local import LocalAws
     from .desk import Desk
-    from .links import Links
-    from .redeliver import Redeliverer
+    from .http.auth import Auth
     from .storage import Pruned
 
 WILDCARD = ("0.0.0.0", "::", "")
@@ -202,7 +202,7 @@ def _auth_options(serve: argparse.ArgumentParser) -> None:
 
 
 def _link_options(serve: argparse.ArgumentParser) -> None:
-    from .links import DEFAULT_HOURS
+    from .approvals.links import DEFAULT_HOURS
 
     links = serve.add_argument_group("signed links (docs/links.md)")
     links.add_argument(
@@ -228,7 +228,7 @@ def _link_options(serve: argparse.ArgumentParser) -> None:
 
 
 def _link_hours(text: str) -> float:
-    from .links import MAX_HOURS, link_hours
+    from .approvals.links import MAX_HOURS, link_hours
 
     hours = link_hours(text)
     if hours is None:
@@ -240,8 +240,8 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from . import logs
-    from .serve import make_app
-    from .sweep import Sweeper
+    from .aws.sweep import Sweeper
+    from .http.app import make_app
 
     logs.configure(args.log_level, args.log_format)
     auth = _auth(args)
@@ -295,9 +295,9 @@ def _redeliverer(desk: Desk, local: LocalAws | None, links: Links | None) -> Red
     """With ``STALWART_WEBHOOK_URL`` set, new pauses are posted to it (through the stream on moto), and failed
     deliveries are retried in the background for ``STALWART_REDELIVERY_HOURS`` (24 by default); with ``links``,
     each delivery carries links minted for it."""
+    from .approvals.redeliver import Backoff, Redeliverer
+    from .approvals.webhook import Webhook
     from .logs import logging_deliveries
-    from .redeliver import Backoff, Redeliverer
-    from .webhook import Webhook
 
     url = os.environ.get("STALWART_WEBHOOK_URL")
     if not url:
@@ -313,7 +313,7 @@ def _redeliverer(desk: Desk, local: LocalAws | None, links: Links | None) -> Red
 
 
 def _auth(args: argparse.Namespace) -> Auth:
-    from .auth import Jwt, NoAuth, SharedSecret
+    from .http.auth import Jwt, NoAuth, SharedSecret
 
     if args.auth == "none":
         if args.host not in LOOPBACK_HOSTS and not args.proxy_authenticates:
@@ -374,7 +374,7 @@ def _local_aws() -> LocalAws:
         import moto.server  # noqa: F401  (the server start_moto runs)
     except ImportError as exc:
         raise ValueError(f"{missing_extra('moto', '--storage moto')} ({exc})") from exc
-    from .aws_local import LocalAws
+    from .aws.local import LocalAws
 
     return LocalAws()
 

@@ -26,8 +26,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from . import cel
 from .errors import ConfigError
+from .reading import cel
 from .storage import check_url
 from .vocabulary import PauseKind
 

@@ -17,22 +17,23 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TypedDict, Unpack
 
-from . import audit, logs
+from . import logs
 from .agent import Agent
-from .announce import Notify, announce
-from .answer import Answer
-from .approvers import Approvers, is_owner, owner_of, same_key, unapprovable
-from .approvers import misnamed as misnamed_approver
-from .auth import ANONYMOUS, Principal
-from .check import misnamed
+from .approvals import audit
+from .approvals.announce import Notify, announce
+from .approvals.inbox import Inbox, read_inbox
+from .approvals.principal import ANONYMOUS, Principal
+from .approvals.rules import Approvers, is_owner, owner_of, same_key, unapprovable
+from .approvals.rules import misnamed as misnamed_approver
+from .aws.metrics import Meter, NoMeter
 from .config import Config, load_config
-from .engine import Engine, Recovery
+from .engine.answer import Answer
+from .engine.engine import Engine, Recovery
+from .engine.move import Runtime
+from .engine.pause import AfterAnswer, Pause, seconds_since
+from .engine.reply import NotNotified, Reply
 from .errors import BadRequest, ConfigError, NotFound
-from .inbox import Inbox, read_inbox
-from .metrics import Meter, NoMeter
-from .move import Runtime
-from .pause import AfterAnswer, Pause, seconds_since
-from .reply import NotNotified, Reply
+from .reading.check import misnamed
 from .storage import Storage, open_storage
 from .vocabulary import CONTROL_CHARACTERS, JSON
 

@@ -19,10 +19,10 @@ from typing import Literal, get_args
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .announce import Notify, not_notified
+from .approvals.announce import Notify, not_notified
 from .config import AgentConfig
-from .pause import Pause
-from .reply import Reply
+from .engine.pause import Pause
+from .engine.reply import Reply
 
 LEVELS = ("debug", "info", "warning", "error")
 Format = Literal["text", "json"]

@@ -86,7 +86,7 @@ def mail_server(transport: str, folder: Path) -> Iterator[Mail]:
         if mail is not None:
             for desk in mail.desks:
                 desk.close()
-        from stalwart_agents.mcp_servers import close_all
+        from stalwart_agents.tools.mcp_servers import close_all
 
         close_all()
         if mail is not None and mail.process is not None:

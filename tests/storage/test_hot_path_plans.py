@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from stalwart_agents import Desk
-from stalwart_agents.auth import ANONYMOUS
+from stalwart_agents.approvals.principal import ANONYMOUS
 from stalwart_agents.storage import open_storage
 
 from ..conftest import SHOP

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from stalwart_agents import Desk
-from stalwart_agents.auth import ANONYMOUS
+from stalwart_agents.approvals.principal import ANONYMOUS
 from stalwart_agents.errors import PauseExists
 from stalwart_agents.storage import Changes, JournalEntry, PauseRecord, RunRecord
 from stalwart_agents.storage.memory import MemoryStorage

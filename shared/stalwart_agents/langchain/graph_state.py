@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..arguments import ArgumentDict
-from ..reply import CallOutcome
+from ..engine.arguments import ArgumentDict
+from ..engine.reply import CallOutcome
 
 TurnInput = Callable[[str], Any]
 """How a person's text becomes the graph's input."""

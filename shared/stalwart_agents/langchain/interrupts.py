@@ -12,8 +12,8 @@ import time
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from ..arguments import ArgumentDict
-from ..pause import ANSWERS, Pause, iso, new_token
+from ..engine.arguments import ArgumentDict
+from ..engine.pause import ANSWERS, Pause, iso, new_token
 from ..storage import RunRecord
 
 

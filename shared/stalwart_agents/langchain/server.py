@@ -35,11 +35,15 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from .. import stream
-from ..announce import Notify, announce
-from ..answer import Answer
-from ..body import parsed, raw
-from ..boundary import LOOPBACK_HOSTS, Boundary
+from ..approvals.announce import Notify, announce
+from ..approvals.inbox import not_notified
+from ..approvals.signature import verify_signature
+from ..approvals.webhook import Webhook
+from ..engine.answer import Answer
+from ..engine.lease import RENEWER, extended
+from ..engine.ledger import claiming, opening
+from ..engine.pause import Pause, new_token
+from ..engine.reply import NotNotified, Reply, RollbackReport
 from ..errors import (
     InterruptStale,
     NotFound,
@@ -51,17 +55,13 @@ from ..errors import (
     ThreadBusy,
     VersionConflict,
 )
-from ..inbox import not_notified
-from ..lease import RENEWER, extended
-from ..ledger import claiming, opening
-from ..pause import Pause, new_token
-from ..reply import NotNotified, Reply, RollbackReport
-from ..schemas import ReplyOut, Resume, Thread, Turn, WaitingOut, answers, body_of
-from ..serve import PUBLIC, _handle_errors, _operator, _origins
-from ..signature import verify_signature
+from ..http import stream
+from ..http.app import PUBLIC, _handle_errors, _operator, _origins
+from ..http.body import parsed, raw
+from ..http.boundary import LOOPBACK_HOSTS, Boundary
+from ..http.schemas import ReplyOut, Resume, Thread, Turn, WaitingOut, answers, body_of
 from ..storage import Changes, PauseRecord, RunRecord, Storage, open_storage
 from ..vocabulary import JSON, RunStatus
-from ..webhook import Webhook
 from .graph_state import ReplyWords, TurnInput, last_words, said, tool_steps
 from .interrupts import pause_of
 

@@ -1,0 +1,123 @@
+"""The inbox: every open pause a person may answer, across threads, newest first.
+
+The store reads open pauses from an index, newest first; which of them a person
+may answer is the approver rules' to say (``Desk.may_answer``), so a page is
+filled from as many index pages as it takes, up to ``READ_AT_MOST`` pauses read
+per request.  The cursor is where the reading stopped, so a person who may
+answer little of a large inbox gets short pages quickly rather than one slow one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from ..engine.move import waiting_pauses
+from ..engine.pause import Pause
+from ..engine.state import RunState
+from ..errors import BadRequest
+from ..storage import InboxEntry, Storage
+from ..vocabulary import CONTROL_CHARACTERS
+from .principal import ANONYMOUS, Principal
+
+MAX_LIMIT = 200
+NAME_MAX = 200
+_TEXT = f"[^{CONTROL_CHARACTERS}]"
+TOOL_PATTERN = f"^{_TEXT}{{1,{NAME_MAX}}}$"
+CURSOR_PATTERN = rf"^(\d{{1,16}}(?:\.\d{{1,17}})?)~({_TEXT}{{1,{NAME_MAX}}})$"
+"""What ``next`` looks like, and so what ``?cursor=`` takes: any text of this shape reads on from that position."""
+_CURSOR = re.compile(CURSOR_PATTERN[1:-1])
+_NAME = re.compile(f"[^{CONTROL_CHARACTERS}\ud800-\udfff]{{1,{NAME_MAX}}}")
+READ_AT_MOST = 1000
+"""Open pauses read from the index for one request, whatever the person may answer of them."""
+
+MayAnswer = Callable[[Pause, Principal, str | None, str], bool]
+"""(pause, principal, the thread's owner, the run's agent): ``Desk.may_answer``."""
+Position = tuple[float, str]
+
+
+@dataclass(frozen=True)
+class Inbox:
+    """One page of the inbox: the pauses (each with its run's turn as ``turn``), and the cursor of the next, if any."""
+
+    waiting: list[Pause]
+    next: str | None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "waiting": [pause.to_dict() for pause in self.waiting],
+            "next": self.next,
+            "not_notified": not_notified(self.waiting),
+        }
+
+
+def not_notified(pauses: list[Pause]) -> list[dict[str, object]]:
+    """The pauses whose latest announcement failed, with its error: what the team's channel has not been told."""
+    return [
+        {"interrupt": p.id, "error": p.delivery.get("error")}
+        for p in pauses
+        if p.delivery and not p.delivery["delivered"]
+    ]
+
+
+def read_inbox(
+    storage: Storage,
+    may_answer: MayAnswer,
+    principal: Principal,
+    *,
+    kind: str | None = None,
+    tool: str | None = None,
+    cursor: str | None = None,
+    limit: int = 50,
+) -> Inbox:
+    """The page of open pauses ``principal`` may answer after ``cursor``, filtered by ``kind`` and ``tool``."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise BadRequest(f"limit is a whole number from 1 to {MAX_LIMIT}")
+    if tool is not None and not _name(tool):
+        raise BadRequest("tool names a tool: at most 200 printable characters")
+    before, seen = position(cursor), 0
+    found: list[Pause] = []
+    while seen < READ_AT_MOST:
+        asked = min(READ_AT_MOST - seen, max(limit - len(found), 50))
+        page = storage.inbox(before=before, limit=asked, kind=kind, tool=tool)
+        for entry in page:
+            seen += 1
+            before = (entry.pause.created_at, entry.pause.id)
+            pause = answerable(entry)
+            if pause is not None and may_answer(pause, principal, entry.owner or ANONYMOUS.key, entry.run.agent):
+                found.append(pause)
+                if len(found) == limit:
+                    return Inbox(found, cursor_of(before))
+        if len(page) < asked:
+            return Inbox(found, None)
+    return Inbox(found, cursor_of(before) if before is not None else None)
+
+
+def answerable(entry: InboxEntry) -> Pause | None:
+    """The pause as the inbox shows it, with its run's turn; None where the run has moved past it."""
+    shown = waiting_pauses(entry.run, [entry.pause])
+    if not shown:
+        return None
+    turn = RunState.of(entry.run).turn
+    return replace(shown[0], turn=turn) if turn is not None else shown[0]
+
+
+def cursor_of(at: Position) -> str:
+    """``<created_at>~<pause id>``: where the page ended, exactly (``repr`` gives a float back as it was)."""
+    return f"{at[0]!r}~{at[1]}"
+
+
+def position(cursor: str | None) -> Position | None:
+    """Where a cursor says to read on from; BadRequest for anything a cursor of ours cannot be."""
+    if cursor is None or cursor == "":
+        return None
+    found = _CURSOR.fullmatch(cursor) if isinstance(cursor, str) else None
+    if found is None or not _name(found.group(2)):
+        raise BadRequest("this cursor is not one the inbox gave; start again without it")
+    return float(found.group(1)), found.group(2)
+
+
+def _name(text: object) -> bool:
+    """Text a store can be asked for: no control character or lone surrogate."""
+    return isinstance(text, str) and _NAME.fullmatch(text) is not None

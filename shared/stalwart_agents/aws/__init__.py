@@ -1,0 +1,1 @@
+"""The AWS functions: each route's handler, the fan-out, the sweep, secrets and metrics."""

@@ -1,0 +1,110 @@
+"""The fan-out: new pauses, read from the table's stream, posted to the team's webhook.
+
+Only inserts of pause items should reach it (the template's FilterCriteria), but
+it checks again.  Each pause is read back from the store before it is posted, so
+one already answered or already delivered is not announced; each delivery's
+outcome is written on the pause, so ``GET /threads/{id}/interrupts`` can say what
+was not notified.  The first failed record is reported in ``batchItemFailures``
+and nothing after it is posted: the stream retries from there (bounded by the
+template) and, past that, the record goes to the dead-letter queue.
+
+Lambda retries a batch whole, so before posting, a delivery is claimed with one
+conditional write (``claim_delivery``): a batch delivered twice posts each pause
+once.  A claim stands for ``HOLD`` seconds, longer than one post can last; a claim
+that another invocation still holds leaves the record for a retry, by which time
+that invocation has noted its delivery or died and its claim has lapsed.  Receivers still
+dedupe on the delivery id, for the one case no write can settle: a post that
+went through from an invocation that died before noting it.
+
+Where the stack has a public URL, each delivery carries signed links, minted
+with the key the store keeps, which the links function reads to answer them.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from typing import Any
+
+from ..approvals.announce import Notify, announce
+from ..approvals.links import Links
+from ..approvals.webhook import Webhook
+from ..engine.pause import Pause
+from ..storage import Storage, open_storage
+from ..storage.base import PauseRecord
+from .handlers import LinkSettings
+from .metrics import Meter, NoMeter
+from .observe import Observer, observer_from_environ
+from .secrets import secret_from_environ
+
+__all__ = ["HOLD", "Notify", "deliver", "handler"]
+
+HOLD = 30.0
+"""Seconds a delivery's claim stands: past the longest one post lasts (the fan-out's Webhook: 2 attempts of at most
+5 s, 0.2 s apart), so a live claim is never taken over and a dead invocation's is soon free."""
+
+
+def deliver(
+    records: Iterable[Mapping[str, Any]],
+    store: Storage,
+    notify: Notify,
+    *,
+    meter: Meter | None = None,
+    hold: float = HOLD,
+    clock: Callable[[], float] = time.time,
+) -> list[str]:
+    """Post each new pause of ``records`` once; the sequence number of the first that failed, if any."""
+    meter = meter or NoMeter()
+    for record in records:
+        stored = _new_pause(record, store)
+        if stored is None or (stored.delivery or {}).get("delivered") is True:
+            continue
+        pause = Pause.from_record(stored)
+        if not store.claim_delivery(pause.run, pause.id, clock(), hold):
+            if _delivered(store, pause):
+                continue
+            return [record["dynamodb"]["SequenceNumber"]]
+        if announce(store, notify, pause) is not None:
+            meter.delivery_failed()
+            return [record["dynamodb"]["SequenceNumber"]]
+    return []
+
+
+def _new_pause(record: Mapping[str, Any], store: Storage) -> PauseRecord | None:
+    """The open pause a stream record inserted, as stored now; None for any other record."""
+    keys = record.get("dynamodb", {}).get("Keys", {})
+    pk, sk = keys.get("pk", {}).get("S", ""), keys.get("sk", {}).get("S", "")
+    if record.get("eventName") != "INSERT" or not (pk.startswith("R#") and sk.startswith("P#")):
+        return None
+    stored = next((p for p in store.run_pauses(pk[2:]) if p.id == sk[2:]), None)
+    return stored if stored is not None and stored.status == "open" else None
+
+
+def _delivered(store: Storage, pause: Pause) -> bool:
+    """Whether another invocation, whose claim stood, has noted the pause delivered since it was read."""
+    stored = store.get_pause(pause.id)
+    return stored is not None and (stored.delivery or {}).get("delivered") is True
+
+
+def handler(event: Mapping[str, Any], context: Any) -> dict[str, list[dict[str, str]]]:
+    """The Lambda entry: store, webhook and observer are built once, at cold start, from the environment."""
+    store, notify, observer = _cold_start()
+    with observer.invocation(event, context):
+        failed = deliver(event.get("Records", []), store, notify, meter=observer.meter)
+        observer.info("delivered", records=len(event.get("Records", [])), failed=len(failed))
+    return {"batchItemFailures": [{"itemIdentifier": number} for number in failed]}
+
+
+@cache
+def _cold_start() -> tuple[Storage, Notify, Observer]:
+    environ = os.environ
+    secret = secret_from_environ(environ, "STALWART_WEBHOOK_SECRET", "STALWART_WEBHOOK_SECRET_ARN")
+    if not secret:
+        raise RuntimeError("set STALWART_WEBHOOK_SECRET_ARN (or STALWART_WEBHOOK_SECRET) in the fan-out's environment")
+    store = open_storage(environ["STALWART_STORAGE"])
+    links = LinkSettings.from_environ(environ)
+    minted = None if links.public_url is None else Links(store, links.public_url, hours=links.hours)
+    webhook = Webhook(environ["STALWART_WEBHOOK_URL"], secret, links=minted)
+    return store, webhook, observer_from_environ(environ)

@@ -1,0 +1,111 @@
+"""A person's answer to a pause: as given, as the run reads it, and as the audit keeps it.
+
+``Answer`` is what arrives (with its token, channel and who gave it);
+``Decision`` is all a run reads of an answered pause; ``audited`` is what the
+thread's log keeps, which is never the token itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..approvals.principal import ANONYMOUS, Principal
+from ..errors import BadRequest
+from ..tools.python import Parameter
+from ..vocabulary import JSON, Choice
+from .pause import ANSWERS, Pause
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A person's decision, with who gave it and through which channel (kept on the pause).
+
+    ``who`` is the principal the approver rules judge (the anonymous one where None); only
+    ``principal``, its issuer and subject, is kept.
+    """
+
+    decision: str
+    value: JSON = None
+    token: str | None = None
+    channel: str = "python"
+    by: str | None = None
+    principal: dict[str, JSON] | None = None
+    who: Principal | None = field(default=None, repr=False)
+
+    @property
+    def person(self) -> Principal:
+        """Who answers, as the approver rules see them."""
+        return self.who or ANONYMOUS
+
+    def stored(self, value: JSON, at: float) -> dict[str, object]:
+        """What the pause keeps of the answer that claimed it; ``value`` as the run will read it."""
+        return {
+            "decision": self.decision,
+            "value": value,
+            "channel": self.channel,
+            "by": self.by,
+            "principal": self.principal,
+            "at": at,
+        }
+
+    def audited(self, pause: Pause | None) -> dict[str, object]:
+        """What the log keeps of this answer: never the token itself, only enough of its digest to match it."""
+        carried = hashlib.sha256(self.token.encode()).hexdigest()[:16] if self.token is not None else None
+        shown = {"kind": pause.kind, "tool": pause.tool, "arguments": pause.arguments} if pause else {}
+        verified = bool(self.principal and self.principal.get("verified"))
+        return {
+            **shown,
+            "decision": self.decision,
+            "value": self.value,
+            "token": carried,
+            "channel": self.channel,
+            "by": self.by,
+            "principal": self.principal,
+            "verified": verified,
+        }
+
+    def checked(self, pause: Pause, fills: Parameter | None = None) -> JSON:
+        """The value the run will read, once the decision is one the pause takes; BadRequest otherwise.
+
+        An ask needs a value; where ``fills`` names the parameter it fills, the value is
+        made the number that parameter is annotated as.  Every other kind reads None.
+        """
+        taken = ANSWERS[pause.kind]
+        if self.decision not in taken:
+            raise BadRequest(f"a {pause.kind} pause takes {', '.join(taken)}, not {self.decision!r}")
+        if pause.kind != "ask":
+            return None
+        value = self.value
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool) or str(value).strip() == "":
+            raise BadRequest("an ask is answered with a value: the text that answers its question")
+        return _coerced(value, fills) if fills is not None else value
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a run reads of an answered pause: the choice, and for an ask the value it was answered with."""
+
+    choice: Choice
+    value: JSON = None
+
+    @classmethod
+    def of(cls, stored: Mapping[str, Any]) -> Decision:
+        """The decision of an answer as a pause keeps it (``Answer.stored``)."""
+        return cls(stored["decision"], stored.get("value"))
+
+
+NUMBERS = (int, float, "int", "float")
+
+
+def _coerced(value: str | int | float, parameter: Parameter) -> JSON:
+    if parameter.annotation in NUMBERS and isinstance(value, str):
+        text = value.strip().lstrip("$€£")
+        try:
+            number = float(text)
+        except ValueError:
+            raise BadRequest(f"{parameter.name} must be a number, not {value!r}") from None
+        return int(number) if number.is_integer() and "." not in text else number
+    return value.strip() if isinstance(value, str) else value

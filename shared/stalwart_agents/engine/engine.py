@@ -1,0 +1,333 @@
+"""The engine: turns become runs, answers move them, and an operator can undo them.
+
+Every request that writes first carries on a run whose worker died (its lease
+ran out), so the next turn, answer or rollback on a thread shows what that
+worker left uncertain; reading what waits only reports.  Where nobody comes,
+the sweep (``sweep.py``) carries such a run on through ``recover``.  Moving a run under a
+lease is ``move.py``'s.
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass, field, replace
+from typing import NoReturn
+
+from ..agent import Agent
+from ..approvals.rules import DECLINES, approval, approved_by, owner_of, same_key
+from ..errors import (
+    AlreadyApproved,
+    BadRequest,
+    InterruptStale,
+    NotAnApprover,
+    NotFound,
+    PauseClosed,
+    RunBusy,
+    StalwartError,
+    ThreadBusy,
+    VersionConflict,
+)
+from ..reading.selector import Clause
+from ..storage import Changes, Event, PauseRecord, RunRecord, Snapshot
+from ..tools.python import Parameter
+from ..vocabulary import JSON
+from .answer import Answer
+from .arguments import by_name, with_origin
+from .ledger import claiming, journal_outcomes
+from .move import Mover, Runtime, open_pauses, reply_of, waiting_pauses
+from .pause import Pause, run_of
+from .progress import Progress
+from .reply import Reply
+from .sizes import bounded
+from .state import PlannedCall, RunState, Saga, Unread
+
+CLAIM_ATTEMPTS = 8
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """Whether this worker carried a dead worker's run on (another may have come first), and the pauses it opened:
+    none where it carried the run to its end."""
+
+    carried_on: bool
+    opened: list[Pause] = field(default_factory=list)
+
+
+class Engine:
+    def __init__(self, runtime: Runtime, *, worker: str) -> None:
+        self._runtime, self._store = runtime, runtime.store
+        self._runs = Mover(runtime, worker)
+
+    def start(
+        self,
+        thread: str,
+        text: str,
+        agent: Agent,
+        context: dict[str, JSON] | None = None,
+        session: str | None = None,
+        owner: str | None = None,
+    ) -> Reply:
+        """Read the turn and run it; the run is begun in the same commit as its first durable write.
+
+        ``context`` holds what the application gives (the signed-in customer...), by parameter name.  ``owner``
+        (a principal's key), where given, is who the thread must be, or become, the turn's: see ``_refuse_stranger``.
+        """
+        active = self._store.active_run(thread)
+        if owner is not None:
+            self._refuse_stranger(thread, owner)
+        active = self._runs.recovered(active)
+        if active is not None:
+            self._runs.refuse_new_turn(active)
+        reading = agent.selector.read(text)
+        given = dict(context or {})
+        plan = tuple(_planned(agent, clause, given) for clause in reading.clauses)
+        state = RunState(turn=text, context=given, plan=plan, unread=None if reading.read else Unread(reading.language))
+        run = self._runs.new_run(thread, agent.name, state)
+        turn = self._runs.event(thread, {"type": "turn", "run": run.id, "text": text})
+        lease = self._runs.lease(run, begin=True, owner=owner)
+        return self._runs.advance(lease, state, Snapshot(run, [], []), session, (turn,))
+
+    def _refuse_stranger(self, thread: str, owner: str) -> None:
+        """NotFound, as for a thread that does not exist, where the thread is another's: a read, so nothing of
+        a stranger's turn runs.  Read after the thread's active run, so a run begun meanwhile by another is seen
+        with its owner (both are written in one commit).  A thread still nobody's when the turn begins is
+        decided in the begin's commit (``Changes.owner``): the first to begin there owns it, and another's begin
+        writes nothing."""
+        stored = owner_of(self._store, thread)
+        if stored is not None and not same_key(stored, owner):
+            raise NotFound("no such thread")
+
+    def waiting(self, thread: str) -> list[Pause]:
+        """What waits in the thread, as stored.  A read never moves a run, not even one whose worker died."""
+        run = self._store.active_run(thread)
+        return [] if run is None else waiting_pauses(run, self._store.run_pauses(run.id))
+
+    def recover(self, thread: str) -> Recovery:
+        """Carry on the thread's run if its worker died, as its next turn or answer would: the sweep's part.
+
+        The pauses this worker opened (an ``outcome_unknown`` for a call cut off mid-way) are
+        returned, to be announced as any new pause is; none where the run was alive, or where
+        another worker carried it on first (that worker announces them).
+        """
+        run = self._store.active_run(thread)
+        if run is None or not self._runs.stale(run):
+            return Recovery(False)
+        reply = self._runs.recover(run)
+        return Recovery(False) if reply is None else Recovery(True, reply.opened)
+
+    def answer(self, thread: str, answer: Answer, waiting: str | None = None, session: str | None = None) -> Reply:
+        """Claim a pause in the commit that moves its run; the first answer wins, any other is stale.
+
+        Only a person the pause's approver rules allow may answer it (NotAnApprover).  A pause
+        that needs several people counts each approval but the last on its run, and stays open.
+        Every answer is audited in the thread's log, with the title of the pause it answers and its
+        time: the one taken in the commit that moves the run (and each call that then runs names
+        it), a counted approval in the commit that counts it, a refused one on its own.
+        """
+        try:
+            return self._answer(thread, answer, waiting, session)
+        except (NotAnApprover, AlreadyApproved) as refused:
+            self._audit_refusal(thread, answer, refused.pause, refused)
+            raise
+        except (InterruptStale, BadRequest) as refused:
+            self._audit_refusal(thread, answer, waiting, refused)
+            raise
+
+    def rollback(self, thread: str, session: str | None = None) -> Reply:
+        """An operator undoes the thread's run from outside it, by the same saga rules as cancel_all."""
+        run = self._runs.recovered(self._store.active_run(thread))
+        if run is not None:
+            return self._roll_back_active(run, session)
+        last = self._store.last_run(thread)
+        if last is None:
+            raise NotFound("this thread has no run to roll back")
+        undoing = RunState.of(last).saga
+        target = undoing.target if undoing is not None else last.id
+        state = RunState(saga=Saga("operator", target))
+        run = self._runs.new_run(thread, last.agent, state)
+        rolled = self._runs.event(thread, {"type": "rollback", "run": run.id, "target": target})
+        try:
+            begun = self._runs.lease(run, begin=True)
+            return self._runs.advance(begun, state, Snapshot(run, [], []), session, (rolled,))
+        except ThreadBusy as exc:
+            raise RunBusy("a new turn began on this thread while rolling back; try again") from exc
+
+    def _answer(self, thread: str, answer: Answer, waiting: str | None, session: str | None) -> Reply:
+        for _ in range(CLAIM_ATTEMPTS):
+            snapshot = self._snapshot_for(thread, waiting)
+            record, others_open = self._pick(snapshot, thread, waiting)
+            pause = Pause.from_record(record)
+            self._refuse_non_approver(snapshot.run, pause, answer)
+            value = answer.checked(pause, self._filled_by(snapshot.run, pause))
+            if answer.token is not None and not hmac.compare_digest(answer.token.encode(), pause.token.encode()):
+                raise InterruptStale("this answer carries a token other than the one shown; read what waits again")
+            counted = self._counts_only(snapshot.run, pause, answer)
+            stored = answer.stored(value, self._runtime.clock())
+            outcome = "approval" if counted else "taken"
+            about = {"run": snapshot.run.id, "pause": pause.id, "title": pause.title}
+            taken = {**about, **answer.audited(pause), "outcome": outcome}
+            answered = self._runs.event(thread, {"type": "answer", **taken})
+            try:
+                if counted:
+                    return self._count_approval(snapshot, pause, answer, answered)
+                if others_open:
+                    return replace(self._answer_one_of_several(snapshot, pause, stored, answered), answered=pause)
+                lease = self._runs.lease(snapshot.run, claim=(pause.id, stored))
+                moved = Snapshot(snapshot.run, _answered(snapshot.pauses, pause.id, stored), snapshot.journal)
+                state = RunState.of(snapshot.run)
+                reply = self._runs.advance(lease, state, moved, session, (answered,), answering=pause.id)
+                return replace(reply, answered=pause)
+            except PauseClosed as exc:
+                raise InterruptStale("this pause was already answered and the run moved on") from exc
+            except VersionConflict:
+                continue
+        raise RunBusy("the run kept changing while this answer was taken; try again")
+
+    def _refuse_non_approver(self, run: RunRecord, pause: Pause, answer: Answer) -> None:
+        """NotAnApprover, unless the pause's approver rules (or, where none governs it, ownership) allow the person.
+
+        The owner may always decline (``DECLINES``): a rule nobody satisfies must not hold the thread.  An answer
+        given in-process without a principal speaks for the owner where no rule governs the pause, as it did
+        before there were rules (the application has let its caller in), and in declining; a rule judges it
+        as anonymous.
+        """
+        approvers = self._runtime.agents[run.agent].approvers
+        if answer.who is None and (answer.decision in DECLINES or not approvers.governing(pause)):
+            return
+        why = approvers.refusal(pause, answer.person, owner_of(self._store, run.thread), answer.decision)
+        if why is not None:
+            raise NotAnApprover(f"you may not answer this pause: {why}", pause=pause.id)
+
+    def _counts_only(self, run: RunRecord, pause: Pause, answer: Answer) -> bool:
+        """Whether this answer is an approval that others must follow before the call runs.
+
+        The same person approving twice is AlreadyApproved: four eyes are two people.
+        """
+        if answer.decision != "approve" or pause.approvals is None:
+            return False
+        given = RunState.approvals_of(run).get(pause.id, ())
+        if approved_by(given, answer.person, owner_of(self._store, run.thread)):
+            raise AlreadyApproved(
+                "you have already approved this; it waits for someone else to approve it too", pause=pause.id
+            )
+        return len(given) + 1 < pause.approvals["needed"]
+
+    def _count_approval(self, snapshot: Snapshot, pause: Pause, answer: Answer, answered: Event) -> Reply:
+        """Keep one approval of several on the run, over the version it was read at; the pause stays open.
+
+        A run being moved right now is not written under its worker, who would then lose its lease.
+        """
+        run = snapshot.run
+        if run.status != "waiting":
+            raise RunBusy("this thread's run is being carried on right now; approve again in a moment")
+        now = self._runtime.clock()
+        state = RunState.of(run).approved(pause.id, approval(answer.by, answer.person, now))
+        limit = self._runtime.agents[run.agent].settings.max_value_bytes
+        counting = run.replace(state=state.to_json(), updated_at=now)
+        saved = self._store.commit(Changes(run=counting, version=run.version, events=[bounded(answered, limit)])).run
+        assert saved is not None, "a counted approval saves its run"
+        still = waiting_pauses(saved, snapshot.pauses)
+        return reply_of(saved, Progress(steps=journal_outcomes(snapshot.journal), waiting=still))
+
+    def _filled_by(self, run: RunRecord, pause: Pause) -> Parameter | None:
+        """The parameter an ask's answer fills; None for every other kind."""
+        if pause.kind != "ask":
+            return None
+        callee = self._runtime.agents[run.agent].named(pause.tool)
+        return next(p for p in callee.parameters if p.name == pause.argument)
+
+    def _audit_refusal(self, thread: str, answer: Answer, waiting: str | None, refused: StalwartError) -> None:
+        """Keep a refused answer in the log, for a thread that exists (a made-up thread gets no log)."""
+        if self._store.last_run(thread) is None:
+            return
+        stored = self._store.get_pause(waiting) if waiting is not None else None
+        pause = Pause.from_record(stored) if stored is not None else None
+        body = {
+            "type": "answer",
+            "pause": waiting,
+            **({"title": pause.title} if pause is not None else {}),
+            **answer.audited(pause),
+            "outcome": "refused",
+            "error": refused.code,
+            "message": refused.message,
+        }
+        self._store.commit(Changes(events=[self._runs.event(thread, body)]))
+
+    def _answer_one_of_several(
+        self,
+        snapshot: Snapshot,
+        pause: Pause,
+        stored: dict[str, object],
+        answered: Event,
+    ) -> Reply:
+        """Nothing runs until the last of several pauses is answered: record this one and say what still waits."""
+        self._runs.refuse_large_answer(snapshot.run, pause.id, stored)
+        claimed = claiming(pause.id, stored, snapshot.run, self._runtime.clock(), events=[answered])
+        run = self._store.commit(claimed).run
+        assert run is not None, "a claim saves its run"
+        others = waiting_pauses(run, [p for p in snapshot.pauses if p.id != pause.id])
+        return reply_of(run, Progress(steps=journal_outcomes(snapshot.journal), waiting=others))
+
+    def _roll_back_active(self, run: RunRecord, session: str | None) -> Reply:
+        if run.status == "running":
+            raise RunBusy("this thread's run is being carried on by a worker; roll it back once it stops")
+        stored = RunState.of(run)
+        state = stored.replace(saga=stored.saga or Saga("operator", run.id))
+        snapshot = self._store.snapshot(run.id)
+        assert snapshot is not None, "an active run is in the store"
+        rolled = self._runs.event(run.thread, {"type": "rollback", "run": run.id, "target": run.id})
+        taken = self._runs.lease(run.replace(state=state.to_json()), version=run.version)
+        try:
+            return self._runs.advance(taken, state, snapshot, session, (rolled,))
+        except VersionConflict as exc:
+            raise RunBusy("the run moved while rolling it back; try again") from exc
+
+    def _snapshot_for(self, thread: str, waiting: str | None) -> Snapshot:
+        """The run an answer is for: named by the pause id where given, else the thread's active run."""
+        run_id = run_of(waiting) if waiting is not None else None
+        if run_id is None:
+            active = self._store.active_run(thread)
+            run_id = active.id if active is not None else None
+        snapshot = self._store.snapshot(run_id) if run_id is not None else None
+        if snapshot is None or snapshot.run.thread != thread:
+            if waiting is not None:
+                raise NotFound(f"nothing in this thread waits with the id {waiting!r}")
+            self._nothing_waits(thread)
+        if snapshot.run.status == "running" and self._runs.recovered(snapshot.run) is not snapshot.run:
+            reread = self._store.snapshot(snapshot.run.id)
+            assert reread is not None, "a recovered run is in the store"
+            return reread
+        return snapshot
+
+    def _pick(self, snapshot: Snapshot, thread: str, waiting: str | None) -> tuple[PauseRecord, bool]:
+        """The pause answered (the first open one where none is named), and whether others stay open."""
+        answerable = open_pauses(snapshot.run, snapshot.pauses)
+        if waiting is None:
+            if not answerable:
+                self._nothing_waits(thread)
+            return answerable[0], len(answerable) > 1
+        pause = next((p for p in answerable if p.id == waiting), None)
+        if pause is None:
+            if any(p.id == waiting for p in snapshot.pauses):
+                raise InterruptStale("this pause is no longer open: someone else answered it, and the run moved on")
+            raise NotFound(f"nothing in this thread waits with the id {waiting!r}")
+        return pause, len(answerable) > 1
+
+    def _nothing_waits(self, thread: str) -> NoReturn:
+        if self._store.last_run(thread) is None:
+            raise NotFound("this thread has no run")
+        raise InterruptStale("nothing in this thread waits for an answer")
+
+
+def _answered(pauses: list[PauseRecord], pause: str, answer: dict[str, object]) -> list[PauseRecord]:
+    """The run's pauses as they are once ``pause`` is claimed for ``answer``."""
+    return [p.replace(status="answered", answer=answer) if p.id == pause else p for p in pauses]
+
+
+def _planned(agent: Agent, clause: Clause, context: dict[str, JSON]) -> PlannedCall:
+    """A clause as a call: the values the turn gave (``typed``), and those the application gave (``context``)."""
+    parameters = agent.named(clause.tool).parameters
+    given = with_origin(clause.values, "typed")
+    supplied = {p.name: context[p.name] for p in parameters if p.name not in clause.values and p.name in context}
+    given += with_origin(supplied, "context")
+    return PlannedCall(clause.tool, clause.text, tuple(by_name(given)))

@@ -1,0 +1,311 @@
+"""Pauses: what a run asks a person, in the one shape every channel shows.
+
+``Pause`` is that shape; the stored record (``record``) and the JSON
+(``to_dict``) are derived from it, and read back into it (``from_record``).
+A pause's id is derived from what it asks and where (``PausePoint``), so every
+worker that replays the same run reaches the same id; its token is random,
+stored with it, and shown only to whoever may answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields, replace
+from datetime import UTC, datetime
+from operator import itemgetter
+from typing import Literal, NotRequired, cast
+
+from typing_extensions import TypedDict  # pydantic builds schemas of these: before 3.12, from this one
+
+from ..storage import PauseRecord
+from ..vocabulary import JSON, Choice, PauseKind
+from .arguments import ArgumentDict, Source
+
+ANSWERS: dict[PauseKind, tuple[Choice, ...]] = {
+    "confirm": ("approve", "skip", "cancel_all"),
+    "outcome_unknown": ("happened", "did_not_happen"),
+    "saga_stuck": ("retry", "done_by_hand", "abandon"),
+    "ask": ("answer",),
+    "delegate": ("approve", "decline"),
+}
+
+
+class UndoFailure(TypedDict):
+    """The undo a saga_stuck pause is about: which tool, its last error, and how often it was tried."""
+
+    tool: str
+    error: str | None
+    attempts: int
+
+
+class UndoLine(TypedDict):
+    """One write of a rollback: undone ``by`` the tool or a person, not undone and ``why``, or still pending."""
+
+    step: int
+    tool: str
+    undo: str | None
+    arguments: list[ArgumentDict]
+    by: NotRequired[Literal["tool", "person"]]
+    why: NotRequired[Literal["irreversible", "no_undo", "abandoned"]]
+
+
+class AfterAnswer(TypedDict):
+    """Who gave the answer that opened a pause, as its webhook tells the receiver."""
+
+    decision: str
+    by: str | None
+    principal: dict[str, JSON] | None
+    channel: str
+
+
+class Approval(TypedDict):
+    """One person's approval of a pause that needs several: who (their word, and the principal), and when."""
+
+    by: str | None
+    principal: dict[str, JSON]
+    at: str
+
+
+class Approvals(TypedDict):
+    """A four-eyes pause's approvals: how many different people it needs, and those given so far."""
+
+    needed: int
+    given: list[Approval]
+
+
+class Delivery(TypedDict):
+    """How announcing a pause to ``on_interrupt`` went, the latest attempt; never part of its JSON."""
+
+    delivered: bool
+    at: float
+    interrupt: NotRequired[str]
+    error: NotRequired[str]
+
+
+def canonical(value: object) -> str:
+    """The one serialisation that ids and digests are computed over."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+@dataclass(frozen=True)
+class PausePoint:
+    """Where in the run a pause stands; with the call and the kind, it makes the pause's id.
+
+    ``key`` is the call's place in the journal (``2``, ``2.1``, ``2.undo``); an
+    ask also names the argument it asks for, and a question about an attempt
+    names the attempt, so asking again after a retry is a new pause and not the
+    answered one.  Made only by the constructors below, one for each question a
+    run asks, so the ids of stored pauses stay what they were.
+    """
+
+    step: int
+    key: str
+    argument: str | None = None
+    attempt: int | None = None
+
+    @classmethod
+    def call(cls, step: int, key: str) -> PausePoint:
+        """The call at ``key`` itself: may it run (confirm)."""
+        return cls(step, key)
+
+    @classmethod
+    def missing(cls, step: int, key: str, argument: str) -> PausePoint:
+        """An argument the call at ``key`` needs and nobody gave (ask)."""
+        return cls(step, key, argument=argument)
+
+    @classmethod
+    def after(cls, step: int, key: str, attempt: int) -> PausePoint:
+        """One attempt of the call at ``key``: did it happen (outcome_unknown), or what now it failed (saga_stuck)."""
+        return cls(step, key, attempt=attempt)
+
+    @classmethod
+    def turn(cls, failed_attempt: int | None = None) -> PausePoint:
+        """The turn itself (delegate): at first, or again after the model's answer ``failed_attempt`` failed."""
+        return cls(0, "") if failed_attempt is None else cls(0, "retry", attempt=failed_attempt)
+
+    @property
+    def subject(self) -> str:
+        """What tells apart two pauses at one step: ``2``, ``2:amount``, ``2.undo#3``, ``retry#1``."""
+        asked = f":{self.argument}" if self.argument is not None else ""
+        tried = f"#{self.attempt}" if self.attempt is not None else ""
+        return f"{self.key}{asked}{tried}"
+
+    def pause_id(self, thread: str, run: str, tool: str, arguments: list[ArgumentDict], kind: PauseKind) -> str:
+        """Same call, same reason, same point of the run: same id, on any worker.
+
+        The id names its run (``p<run id without its r>.<digest>``), so an answer
+        finds the run it belongs to in one read.
+        """
+        ordered = sorted(arguments, key=itemgetter("name"))
+        material = canonical([thread, run, self.step, tool, ordered, kind, self.subject])
+        return f"p{run.removeprefix('r')}.{hashlib.sha256(material.encode()).hexdigest()[:24]}"
+
+
+def run_of(pause: str) -> str | None:
+    """The run a pause id names, or None for an id no pause of ours could have."""
+    body, dot, digest = pause.rpartition(".")
+    return f"r{body[1:]}" if dot and body.startswith("p_") and len(digest) == 24 else None
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def seconds_since(stamp: str, now: float) -> float:
+    """Seconds from an ``iso`` time to ``now``."""
+    return now - datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """One thing a run waits on.  ``arguments`` are the call's ``{name, value, origin}``, sorted by name.
+
+    ``title`` is what it is about as a person reads it (the described call, else the
+    tool's label, else its name) and ``label`` the tool's label; a pause stored before
+    either was kept has its tool's name for both.  ``labels`` (a person's name for an
+    argument, where it has one other than its own) and ``sources`` (the earlier call an
+    argument's value came from) are shown within each argument of its JSON, so
+    ``arguments`` stay exactly what the call runs with.
+
+    The fields after ``created_at`` belong to one kind each and are None for the
+    others: an ask's ``prompt`` and the ``argument`` it fills, a delegate's
+    ``turn``, a saga_stuck's ``undo`` and ``pending`` (what still needs undoing),
+    ``after_answer`` on the webhook of a pause that an answer opened, and
+    ``approvals`` on a confirm its tool needs several people to approve.
+    """
+
+    id: str
+    kind: PauseKind
+    thread: str
+    run: str
+    step: int
+    tool: str
+    question: str
+    arguments: list[ArgumentDict]
+    reasons: list[str]
+    irreversible: bool
+    answers: list[Choice]
+    token: str
+    created_at: str
+    prompt: str | None = None
+    argument: str | None = None
+    turn: str | None = None
+    undo: UndoFailure | None = None
+    pending: list[UndoLine] | None = None
+    after_answer: AfterAnswer | None = None
+    approvals: Approvals | None = None
+    title: str = ""
+    label: str = ""
+    labels: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)
+    delivery: Delivery | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "label", self.label or self.tool)
+        object.__setattr__(self, "title", self.title or self.label)
+
+    def to_dict(self, *, token: bool = True) -> dict[str, object]:
+        """The pause's JSON: every field but the delivery, a kind's own only where set; lists copied."""
+        body: dict[str, object] = {
+            "id": self.id,
+            "kind": self.kind,
+            "thread": self.thread,
+            "run": self.run,
+            "step": self.step,
+            "tool": self.tool,
+            "title": self.title,
+            "label": self.label,
+            "question": self.question,
+            "arguments": [self._explained(a) for a in self.arguments],
+            "reasons": list(self.reasons),
+            "irreversible": self.irreversible,
+            "answers": list(self.answers),
+            "token": self.token,
+            "created_at": self.created_at,
+        }
+        if not token:
+            del body["token"]
+        for name in _KIND_FIELDS:
+            value = getattr(self, name)
+            if value is not None:
+                body[name] = value
+        return body
+
+    def _explained(self, argument: ArgumentDict) -> ArgumentDict:
+        """An argument as a person is shown it: with its label, and the earlier call its value came from."""
+        name = argument["name"]
+        shown = ArgumentDict(name=name, value=argument["value"], origin=argument["origin"])
+        shown["label"] = self.labels.get(name, name)
+        if name in self.sources:
+            shown["source"] = self.sources[name]
+        return shown
+
+    def with_approvals(self, given: Sequence[Approval]) -> Pause:
+        """This pause showing the approvals ``given`` so far, where it needs several; any other, as it is."""
+        if self.approvals is None:
+            return self
+        return replace(self, approvals={"needed": self.approvals["needed"], "given": list(given)})
+
+    @classmethod
+    def from_record(cls, record: PauseRecord) -> Pause:
+        """The pause a record keeps: its payload over what the record's own fields and the pause's kind say."""
+        payload = {**_implied(record), **record.payload}
+        payload.setdefault("question", _asked(payload))
+        stored = {name: value for name, value in payload.items() if name in _STORED}
+        kept = cast("list[ArgumentDict]", payload["arguments"])
+        stored["arguments"] = [ArgumentDict(name=a["name"], value=a["value"], origin=a["origin"]) for a in kept]
+        stored["labels"] = {a["name"]: a["label"] for a in kept if a.get("label", a["name"]) != a["name"]}
+        stored["sources"] = {a["name"]: a["source"] for a in kept if "source" in a}
+        return cls(**stored, token=record.token, delivery=cast("Delivery | None", record.delivery))
+
+    def record(self) -> PauseRecord:
+        """The pause as a store keeps it: its JSON, less what the record's fields hold and what goes without saying
+        (the answers of its kind, a label that is the tool's name), which ``from_record`` puts back."""
+        payload = self.to_dict(token=False)
+        implied = {"id": self.id, "kind": self.kind, "thread": self.thread, "run": self.run, "step": self.step}
+        implied |= {"answers": list(ANSWERS[self.kind]), "irreversible": False, "label": self.tool, "title": self.label}
+        implied |= {"question": _asked(payload)} if self.kind == "confirm" else {}
+        kept = {name: value for name, value in payload.items() if name not in implied or implied[name] != value}
+        kept["tool"] = self.tool
+        kept["arguments"] = [_unexplained(argument) for argument in cast("list[ArgumentDict]", payload["arguments"])]
+        return PauseRecord(
+            id=self.id,
+            run=self.run,
+            thread=self.thread,
+            kind=self.kind,
+            step=self.step,
+            token=self.token,
+            payload=kept,
+        )
+
+
+def _implied(record: PauseRecord) -> dict[str, object]:
+    """What a stored payload leaves out: the record's own fields, and what its kind answers."""
+    kind = cast("PauseKind", record.kind)
+    implied: dict[str, object] = {"id": record.id, "kind": kind, "thread": record.thread, "run": record.run}
+    implied |= {"step": record.step, "answers": list(ANSWERS.get(kind, ())), "irreversible": False}
+    return implied
+
+
+def _asked(payload: dict[str, object]) -> str:
+    """The question a confirm asks where its tool has none of its own: its title, asked."""
+    return f"{payload.get('title') or payload.get('label') or payload['tool']}?"
+
+
+def _unexplained(argument: ArgumentDict) -> ArgumentDict:
+    """An argument as kept: its label only where it is not the argument's own name."""
+    kept = ArgumentDict(**argument)
+    if kept.get("label") == kept["name"]:
+        del kept["label"]
+    return kept
+
+
+_KIND_FIELDS = ("prompt", "argument", "turn", "undo", "pending", "after_answer", "approvals")
+_STORED = frozenset(spec.name for spec in fields(Pause)) - {"token", "delivery"}

@@ -1,0 +1,166 @@
+"""The executor: the policy of one move of a run, replayed from its plan, doing only what was never done.
+
+Each call is asked for what is missing, checked, confirmed where the check
+says so, made, and settled if its outcome is unknown; the walk stops where a
+call waits for a person or ends the run.  What was done comes from the ledger
+(``ledger.py``), which also keeps whatever this move does, so replaying is
+safe on any worker, any number of times.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..agent import Agent
+from ..reading.check import Ruling
+from ..tools.python import Tool
+from ..tools.steps import NondeterministicStep, Run, StepFunction
+from ..vocabulary import JSON, CallStatus
+from .arguments import Argument, by_name, keywords, shown
+from .calls import Caller, jsonable
+from .ledger import Ledger, call_of, title_of
+from .pause import PausePoint
+from .progress import WAITING, Attempted, Report
+from .reply import CallOutcome, Refusal
+from .state import PlannedCall
+from .step_calls import StepCalls, Stopped
+
+
+class Replay:
+    """Takes the turn's calls in order, each to its end; what it finds goes into ``report``."""
+
+    def __init__(self, agent: Agent, agents: Mapping[str, Agent], ledger: Ledger, report: Report) -> None:
+        self._agent, self._agents = agent, agents
+        self._ledger = ledger
+        self._caller = Caller(ledger)
+        self._report = report
+
+    def plan(self, plan: Sequence[PlannedCall]) -> None:
+        """Each planned call (or team's step) in turn, stopping at the first that waits or ends the run."""
+        for position, planned in enumerate(plan, start=1):
+            step = self._agent.steps.get(planned.tool)
+            if step is not None:
+                going = self._step(position, step, planned.arguments)
+            else:
+                going = self.attempt(position, str(position), self._agent.tools[planned.tool], planned.arguments).going
+            if not going:
+                return
+
+    def attempt(
+        self,
+        position: int,
+        key: str,
+        tool: Tool,
+        arguments: Sequence[Argument],
+        agent: Agent | None = None,
+    ) -> Attempted:
+        """One call at ``key``: ask for what is missing, check it, wait for a person if it must, make it.
+
+        ``agent`` is the agent whose check applies: the run's own, or one a step handed the call to.
+        """
+        given = self._completed(position, key, tool, arguments)
+        if given is None:
+            return WAITING
+        arguments = by_name(given)
+        ruling = (agent or self._agent).check(tool, arguments, self._report.tainted)
+        if ruling.kind == "refuse":
+            self._refused(position, tool, arguments, ruling)
+            return Attempted("refused")
+        if ruling.kind == "confirm":
+            decision = self._ledger.wait_for("confirm", PausePoint.call(position, key), tool, arguments, ruling.reasons)
+            if decision is None:
+                return WAITING
+            if decision.choice == "skip":
+                self._called(position, key, tool, arguments, "skipped")
+                return Attempted("skipped", going=True)
+            if decision.choice == "cancel_all":
+                self._called(position, key, tool, arguments, "cancelled")
+                self._report.ending = "cancel_all"
+                return Attempted("cancelled")
+        return self._made(position, key, tool, arguments)
+
+    def _completed(
+        self,
+        position: int,
+        key: str,
+        callee: Tool | StepFunction,
+        arguments: Sequence[Argument],
+    ) -> tuple[Argument, ...] | None:
+        """The arguments with each required one nobody gave asked for; None while a person is asked."""
+        given = list(arguments)
+        named = {argument.name for argument in given}
+        for parameter in callee.parameters:
+            if parameter.required and parameter.name not in named:
+                value = self._asked(position, key, callee, given, parameter.name)
+                if value is None:
+                    return None
+                given.append(Argument(parameter.name, value, "reply"))
+        return tuple(given)
+
+    def _asked(
+        self,
+        position: int,
+        key: str,
+        callee: Tool | StepFunction,
+        given: Sequence[Argument],
+        name: str,
+    ) -> JSON:
+        label = callee.labels.get(name) if isinstance(callee, Tool) else None
+        prompt = f"{title_of(callee, keywords(given))}: what {_noun(label) if label else name.replace('_', ' ')}?"
+        point = PausePoint.missing(position, key, name)
+        decision = self._ledger.wait_for("ask", point, callee, given, [f"missing: {name}"], prompt=prompt)
+        return None if decision is None else decision.value
+
+    def _made(self, position: int, key: str, tool: Tool, arguments: Sequence[Argument]) -> Attempted:
+        """The call made (or found made) and settled; a call that failed for certain ends the run."""
+        entry = self._caller.settle(position, tool, arguments, self._caller.made(key, tool, arguments))
+        if entry is None:
+            return WAITING
+        if entry.status == "failed":
+            self._called(position, key, tool, arguments, "failed", error=entry.error)
+            self._report.ending = "failed"
+            return Attempted("failed")
+        self._called(position, key, tool, arguments, "done", result=entry.result)
+        if tool.untrusted and tool.name not in self._report.tainted:
+            self._report.tainted.append(tool.name)
+        return Attempted("done", entry.result, going=True)
+
+    def _step(self, position: int, step: StepFunction, arguments: Sequence[Argument]) -> bool:
+        """Run a team's step from its start; its calls already made come from the journal."""
+        given = self._completed(position, str(position), step, arguments)
+        if given is None:
+            return False
+        calls = StepCalls(self.attempt, self._agent, self._agents, self._ledger, position, given)
+        try:
+            result = step.fn(Run(calls), **keywords(given))
+        except Stopped:
+            return False
+        except NondeterministicStep as exc:
+            self._report.steps.append(CallOutcome(position, step.name, shown(given), "failed", error=exc.message))
+            self._report.ending = "failed"
+            return False
+        self._report.steps.append(CallOutcome(position, step.name, shown(given), "done", jsonable(result)))
+        return True
+
+    def _called(
+        self,
+        position: int,
+        key: str,
+        tool: Tool,
+        arguments: Sequence[Argument],
+        status: CallStatus,
+        *,
+        result: JSON = None,
+        error: str | None = None,
+    ) -> None:
+        outcome = CallOutcome(position, tool.name, shown(arguments), status, result, error, call=call_of(key))
+        self._report.steps.append(outcome)
+
+    def _refused(self, position: int, tool: Tool, arguments: Sequence[Argument], ruling: Ruling) -> None:
+        rule = ruling.rule if ruling.disclosed else None
+        self._report.refusals.append(Refusal(position, tool.name, shown(arguments), ruling.sentence or "", rule))
+
+
+def _noun(label: str) -> str:
+    """A parameter's label in the middle of a sentence: ``Amount`` reads ``amount``, ``ID`` stays ``ID``."""
+    return label if label[:2].isupper() else label[:1].lower() + label[1:]

@@ -1,0 +1,183 @@
+"""The service's JSON, as pydantic models: request bodies are validated with them, and the
+OpenAPI document at ``/openapi.json`` describes every answer with them.
+
+Every model defers building its validator and schema to first use: a Lambda serves
+one route, and only that route's models are then built at its cold start.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import Path
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
+
+from ..desk import THREAD_MAX
+from ..vocabulary import CONTROL_CHARACTERS
+from .body import SAFE_INTEGER
+
+Value = str | int | float | bool | None | list[Any] | dict[str, Any]
+
+
+Thread = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=THREAD_MAX,
+        pattern=f"^[^{CONTROL_CHARACTERS}]+$",
+        description="the conversation's id: no control characters",
+    ),
+]
+
+
+SafeInt = Annotated[StrictInt, Field(ge=-SAFE_INTEGER, le=SAFE_INTEGER)]
+SafeFloat = Annotated[StrictFloat, Field(ge=-SAFE_INTEGER, le=SAFE_INTEGER)]
+"""Numbers a browser shows exactly (``body.SAFE_INTEGER``): what a person approves is what runs."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
+
+class _Body(_Model):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Turn(_Body):
+    text: str = Field(min_length=1, max_length=4000, description="what the person wrote")
+
+
+class Resume(_Body):
+    interrupt_id: str = Field(min_length=1, max_length=200)
+    decision: str = Field(min_length=1, max_length=40, description="one of the pause's answers")
+    token: str = Field(min_length=1, max_length=200, description="the token shown with the pause")
+    value: StrictStr | SafeInt | SafeFloat | None = Field(None, description="the answer to an ask")
+
+
+class Thumb(_Body):
+    message: str = Field(min_length=1, max_length=200, description="the reply's id")
+    thumb: Literal["up", "down"]
+
+
+class SourceOut(_Model):
+    tool: str = Field(description="the earlier call the value came from")
+    step: int
+    value: Value = Field(None, description="that call's result, where it is at most 2 KiB of JSON")
+    truncated: bool = Field(False, description="true where the result was too large to carry")
+
+
+class Argument(_Model):
+    name: str
+    value: Value
+    origin: str
+    label: str | None = Field(None, description="the parameter's name for people (a pause's arguments carry it)")
+    source: SourceOut | None = Field(None, description="where origin is result:<step>.<call>: that call")
+
+
+class PauseOut(_Model):
+    model_config = ConfigDict(extra="allow")
+    id: str
+    kind: Literal["confirm", "outcome_unknown", "saga_stuck", "ask", "delegate"]
+    thread: str
+    run: str
+    step: int
+    tool: str
+    question: str
+    title: str = Field(description="the call as a person reads it: the tool's describe template filled in")
+    label: str = Field(description="the tool's name for people")
+    arguments: list[Argument]
+    reasons: list[str]
+    irreversible: bool
+    answers: list[str]
+    token: str
+    created_at: str
+
+
+class StepOut(_Model):
+    step: int
+    tool: str
+    arguments: list[Argument]
+    status: str
+    result: Value = None
+    error: str | None = None
+    call: int | None = Field(None, description="the call's number within a team's step")
+
+
+class RefusalOut(_Model):
+    step: int
+    tool: str
+    arguments: list[Argument]
+    sentence: str
+    rule: str | None
+
+
+class ReplyText(_Model):
+    id: str
+    text: str
+
+
+class ReplyOut(_Model):
+    thread: str
+    reply: ReplyText
+    steps: list[StepOut]
+    waiting: list[PauseOut]
+    refusals: list[RefusalOut]
+    rollback: dict[str, Any] | None
+    not_notified: list[dict[str, Any]]
+
+
+class WaitingOut(_Model):
+    thread: str
+    waiting: list[PauseOut]
+    not_notified: list[dict[str, Any]] = Field(description="pauses whose announcement to on_interrupt failed")
+
+
+class InboxOut(_Model):
+    waiting: list[PauseOut] = Field(description="open pauses the caller may answer, newest first, each with `turn`")
+    next: str | None = Field(description="the cursor of the next page (`?cursor=`), null on the last")
+    not_notified: list[dict[str, Any]] = Field(description="pauses of this page whose announcement has not arrived")
+
+
+class FeedbackOut(_Model):
+    message: str
+    thumb: Literal["up", "down"]
+
+
+class ErrorOut(_Model):
+    error: str
+    message: str
+    waiting: list[PauseOut] | None = None
+
+
+class HealthOut(_Model):
+    ok: bool
+
+
+class ConfigOut(_Model):
+    agent: str = Field(description="the agent that answers a turn")
+    base: str
+    description: str = Field(description="what the agent does, from agent.yaml; empty where it says nothing")
+    examples: list[str] = Field(description="turns the agent reads, made from its tools' `says` patterns")
+
+
+def body_of(model: type[BaseModel]) -> dict[str, Any]:
+    """OpenAPI for a body the route reads itself (API Gateway sends JSON without a Content-Type)."""
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+BAD_REQUEST = {
+    "description": "bad_request: the body, a parameter or the Host is not what this route takes (never a 422)",
+    "content": {
+        "application/json": {"example": {"error": "bad_request", "message": "the request is not what this route takes"}}
+    },
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """Each status answered as ``{"error", "message"}``; a 400 is always ``bad_request``, shown by an example."""
+    return {status: {"model": ErrorOut, **(BAD_REQUEST if status == 400 else {})} for status in statuses}
+
+
+def answers(model: type[BaseModel], *statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI for a route that builds its own response: documented by ``model``, never re-validated through it."""
+    return {200: {"model": model}, **errors(*statuses)}

@@ -1,0 +1,243 @@
+"""Rule conditions in CEL (cel-python): compiled once per expression, evaluated once per set of values.
+
+Plain comparisons (``args.amount > 500``) are decided in Python by cel_subset, and
+only what they cannot decide reaches cel-python.
+
+cel-python is imported on first use, not with the package: a Lambda whose route
+never reads a rule should not pay for its parser at cold start.  Evaluations are
+cached by their values, since a run is replayed on every move and cel-python
+takes a good part of a millisecond for each.
+
+cel-python builds its Lark parser from the grammar once per process, about 110 ms
+of a cold start, where loading a saved one takes about 10.  The layer's build
+(shared/Makefile) saves it beside this module with ``python -m stalwart_agents.reading.cel
+PATH``; the first compile hands it to cel-python when it was made from the same
+grammar, by the same lark and Python, and cel-python builds its own otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType, ModuleType
+from typing import TYPE_CHECKING, Any
+
+from . import cel_subset
+
+if TYPE_CHECKING:
+    from lark import Lark
+
+PREBUILT_PARSER = Path(__file__).with_name("cel_parser.pickle")
+"""cel-python's parser as the layer's build saved it: a line of JSON saying what it was made from, then Lark.save's
+pickle.  Absent outside a built layer."""
+
+
+class Unparsable(ValueError):
+    """An expression that is not CEL; ``column`` is where the parser stopped."""
+
+    def __init__(self, message: str, column: int | None) -> None:
+        super().__init__(message)
+        self.column = column
+
+
+@lru_cache(maxsize=1024)
+def compile(expression: str) -> Any:
+    import celpy
+
+    tree = _parsed(expression)  # first: it installs the saved parser before an Environment would build one
+    return celpy.Environment().program(tree)
+
+
+@lru_cache(maxsize=1024)
+def _parsed(expression: str) -> Any:
+    """The expression's parse tree, once: what ``compile`` and ``fields_of`` both read."""
+    import celpy
+    from celpy.celparser import CELParseError
+
+    install_parser()
+    try:
+        return celpy.Environment().compile(expression)
+    except CELParseError as exc:
+        raise Unparsable(str(exc), exc.column) from exc
+
+
+def fields_of(expression: str, variable: str) -> frozenset[str]:
+    """The fields ``expression`` reads of ``variable`` by name (``args.amount``, ``args["amount"]``): what it needs
+    the values to have, so a name no tool takes is found at load, not by every call failing closed."""
+    return frozenset(field for name, field in _field_reads(expression) if name == variable and field is not None)
+
+
+@lru_cache(maxsize=1024)
+def reads(expression: str) -> Mapping[str, frozenset[str] | None]:
+    """The variables ``expression`` reads, each with the fields it reads of it by name, or None where it reads the
+    variable whole (``size(args)``, ``args[name]``, ``args.exists(...)``): all ``narrowed`` may keep of them."""
+    used: dict[str, int] = {}
+    for node in _parsed(expression).iter_subtrees():
+        if node.data == "ident":
+            name = str(node.children[0])
+            used[name] = used.get(name, 0) + 1
+    fields: dict[str, set[str]] = {}
+    for name, field in _field_reads(expression):
+        if field is not None:
+            fields.setdefault(name, set()).add(field)
+            used[name] -= 1
+    return MappingProxyType(
+        {name: frozenset(fields.get(name, ())) if not left else None for name, left in used.items()}
+    )
+
+
+@lru_cache(maxsize=1024)
+def _field_reads(expression: str) -> tuple[tuple[str, str | None], ...]:
+    """Each ``variable.field`` and ``variable[...]`` of the expression: the variable, and the field where it is
+    named (None for an index that is not a string literal)."""
+    found = []
+    for node in _parsed(expression).iter_subtrees():
+        if node.data not in ("member_dot", "member_index") or (variable := _variable(node.children[0])) is None:
+            continue
+        field = node.children[1]
+        found.append((variable, str(field) if node.data == "member_dot" else _string_literal(field)))
+    return tuple(found)
+
+
+def narrowed(expression: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Only what ``expression`` reads of ``values``: evaluations are cached by their values, so two pauses that
+    differ only in what a condition never reads share one evaluation, where the whole call would share none."""
+    kept: dict[str, Any] = {}
+    for name, fields in reads(expression).items():
+        if name not in values:
+            continue
+        value = values[name]
+        if fields is not None and isinstance(value, Mapping):
+            value = {field: value[field] for field in fields if field in value}
+        kept[name] = value
+    return kept
+
+
+def _variable(node: Any) -> str | None:
+    """The identifier a ``member`` node is, when it is a bare one."""
+    tokens = [leaf for leaf in node.scan_values(lambda value: True)]
+    return str(tokens[0]) if len(tokens) == 1 and getattr(tokens[0], "type", "") == "IDENT" else None
+
+
+def _string_literal(node: Any) -> str | None:
+    """The text of an index that is a plain string literal (``"amount"``), else None."""
+    import ast
+
+    tokens = [leaf for leaf in node.scan_values(lambda value: True)]
+    if len(tokens) != 1 or getattr(tokens[0], "type", "") != "STRING_LIT":
+        return None
+    try:
+        text = ast.literal_eval(str(tokens[0]))
+    except (ValueError, SyntaxError):
+        return None
+    return text if isinstance(text, str) else None
+
+
+def evaluate(expression: str, activation: Mapping[str, Any]) -> bool | None:
+    """The boolean ``expression`` evaluates to over ``activation``; None where it cannot be evaluated to one.
+
+    Plain comparisons are decided in Python (cel_subset); the rest, and whatever values those cannot decide, by
+    cel-python over what the expression reads of the activation as JSON (None where that is not JSON).
+    """
+    decided = cel_subset.decide(_subset(expression), activation)
+    if decided is not None:
+        return decided
+    try:
+        values = _VALUES.encode(narrowed(expression, activation))
+    except (ValueError, TypeError):
+        return None
+    return _outcome(expression, values)
+
+
+_VALUES = json.JSONEncoder(sort_keys=True, allow_nan=False)
+
+
+@lru_cache(maxsize=1024)
+def _subset(expression: str) -> Any:
+    return cel_subset.compiled(_parsed(expression))
+
+
+@lru_cache(maxsize=4096)
+def _outcome(expression: str, values: str) -> bool | None:
+    """The boolean ``expression`` evaluates to for the JSON ``values``; None where it cannot be evaluated to one."""
+    from celpy import celtypes
+    from celpy.adapter import json_to_cel
+    from celpy.evaluation import CELEvalError
+
+    activation = json.loads(values)
+    try:
+        result = compile(expression).evaluate({key: json_to_cel(value) for key, value in activation.items()})
+    except (CELEvalError, ValueError, TypeError):
+        return None
+    return bool(result) if isinstance(result, celtypes.BoolType) else None
+
+
+def install_parser(path: Path = PREBUILT_PARSER) -> None:
+    """Hand cel-python the saved parser before it builds its own (it keeps one per process in CEL_PARSER)."""
+    from celpy import celparser
+
+    if celparser.CELParser.CEL_PARSER is None:
+        celparser.CELParser.CEL_PARSER = load_parser(path, celparser)
+
+
+def load_parser(path: Path, celparser: ModuleType) -> Lark | None:
+    """The parser saved at ``path``; None where there is none or it was made from anything else than what this
+    process would build it from (another grammar, lark or Python), which a pickle would not notice."""
+    import pickle
+
+    from lark import Lark
+
+    try:
+        with path.open("rb") as file:
+            if json.loads(file.readline()) != made_from(celparser):
+                return None
+            return Lark.load(file)
+    except (OSError, ValueError, EOFError, pickle.UnpicklingError):
+        return None
+
+
+def made_from(celparser: ModuleType) -> dict[str, str]:
+    """What a parser is built from: the Python minor version (pickles of lark's classes), lark's version (its tables
+    and their serialization), and cel-python's parser module and grammar, fingerprinted (the options it gives Lark,
+    its token callback, its rules): a content hash costs less than asking importlib.metadata for a version and
+    is exact."""
+    import hashlib
+
+    import lark
+
+    module = Path(celparser.__file__ or "")
+    grammar = hashlib.sha256(module.read_bytes() + module.with_name("cel.lark").read_bytes())
+    return {"python": "{}.{}".format(*sys.version_info), "lark": lark.__version__, "cel-python": grammar.hexdigest()}
+
+
+def save_parser(path: Path) -> None:
+    """Build cel-python's parser and save it to ``path`` with what it was made from, for the layer's build."""
+    celparser = celparser_alone()
+    celparser.CELParser()
+    with path.open("wb") as file:
+        file.write(json.dumps(made_from(celparser)).encode() + b"\n")
+        celparser.CELParser.CEL_PARSER.save(file)
+
+
+def celparser_alone() -> ModuleType:
+    """celpy.celparser without running celpy's __init__, which imports google-re2: the layer's wheels are built for
+    Lambda's machine (aarch64), which the build's may not be, and the parser module needs only lark (pure Python).
+    It keeps its real name, since the saved parser names its token callback by module and qualified name."""
+    import importlib
+    import importlib.util
+
+    if "celpy" not in sys.modules:
+        spec = importlib.util.find_spec("celpy")
+        if spec is None or spec.submodule_search_locations is None:
+            raise SystemExit("cel-python is not installed where this Python looks (PYTHONPATH).")
+        package = ModuleType("celpy")
+        package.__path__ = list(spec.submodule_search_locations)
+        sys.modules["celpy"] = package
+    return importlib.import_module("celpy.celparser")
+
+
+if __name__ == "__main__":
+    save_parser(Path(sys.argv[1]))

@@ -1,0 +1,241 @@
+"""Tools: plain Python functions with the metadata the check and the saga need.
+
+The decorator keeps the function callable as it was, so a team's tests can call
+its tools directly; the agent reads the metadata, never the function's body.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import json
+import string
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ConfigError
+from ..vocabulary import JSON
+
+if TYPE_CHECKING:
+    from .steps import StepFunction
+
+RESERVED = frozenset({"result", "idempotency_key"})
+
+
+class OutcomeUnknown(Exception):
+    """Raised by a tool that cannot tell whether its write took effect (a timeout, a lost reply).
+
+    The run then asks a person instead of guessing, unless the tool is idempotent.
+    """
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter a call passes, as the function declares it (``annotation`` is ``inspect``'s, or ``empty``)."""
+
+    name: str
+    required: bool
+    annotation: object
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A function the agent may call, and what a person must know before it runs.
+
+    ``label`` is a person's name for the tool ("Charge a card"), ``describe`` a one-line
+    template of a call over its arguments ("Charge {amount} to order {order_id}"), and
+    ``labels`` a person's name for each parameter; ``question`` is the tool's own
+    confirmation question, empty where the described call asks it.  ``schema`` is the
+    JSON Schema of its arguments where the tool brings its own (an MCP tool's), for the
+    model to see as it is; None where the function's signature is the schema.  ``definition``
+    is a digest of that definition, where it lives outside this process (an MCP server's):
+    a pause about the tool is another pause once it changes.
+    """
+
+    fn: Callable[..., Any]
+    name: str
+    says: tuple[str, ...] = ()
+    write: bool = False
+    irreversible: bool = False
+    undo: str | None = None
+    idempotent: bool = False
+    untrusted: bool = False
+    question: str = ""
+    label: str = ""
+    describe: str = ""
+    labels: Mapping[str, str] = field(default_factory=dict, hash=False)
+    schema: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
+    definition: str = ""
+    signature: inspect.Signature = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Read on every call a run makes or replays: inspect builds a new Signature each time it is asked.
+        object.__setattr__(self, "signature", inspect.signature(self.fn))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(*args, **kwargs)
+
+    @cached_property
+    def parameters(self) -> tuple[Parameter, ...]:
+        """The arguments a call passes: what the person is shown and the selector fills."""
+        return tuple(
+            Parameter(p.name, p.default is inspect.Parameter.empty, p.annotation)
+            for p in self.signature.parameters.values()
+            if p.name not in RESERVED and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        )
+
+    def takes(self, name: str) -> bool:
+        """Whether a call may pass ``name``: a parameter of that name, or ``**kwargs``, which takes any."""
+        parameters = self.signature.parameters
+        return name in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+    def title(self, values: Mapping[str, JSON]) -> str:
+        """The call as a person reads it: described with its values, or the tool's label where any is missing."""
+        fields = _fields(self.describe)
+        if not self.describe or any(name is not None and name not in values for _, name in fields):
+            return self.label or self.name
+        return "".join(text + (_rendered(values[name]) if name is not None else "") for text, name in fields)
+
+    def label_of(self, parameter: str) -> str:
+        """A person's name for ``parameter``: its label, else its own name."""
+        return self.labels.get(parameter, parameter)
+
+    @property
+    def keyed(self) -> bool:
+        """Whether the tool names an ``idempotency_key`` parameter, to be sent a key stable across resends.
+
+        Only a parameter of that name receives one: ``**kwargs`` often passes on to
+        another API, which would not expect it.
+        """
+        return "idempotency_key" in self.signature.parameters
+
+
+def tool(
+    fn: Callable[..., Any] | None = None,
+    /,
+    *,
+    says: list[str] | tuple[str, ...] = (),
+    write: bool = False,
+    irreversible: bool = False,
+    undo: str | Tool | None = None,
+    idempotent: bool = False,
+    untrusted: bool = False,
+    question: str | None = None,
+    name: str | None = None,
+    label: str | None = None,
+    describe: str = "",
+    labels: Mapping[str, str] | None = None,
+) -> Tool | Callable[[Callable[..., Any]], Tool]:
+    """Declare a tool: ``@tool`` alone, or ``@tool(write=True, undo="refund_charge", says=[...])``.
+
+    ``describe`` and ``labels`` may name only parameters the tool takes: anything else is a
+    ConfigError here, where the mistake is made, not when a person is first asked.
+    """
+
+    def declare(function: Callable[..., Any]) -> Tool:
+        tool_name = name or function.__name__
+        declared = Tool(
+            fn=function,
+            name=tool_name,
+            says=tuple([says] if isinstance(says, str) else says),
+            write=write or irreversible,
+            irreversible=irreversible,
+            undo=undo.name if isinstance(undo, Tool) else undo,
+            idempotent=idempotent,
+            untrusted=untrusted,
+            question=question or "",
+            label=label or tool_name,
+            describe=describe,
+            labels=dict(labels or {}),
+        )
+        _check_words(declared)
+        return declared
+
+    return declare(fn) if fn is not None else declare
+
+
+def _check_words(declared: Tool) -> None:
+    """A describe template or a label naming a parameter the tool does not take is a ConfigError naming both."""
+    try:
+        described = [name for _, name in _fields(declared.describe) if name is not None]
+    except ValueError as exc:
+        raise ConfigError(f"describe {declared.describe!r} is not a template: {exc}", key=declared.name) from exc
+    for where, names in (("describe", described), ("labels", list(declared.labels))):
+        for parameter in names:
+            if not parameter.isidentifier() or not declared.takes(parameter):
+                raise ConfigError(f"{where} names {parameter!r}, which is not a parameter it takes", key=declared.name)
+
+
+def _fields(template: str) -> list[tuple[str, str | None]]:
+    """A template as (text, parameter name) pairs; the name is None after the last text.
+
+    ValueError for a format spec or a conversion: a template places values, it never formats them.
+    """
+    pairs = []
+    for text, name, spec, conversion in string.Formatter().parse(template):
+        if spec or conversion:
+            raise ValueError(f"{{{name}}} may not carry a format or a conversion")
+        pairs.append((text, name))
+    return pairs
+
+
+def _rendered(value: JSON) -> str:
+    """A value as it reads in a sentence: text as it is, a whole number without ``.0``, anything else as JSON."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def load_tools(spec: str, base_dir: Path) -> tuple[dict[str, Tool | StepFunction], str]:
+    """Import a tools module (a .py file beside agent.yaml, or a dotted module) and collect its tools and steps.
+
+    Returns them by name, and where they came from, for error messages.
+    """
+    from .steps import StepFunction
+
+    if spec.endswith(".py"):
+        path = (base_dir / spec).resolve()
+        module = _import_file(path)
+        origin = str(path)
+    else:
+        module = importlib.import_module(spec)
+        origin = getattr(module, "__file__", None) or spec
+    found: dict[str, Tool | StepFunction] = {}
+    for value in vars(module).values():
+        if isinstance(value, (Tool, StepFunction)):
+            if value.name in found and found[value.name] is not value:
+                raise ConfigError(f"two tools are named {value.name!r}", file=origin, key=value.name)
+            found[value.name] = value
+    if not found:
+        raise ConfigError("declares no @tool functions", file=origin)
+    return found, origin
+
+
+def _import_file(path: Path) -> ModuleType:
+    digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
+    module_name = f"stalwart_tools_{path.stem}_{digest}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ConfigError("cannot be imported as Python", file=str(path))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    folder = str(path.parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[module_name]
+        raise ConfigError(f"failed to import: {type(exc).__name__}: {exc}", file=str(path)) from exc
+    return module
