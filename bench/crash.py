@@ -41,7 +41,10 @@ def _payments(ledger: Path, payee: str) -> int:
 def kill_mid_write(url: str, ledger: Path, round_: int, rng: random.Random) -> dict[str, bool]:
     """One round; what the fresh worker found."""
     thread, payee = f"crash-{round_}", f"k{round_}"
-    script = f"from stalwart_agents import Desk; Desk.from_file({str(BANK)!r}, storage={url!r}).send({thread!r}, 'slow pay 5 to {payee}')"
+    script = (
+        "from stalwart_agents import Desk; "
+        f"Desk.from_file({str(BANK)!r}, storage={url!r}).send({thread!r}, 'slow pay 5 to {payee}')"
+    )
     env = {**os.environ, "STALWART_BANK_LEDGER": str(ledger), "STALWART_BANK_SLOW": str(SLOW)}
     worker = subprocess.Popen([sys.executable, "-c", script], env=env)
     deadline = time.monotonic() + 60
@@ -69,7 +72,10 @@ def crash(url: str, kills: int, ledger: Path, seed: int = 7) -> dict[str, int]:
     desk = Desk.from_file(BANK, storage=url)
     kept = desk.send("kept", "pay 100 to survivor").waiting[0]
     rounds = [kill_mid_write(url, ledger, n, rng) for n in range(kills)]
-    survived = desk.waiting("kept") == [kept] and desk.confirm("kept", "approve", waiting=kept.id, token=kept.token).status == "done"
+    survived = (
+        desk.waiting("kept") == [kept]
+        and desk.confirm("kept", "approve", waiting=kept.id, token=kept.token).status == "done"
+    )
     return {
         "kills": kills,
         "outcome_unknown_shown": sum(r["outcome_unknown_shown"] for r in rounds),

@@ -46,8 +46,8 @@ import boto3
 import yaml
 
 from stalwart_agents import Desk
-from stalwart_agents.aws.local import start_moto
 from stalwart_agents.aws.fanout import deliver
+from stalwart_agents.aws.local import start_moto
 from stalwart_agents.storage import open_storage
 from stalwart_agents.storage.dynamodb import DynamoStorage
 from stalwart_agents.storage.dynamodb_schema import TABLE

@@ -53,14 +53,24 @@ class Order(TypedDict, total=False):
 
 def look_up(state: Order) -> Order:
     order_id = state["order_id"]
-    return {"order": {"order_id": order_id, "customer": "c-208", "card": "visa-0019", "status": "unpaid", "total": "40.00"}}
+    return {
+        "order": {"order_id": order_id, "customer": "c-208", "card": "visa-0019", "status": "unpaid", "total": "40.00"}
+    }
 
 
 def charge(state: Order) -> Order:
-    decision = interrupt({"tool": "charge_card", "arguments": {"order_id": state["order_id"], "amount": state["amount"]}})
+    decision = interrupt(
+        {"tool": "charge_card", "arguments": {"order_id": state["order_id"], "amount": state["amount"]}}
+    )
     if decision != "approve":
         return {}
-    return {"charge": {"amount": str(state["amount"]), "charge_id": f"ch-{state['order_id']}", "order_id": state["order_id"]}}
+    return {
+        "charge": {
+            "amount": str(state["amount"]),
+            "charge_id": f"ch-{state['order_id']}",
+            "order_id": state["order_id"],
+        }
+    }
 
 
 def langgraph_shop(path: Path) -> Any:
@@ -104,7 +114,10 @@ def used_bytes(path: Path) -> int:
     """The file's pages in use, the WAL checkpointed into it first."""
     connection = sqlite3.connect(path)
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    pages = connection.execute("PRAGMA page_count").fetchone()[0] - connection.execute("PRAGMA freelist_count").fetchone()[0]
+    pages = (
+        connection.execute("PRAGMA page_count").fetchone()[0]
+        - connection.execute("PRAGMA freelist_count").fetchone()[0]
+    )
     size = int(pages * connection.execute("PRAGMA page_size").fetchone()[0])
     connection.close()
     return size
@@ -153,14 +166,22 @@ def main() -> None:
         for run in range(args.runs):
             ours.append(our_cycles(desk, args.cycles, f"o{run}"))
             theirs.append(their_cycles(graph, args.cycles, f"t{run}"))
-            print(f"  run {run + 1}: ours {ours[-1]:7.1f}/s  theirs {theirs[-1]:7.1f}/s  ratio {theirs[-1] / ours[-1]:.2f}")
+            print(
+                f"  run {run + 1}: ours {ours[-1]:7.1f}/s  theirs {theirs[-1]:7.1f}/s"
+                f"  ratio {theirs[-1] / ours[-1]:.2f}"
+            )
         our_bytes, their_bytes = sizes(folder)
     our_rate, their_rate = statistics.median(ours), statistics.median(theirs)
     print(f"load average after : {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"stalwart-agents (SQLite)     : {our_rate:7.1f} cycles/s (median of {args.runs} x {args.cycles}, interleaved)")
+    print(
+        f"stalwart-agents (SQLite)     : {our_rate:7.1f} cycles/s (median of {args.runs} x {args.cycles}, interleaved)"
+    )
     print(f"LangGraph (SqliteSaver)      : {their_rate:7.1f} cycles/s")
     print(f"time per cycle, ours/theirs  : {their_rate / our_rate:.2f} (medians; target <= 0.2)")
-    print(f"bytes per paused run         : ours {our_bytes:,.0f}, theirs {their_bytes:,.0f} (ratio {our_bytes / their_bytes:.2f}; target <= 0.5)")
+    print(
+        f"bytes per paused run         : ours {our_bytes:,.0f}, theirs {their_bytes:,.0f}"
+        f" (ratio {our_bytes / their_bytes:.2f}; target <= 0.5)"
+    )
 
 
 if __name__ == "__main__":

@@ -73,7 +73,11 @@ def _backend_url(name: str, folder: Path, stack: list) -> str:
     if name == "dynamodb":
         from stalwart_agents.aws.local import start_moto
 
-        for variable, value in (("AWS_ACCESS_KEY_ID", "x"), ("AWS_SECRET_ACCESS_KEY", "x"), ("AWS_DEFAULT_REGION", "us-east-1")):
+        for variable, value in (
+            ("AWS_ACCESS_KEY_ID", "x"),
+            ("AWS_SECRET_ACCESS_KEY", "x"),
+            ("AWS_DEFAULT_REGION", "us-east-1"),
+        ):
             os.environ.setdefault(variable, value)
         server, endpoint = start_moto()
         stack.append(server.stop)

@@ -72,4 +72,3 @@ def fake_aws(monkeypatch):
 def dynamodb_url(moto_endpoint, fake_aws):
     """A table of its own on the session's moto server (the store creates it on first open)."""
     return f"dynamodb://t-{uuid.uuid4().hex}?region={REGION}&endpoint={moto_endpoint}"
-

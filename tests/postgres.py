@@ -65,7 +65,19 @@ class Cluster:
             f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.folder}"
             " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
         )
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "server.log"), "-w", "-t", "30", "-o", options, "start")
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.folder / "server.log"),
+            "-w",
+            "-t",
+            "30",
+            "-o",
+            options,
+            "start",
+        )
 
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "30", "stop")

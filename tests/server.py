@@ -1,4 +1,4 @@
-"""Real servers on 127.0.0.1 for the tests: an application under uvicorn in a thread, or `stalwart serve` in a process."""
+"""Real servers on 127.0.0.1 for tests: an application under uvicorn in a thread, or `stalwart serve` in a process."""
 
 from __future__ import annotations
 

@@ -13,9 +13,9 @@ import pytest
 from fastapi import FastAPI, Request
 
 from stalwart_agents import Desk, Webhook
+from stalwart_agents.approvals.webhook import sign
 from stalwart_agents.engine.pause import canonical
 from stalwart_agents.serve import make_app
-from stalwart_agents.approvals.webhook import sign
 from tests.conftest import ROOT, SHOP
 from tests.server import serving
 

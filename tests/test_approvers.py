@@ -11,11 +11,10 @@ import jwt
 import pytest
 
 from stalwart_agents import ConfigError, Desk, InterruptStale, NotFound
-
-from stalwart_agents.reading import cel
 from stalwart_agents.approvals.principal import Principal
-from stalwart_agents.http.auth import SharedSecret
 from stalwart_agents.errors import AlreadyApproved, NotAnApprover
+from stalwart_agents.http.auth import SharedSecret
+from stalwart_agents.reading import cel
 from stalwart_agents.serve import make_app
 
 from .conftest import ROOT

@@ -4,7 +4,7 @@ import hashlib
 
 import pytest
 
-from stalwart_agents import Desk, InterruptStale
+from stalwart_agents import Desk, InterruptStale, NotFound
 
 from .conftest import SHOP
 from .test_race import race
@@ -37,13 +37,15 @@ def test_refused_answers_are_recorded_with_why(desk):
 
     records = desk.history("u-17")
     assert [(r["by"], r["outcome"], r.get("error")) for r in records] == [
-        ("mallory", "refused", "interrupt_stale"), ("ana", "taken", None), ("bob", "refused", "interrupt_stale"),
+        ("mallory", "refused", "interrupt_stale"),
+        ("ana", "taken", None),
+        ("bob", "refused", "interrupt_stale"),
     ]
     assert records[0]["token"] == digest("guessed") and records[1]["ran"] == [] and records[2]["ran"] == []
 
 
 def test_an_answer_to_a_thread_that_does_not_exist_leaves_no_log(desk):
-    with pytest.raises(Exception):
+    with pytest.raises(NotFound):
         desk.confirm("nobody", "approve")
     assert desk.history("nobody") == []
 

@@ -20,14 +20,15 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
+
 from stalwart_agents import Desk
 from stalwart_agents.approvals.principal import Principal
+from stalwart_agents.approvals.webhook import sign
 from stalwart_agents.http.auth import Jwt, SharedSecret
 from stalwart_agents.http.jwks import Keys
-from stalwart_agents.serve import make_app
 from stalwart_agents.http.ticket import HEADER as TICKET
 from stalwart_agents.http.ticket import LIFETIME, Tickets
-from stalwart_agents.approvals.webhook import sign
+from stalwart_agents.serve import make_app
 
 from .conftest import SHOP
 from .server import serving, stalwart_serve
@@ -86,7 +87,11 @@ class Provider:
         def discovery() -> dict:
             with self._lock:
                 self.discoveries += 1
-            return {"issuer": self.issuer, "jwks_uri": self.jwks_url, "id_token_signing_alg_values_supported": ["RS256", "ES256"]}
+            return {
+                "issuer": self.issuer,
+                "jwks_uri": self.jwks_url,
+                "id_token_signing_alg_values_supported": ["RS256", "ES256"],
+            }
 
         @app.get("/jwks.json")
         def jwks() -> Response:
@@ -240,7 +245,9 @@ def test_a_token_that_does_not_verify_is_refused_and_the_turn_never_runs(shared,
     answer = client.post(f"/threads/{case}/messages", json=CHARGE, headers=bearer(token))
     assert_refused(answer, token, why)
     assert_nothing_ran(desk, ledger, case)
-    assert client.post(f"/threads/{case}/messages", json=LOOKUP, headers=bearer(idp.token(sub="bob"))).status_code == 200
+    assert (
+        client.post(f"/threads/{case}/messages", json=LOOKUP, headers=bearer(idp.token(sub="bob"))).status_code == 200
+    )
 
 
 def test_a_token_just_past_its_expiry_or_just_before_its_start_is_taken_within_the_leeway(shared, idp):
@@ -250,7 +257,9 @@ def test_a_token_just_past_its_expiry_or_just_before_its_start_is_taken_within_t
     assert (late.status_code, early.status_code) == (200, 200), (late.text, early.text)
 
 
-def test_an_unknown_key_id_reads_the_jwks_once_more_then_is_refused_and_the_next_does_not_read_it_again(client, desk, ledger, idp, clock):
+def test_an_unknown_key_id_reads_the_jwks_once_more_then_is_refused_and_the_next_does_not_read_it_again(
+    client, desk, ledger, idp, clock
+):
     assert client.get("/threads/k/interrupts", headers=bearer(idp.token())).status_code == 404
     assert idp.fetches == 1
     clock[0] += Keys.REFETCH + 1
@@ -294,7 +303,9 @@ OUTAGES = {
 
 
 @pytest.mark.parametrize("case", OUTAGES)
-def test_while_the_providers_keys_cannot_be_read_a_token_waits_503_and_is_taken_once_they_can(client, desk, ledger, idp, clock, case):
+def test_while_the_providers_keys_cannot_be_read_a_token_waits_503_and_is_taken_once_they_can(
+    client, desk, ledger, idp, clock, case
+):
     """503, not 401: a client told 401 would throw its good token away and sign in again."""
     idp.outage = OUTAGES[case]()
     token = idp.token()
@@ -319,7 +330,9 @@ MISSING = {
 
 
 @pytest.mark.parametrize("case", MISSING, ids=list(MISSING))
-def test_a_request_without_a_usable_bearer_token_gets_a_bearer_challenge_before_any_key_is_read(client, desk, ledger, idp, case):
+def test_a_request_without_a_usable_bearer_token_gets_a_bearer_challenge_before_any_key_is_read(
+    client, desk, ledger, idp, case
+):
     headers = MISSING[case](idp)
     answer = client.post("/threads/h/messages", json=CHARGE, headers=headers)
     assert_refused(answer, headers.get("Authorization", "").partition(" ")[2])
@@ -403,7 +416,9 @@ def waiting_of(client, thread: str, token: str) -> tuple[dict, str]:
     return listed.json()["waiting"][0], listed.headers[TICKET]
 
 
-def test_the_audit_of_an_answer_over_http_names_the_verified_principal_and_a_python_answer_does_not(client, desk, ledger, idp):
+def test_the_audit_of_an_answer_over_http_names_the_verified_principal_and_a_python_answer_does_not(
+    client, desk, ledger, idp
+):
     token = idp.token(sub="alice")
     assert client.post("/threads/u-17/messages", json=CHARGE, headers=bearer(token)).status_code == 200
     pause, _ = waiting_of(client, "u-17", token)
@@ -433,7 +448,12 @@ def test_two_people_each_see_only_their_own_threads_and_anothers_thread_looks_li
     before = desk.events("a-1")
 
     got: list[httpx.Response] = []
-    with httpx.Client(base_url=client.base_url, timeout=10, headers=bearer(bob), event_hooks={"response": [lambda r: (r.read(), got.append(r))]}) as as_bob:
+    with httpx.Client(
+        base_url=client.base_url,
+        timeout=10,
+        headers=bearer(bob),
+        event_hooks={"response": [lambda r: (r.read(), got.append(r))]},
+    ) as as_bob:
         resume = {"interrupt_id": pause["id"], "decision": "approve", "token": "guessed"}
         thumb = {"message": "m_1", "thumb": "up"}
         calls = [
@@ -447,7 +467,11 @@ def test_two_people_each_see_only_their_own_threads_and_anothers_thread_looks_li
         for method, route, body in calls:
             theirs = as_bob.request(method, f"/threads/a-1/{route}", json=body)
             ghost = nobody if route == "messages" else as_bob.request(method, f"/threads/nobody-yet/{route}", json=body)
-            assert (theirs.status_code, theirs.json()) == (ghost.status_code, ghost.json()) == (404, {"error": "not_found", "message": "no such thread"}), route
+            assert (
+                (theirs.status_code, theirs.json())
+                == (ghost.status_code, ghost.json())
+                == (404, {"error": "not_found", "message": "no such thread"})
+            ), route
             assert TICKET.lower() not in theirs.headers
         own = as_bob.get("/threads/b-1/interrupts")
         assert own.status_code == 200
@@ -512,7 +536,12 @@ def test_api_gateway_claims_are_the_principal_with_list_claims_and_cognito_group
 
     from stalwart_agents.http.auth import ApiGatewayClaims
 
-    claims = {"iss": "https://cognito-idp.eu-west-1.amazonaws.com/pool", "sub": "u-1", "cognito:groups": "[finance admin]", "email": "a@x"}
+    claims = {
+        "iss": "https://cognito-idp.eu-west-1.amazonaws.com/pool",
+        "sub": "u-1",
+        "cognito:groups": "[finance admin]",
+        "email": "a@x",
+    }
     event = {"requestContext": {"authorizer": {"jwt": {"claims": claims}}}}
     who = ApiGatewayClaims().principal(Request({"type": "http", "headers": [], "aws.event": event}))
     assert (who.issuer, who.subject, who.verified) == (claims["iss"], "u-1", True)
@@ -520,7 +549,16 @@ def test_api_gateway_claims_are_the_principal_with_list_claims_and_cognito_group
 
 
 def test_stalwart_serve_with_auth_jwt_finds_the_keys_by_discovery_and_takes_only_signed_in_callers(idp, tmp_path):
-    args = ("--auth", "jwt", "--jwt-issuer", idp.issuer, "--jwt-audience", AUDIENCE, "--storage", f"sqlite:///{tmp_path / 'runs.db'}")
+    args = (
+        "--auth",
+        "jwt",
+        "--jwt-issuer",
+        idp.issuer,
+        "--jwt-audience",
+        AUDIENCE,
+        "--storage",
+        f"sqlite:///{tmp_path / 'runs.db'}",
+    )
     with stalwart_serve(SHOP, *args) as (base, _):
         signed_in = httpx.post(f"{base}/threads/t/messages", json=LOOKUP, headers=bearer(idp.token()))
         anonymous = httpx.post(f"{base}/threads/t/messages", json=LOOKUP)
@@ -528,7 +566,9 @@ def test_stalwart_serve_with_auth_jwt_finds_the_keys_by_discovery_and_takes_only
     assert (anonymous.status_code, anonymous.json()["error"]) == (401, "unauthorized")
 
 
-def test_with_a_resume_secret_a_signed_in_persons_resume_needs_no_signature_and_a_bad_one_is_still_refused(desk, ledger):
+def test_with_a_resume_secret_a_signed_in_persons_resume_needs_no_signature_and_a_bad_one_is_still_refused(
+    desk, ledger
+):
     """The interface signs nobody's bodies: its resumes are the signed-in person's, as their turns are."""
     auth = SharedSecret(SECRET, issuer=TEAM, audience=AUDIENCE)
     with serving(make_app(desk, auth=auth, secret="resume-secret-of-the-chat-bridge")) as base:
@@ -540,7 +580,9 @@ def test_with_a_resume_secret_a_signed_in_persons_resume_needs_no_signature_and_
             content=body,
             headers={**headers, "content-type": "application/json", "Stalwart-Signature": sign("other", body)},
         )
-        taken = httpx.post(f"{base}/threads/r/resume", content=body, headers={**headers, "content-type": "application/json"})
+        taken = httpx.post(
+            f"{base}/threads/r/resume", content=body, headers={**headers, "content-type": "application/json"}
+        )
     assert (forged.status_code, forged.json()["error"]) == (401, "bad_signature")
     assert taken.status_code == 200, taken.text
     assert len(ledger("charge")) == 1

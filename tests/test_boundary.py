@@ -53,8 +53,14 @@ def approval(pause, **changes):
 @pytest.mark.parametrize(
     "host",
     [
-        "rebind.attacker.example:8700", "attacker.example", "127.0.0.1.nip.io", "[::2]:8700",
-        "127.0.0.1:8700@evil.example", "[::1]evil.example", "[::1].evil.example", "localhost:port",
+        "rebind.attacker.example:8700",
+        "attacker.example",
+        "127.0.0.1.nip.io",
+        "[::2]:8700",
+        "127.0.0.1:8700@evil.example",
+        "[::1]evil.example",
+        "[::1].evil.example",
+        "localhost:port",
     ],
 )
 def test_a_host_the_service_does_not_answer_for_is_refused_before_any_route(base, desk, ledger, pause, host):
@@ -88,8 +94,12 @@ def test_a_cross_site_simple_post_is_refused(base, desk, ledger, pause, route, c
     untouched(desk, ledger, pause)
 
 
-@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None, "application/json; charset=utf-16"])
-def test_a_body_that_does_not_say_it_is_json_is_refused_even_from_the_same_origin(base, desk, ledger, pause, content_type):
+@pytest.mark.parametrize(
+    "content_type", ["text/plain", "application/x-www-form-urlencoded", None, "application/json; charset=utf-16"]
+)
+def test_a_body_that_does_not_say_it_is_json_is_refused_even_from_the_same_origin(
+    base, desk, ledger, pause, content_type
+):
     headers = {"Content-Type": content_type} if content_type else {}
     answer = httpx.post(f"{base}/threads/victim/resume", content=json.dumps(approval(pause)), headers=headers)
     assert (answer.status_code, answer.json()["error"]) == (415, "unsupported_media_type")
@@ -120,7 +130,11 @@ def test_a_preflight_from_an_unlisted_origin_fails_and_a_listed_origin_gets_cors
     assert evil.status_code == 403 and "access-control-allow-origin" not in evil.headers
     shop = httpx.options(f"{base}/threads/victim/resume", headers={"Origin": "https://shop.example", **ask})
     assert shop.status_code == 200 and shop.headers["access-control-allow-origin"] == "https://shop.example"
-    listed = httpx.post(f"{base}/threads/shopper/messages", json={"text": "look up order 4412"}, headers={"Origin": "https://shop.example"})
+    listed = httpx.post(
+        f"{base}/threads/shopper/messages",
+        json={"text": "look up order 4412"},
+        headers={"Origin": "https://shop.example"},
+    )
     assert listed.status_code == 200 and listed.headers["access-control-allow-origin"] == "https://shop.example"
     assert "Stalwart-Stream-Ticket" in listed.headers["access-control-expose-headers"]
 
@@ -135,15 +149,24 @@ def test_the_same_origin_and_a_link_from_another_site_still_open_the_interface(b
 @pytest.mark.parametrize(
     ("raw", "why"),
     [
-        (b'{"interrupt_id": "%(id)s", "decision": "skip", "token": "%(token)s", "decision": "approve"}', "more than once"),
+        (
+            b'{"interrupt_id": "%(id)s", "decision": "skip", "token": "%(token)s", "decision": "approve"}',
+            "more than once",
+        ),
         (b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": NaN}', "NaN"),
         (b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": Infinity}', "Infinity"),
         (b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": -Infinity}', "-Infinity"),
         (b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": 1e999}', "out of range"),
-        (b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": 9007199254740993}', "out of range"),
+        (
+            b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": 9007199254740993}',
+            "out of range",
+        ),
         (b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": "\\ud800"}', "surrogate"),
         (b'\xef\xbb\xbf{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s"}', "byte order mark"),
-        (b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": 9007199254740993.0}', "out of range"),
+        (
+            b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": 9007199254740993.0}',
+            "out of range",
+        ),
         (b'{"interrupt_id": "%(id)s", "decision": "approve", "token": "%(token)s", "value": true}', "value"),
     ],
 )

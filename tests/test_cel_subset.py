@@ -8,9 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stalwart_agents.reading import cel
-
-from stalwart_agents.reading import cel_subset
+from stalwart_agents.reading import cel, cel_subset
 
 FIELDS = ["args.amount", "args.order_id", "args.flag", "args.none", "args.missing", "who.name", "tool", "nothing"]
 LITERALS = ["0", "500", "9223372036854775808", "1.5", "500.0", "'a'", '"b"', "''", "true", "false", "null"]

@@ -32,7 +32,7 @@ def located(error: ConfigError, line: int, key: str | None) -> str:
     assert error.file.endswith("agent.yaml")
     assert (error.line, error.key) == (line, key)
     assert str(error).startswith(where), str(error)
-    return str(error).splitlines()[0][len(where):].strip()
+    return str(error).splitlines()[0][len(where) :].strip()
 
 
 def loaded(tmp_path: Path, rules: str) -> Config:
@@ -41,7 +41,9 @@ def loaded(tmp_path: Path, rules: str) -> Config:
 
 
 def test_a_full_file_loads_with_defaults_filled_in(tmp_path: Path) -> None:
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         storage: memory://
         agents:
           - name: shop
@@ -57,7 +59,8 @@ def test_a_full_file_loads_with_defaults_filled_in(tmp_path: Path) -> None:
           - name: helpdesk
             tools: shop.tools
             on_unread: refuse
-    """)
+    """,
+    )
     config = load_config(path)
     assert config.path == path.resolve() and config.base_dir == tmp_path.resolve()
     assert config.storage == "memory://" and config.selector.language == "en"
@@ -82,113 +85,175 @@ RULES = SHOP + "    check:\n      rules:\n"
 MISTAKES = [
     pytest.param(
         SHOP + "setings:\n  lease_seconds: 10\n",
-        4, "setings", "unknown key 'setings'; did you mean 'settings'?", id="unknown-top-level-key",
+        4,
+        "setings",
+        "unknown key 'setings'; did you mean 'settings'?",
+        id="unknown-top-level-key",
     ),
     pytest.param(
         SHOP + "    on_unreed: ask\n",
-        4, "agents[0].on_unreed", "unknown key 'on_unreed'; did you mean 'on_unread'?", id="unknown-agent-key",
+        4,
+        "agents[0].on_unreed",
+        "unknown key 'on_unreed'; did you mean 'on_unread'?",
+        id="unknown-agent-key",
     ),
     pytest.param(
         "settings:\n  lease_seconds: soon\n" + SHOP,
-        2, "settings.lease_seconds", "must be a number (got 'soon')", id="wrong-type",
+        2,
+        "settings.lease_seconds",
+        "must be a number (got 'soon')",
+        id="wrong-type",
     ),
     pytest.param(
         "settings:\n  undo_retries: yes\n" + SHOP,
-        2, "settings.undo_retries", "must be a whole number (got true)", id="boolean-is-not-a-count",
+        2,
+        "settings.undo_retries",
+        "must be a whole number (got true)",
+        id="boolean-is-not-a-count",
     ),
     pytest.param(
         SHOP + "    on_unread: sometimes\n",
-        4, "agents[0].on_unread", "must be one of ask, model, refuse (got 'sometimes')", id="bad-on-unread",
+        4,
+        "agents[0].on_unread",
+        "must be one of ask, model, refuse (got 'sometimes')",
+        id="bad-on-unread",
     ),
     pytest.param(
         SHOP + "  - name: shop\n    tools: tools.py\n",
-        4, "agents[1].name", "the agent name 'shop' is already used by agents[0]", id="duplicate-agent",
+        4,
+        "agents[1].name",
+        "the agent name 'shop' is already used by agents[0]",
+        id="duplicate-agent",
     ),
     pytest.param(
         "agents:\n  - name: Shop\n    tools: tools.py\n",
-        2, "agents[0].name",
+        2,
+        "agents[0].name",
         "'Shop' is not a usable name: start with a lowercase letter, then up to 63 of a-z, 0-9, _ and -",
         id="bad-agent-name",
     ),
     pytest.param(
         "agents:\n  - name: shop\n    description: Sells things.\n",
-        2, "agents[0].tools", "is required but missing", id="missing-tools",
+        2,
+        "agents[0].tools",
+        "is required but missing",
+        id="missing-tools",
     ),
     pytest.param(
         "agents:\n  - name: shop\n    tools: shop_tools.py\n",
-        3, "agents[0].tools", "the tools file {dir}/shop_tools.py does not exist", id="tools-file-missing",
+        3,
+        "agents[0].tools",
+        "the tools file {dir}/shop_tools.py does not exist",
+        id="tools-file-missing",
     ),
     pytest.param(
         "storage: memory://\nagents: []\n",
-        2, "agents", "must list at least one agent", id="no-agents",
+        2,
+        "agents",
+        "must list at least one agent",
+        id="no-agents",
     ),
     pytest.param(
         "selector: {language: pt}\n" + SHOP,
-        1, "selector.language",
+        1,
+        "selector.language",
         "the Portuguese grammar has not shipped yet; the selector reads English (language: en)",
         id="portuguese",
     ),
     pytest.param(
         "selector:\n  language: fr\n" + SHOP,
-        2, "selector.language", "the selector has no grammar for 'fr'; only en is available", id="other-language",
+        2,
+        "selector.language",
+        "the selector has no grammar for 'fr'; only en is available",
+        id="other-language",
     ),
     pytest.param(
         SHOP + "storage: redis://x\n",
-        4, "storage", "unknown storage scheme 'redis': use memory:// or sqlite:///PATH", id="unknown-scheme",
+        4,
+        "storage",
+        "unknown storage scheme 'redis': use memory:// or sqlite:///PATH",
+        id="unknown-scheme",
     ),
     pytest.param(
         "storage: postgres://db.internal\n" + SHOP,
-        1, "storage", "a postgres URL is postgres://USER:PASSWORD@HOST:PORT/DATABASE (the port and password are optional)",
+        1,
+        "storage",
+        "a postgres URL is postgres://USER:PASSWORD@HOST:PORT/DATABASE (the port and password are optional)",
         id="postgres-url-without-a-database",
     ),
     pytest.param(
         RULES + '        - name: big-charges\n          when: "args.amount >"\n          then: confirm\n',
-        7, "agents[0].check.rules[0].when", "is not valid CEL (syntax error at column 13):", id="cel-syntax",
+        7,
+        "agents[0].check.rules[0].when",
+        "is not valid CEL (syntax error at column 13):",
+        id="cel-syntax",
     ),
     pytest.param(
         RULES + '        - name: big-charges\n          when: "args.amount > 500"\n          then: refuse\n',
-        6, "agents[0].check.rules[0].sentence", "a rule that refuses needs a sentence telling the person why",
+        6,
+        "agents[0].check.rules[0].sentence",
+        "a rule that refuses needs a sentence telling the person why",
         id="refusal-without-sentence",
     ),
     pytest.param(
-        RULES + '        - {name: big, when: "true", then: confirm}\n        - {name: big, when: "false", then: confirm}\n',
-        7, "agents[0].check.rules[1].name", "the rule name 'big' is already used by rules[0]", id="duplicate-rule",
+        RULES
+        + '        - {name: big, when: "true", then: confirm}\n        - {name: big, when: "false", then: confirm}\n',
+        7,
+        "agents[0].check.rules[1].name",
+        "the rule name 'big' is already used by rules[0]",
+        id="duplicate-rule",
     ),
     pytest.param(
         SHOP + "    check:\n      trusted_origins: [typed, modle]\n",
-        5, "agents[0].check.trusted_origins[1]",
+        5,
+        "agents[0].check.trusted_origins[1]",
         "must be one of typed, reply, context, computed, result, model, agent (got 'modle')",
         id="unknown-origin",
     ),
     pytest.param(
         "# nothing yet\n",
-        1, "agents", "the file is empty; it needs an agents: list with at least one agent", id="empty-file",
+        1,
+        "agents",
+        "the file is empty; it needs an agents: list with at least one agent",
+        id="empty-file",
     ),
     pytest.param(
         "- shop\n",
-        1, None, "the top level must be a mapping with keys such as agents: (got a list)", id="not-a-mapping",
+        1,
+        None,
+        "the top level must be a mapping with keys such as agents: (got a list)",
+        id="not-a-mapping",
     ),
     pytest.param(
         "agents:\n  - name: shop\n    tools: [tools.py\n  - name: other\n",
-        4, None, "is not valid YAML: expected ',' or ']', but got ':' (while parsing a flow sequence)",
+        4,
+        None,
+        "is not valid YAML: expected ',' or ']', but got ':' (while parsing a flow sequence)",
         id="yaml-syntax",
     ),
     pytest.param(
         SHOP + "    tools: shop.tools\n",
-        4, "agents[0].tools", "is given twice (first on line 3); YAML would keep only this one", id="key-twice",
+        4,
+        "agents[0].tools",
+        "is given twice (first on line 3); YAML would keep only this one",
+        id="key-twice",
     ),
 ]
 
 
 @pytest.mark.parametrize(("text", "line", "key", "sentence"), MISTAKES)
-def test_a_mistake_names_file_line_and_key(tmp_path: Path, text: str, line: int, key: str | None, sentence: str) -> None:
+def test_a_mistake_names_file_line_and_key(
+    tmp_path: Path, text: str, line: int, key: str | None, sentence: str
+) -> None:
     error = fails(tmp_path, text)
     assert located(error, line, key) == sentence.format(dir=tmp_path.resolve())
 
 
 def test_a_cel_syntax_error_shows_where_it_stops() -> None:
     with pytest.raises(ConfigError) as caught:
-        parse_config("agents:\n  - {name: shop, tools: shop.tools, check: {rules: [{name: r, when: 'a >', then: confirm}]}}\n")
+        parse_config(
+            "agents:\n  - {name: shop, tools: shop.tools, check: {rules: [{name: r, when: 'a >', then: confirm}]}}\n"
+        )
     assert str(caught.value).splitlines()[1:] == ["      a >", "        ^"]
 
 
@@ -207,14 +272,17 @@ def test_bytes_that_are_not_utf8(tmp_path: Path) -> None:
 
 
 def test_every_error_is_reported_each_on_its_own_line(tmp_path: Path) -> None:
-    error = fails(tmp_path, """
+    error = fails(
+        tmp_path,
+        """
         storage: redis://x
         agents:
           - name: shop
             tools: tools.py
             on_unread: sometimes
           - name: shop
-    """)
+    """,
+    )
     assert located(error, 1, "storage").startswith("unknown storage scheme")
     file = error.file
     assert str(error).splitlines()[1:] == [
@@ -231,12 +299,15 @@ def test_parse_config_names_the_file_it_was_given() -> None:
 
 
 def test_a_rule_holds_or_not(tmp_path: Path) -> None:
-    config = loaded(tmp_path, """
+    config = loaded(
+        tmp_path,
+        """
         - name: big-charges
           tool: [charge_card, refund]
           when: "args.amount > 500"
           then: confirm
-    """)
+    """,
+    )
     rule = config.agent().check.rules[0]
     assert rule.holds({"args": {"amount": 600}, "tool": "charge_card"})
     assert not rule.holds({"args": {"amount": 20}, "tool": "charge_card"})
@@ -244,13 +315,16 @@ def test_a_rule_holds_or_not(tmp_path: Path) -> None:
 
 
 def test_a_rule_that_cannot_be_evaluated_holds(tmp_path: Path) -> None:
-    config = loaded(tmp_path, """
+    config = loaded(
+        tmp_path,
+        """
         - name: big-charges
           when: "args.amount > 500"
           then: refuse
           sentence: Charges over 500 go through the finance desk.
           disclose: false
-    """)
+    """,
+    )
     rule = config.agent().check.rules[0]
     assert rule.applies_to("anything") and not rule.disclose
     assert rule.holds({"args": {"currency": "EUR"}})
@@ -259,13 +333,18 @@ def test_a_rule_that_cannot_be_evaluated_holds(tmp_path: Path) -> None:
 
 
 def test_agent_by_name(tmp_path: Path) -> None:
-    config = load_config(write(tmp_path, """
+    config = load_config(
+        write(
+            tmp_path,
+            """
         agents:
           - name: shop
             tools: tools.py
           - name: helpdesk
             tools: tools.py
-    """))
+    """,
+        )
+    )
     assert config.agent(None).name == "shop" and config.agent("helpdesk").name == "helpdesk"
     with pytest.raises(ConfigError) as caught:
         config.agent("billing")
@@ -292,7 +371,8 @@ def test_agent_by_name(tmp_path: Path) -> None:
             "reads args.total, but look_up_order, charge_card, refund_charge, send_receipt, read_messages take no",
         ),
         (
-            '{name: big, tool: [charge_card, charge_crad], when: "args.amount > 1000", then: refuse, sentence: Over the limit.}',
+            '{name: big, tool: [charge_card, charge_crad], when: "args.amount > 1000",'
+            " then: refuse, sentence: Over the limit.}",
             "agents[0].check.rules[1].tool",
             "names charge_crad, but the agent has no tool of that name; its tools: look_up_order, charge_card",
         ),

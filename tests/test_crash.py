@@ -37,7 +37,9 @@ def killed_mid_write(tmp_path, monkeypatch):
     ledger = tmp_path / "ledger.jsonl"
     monkeypatch.setenv("STALWART_BANK_LEDGER", str(ledger))
     waiting = Desk.from_file(BANK, storage=url).send("other", "pay 100 to cy").waiting[0]
-    script = f"from stalwart_agents import Desk; Desk.from_file({str(BANK)!r}, storage={url!r}).send('t', 'pay 5 to ana')"
+    script = (
+        f"from stalwart_agents import Desk; Desk.from_file({str(BANK)!r}, storage={url!r}).send('t', 'pay 5 to ana')"
+    )
     worker = subprocess.Popen([sys.executable, "-c", script], env={**os.environ, "STALWART_BANK_HANG": "pay"})
     wait_for(lambda: any(line["tool"] == "pay" for line in ledger_lines(ledger)))
     worker.send_signal(signal.SIGKILL)
@@ -63,7 +65,7 @@ def test_a_fresh_worker_finds_the_killed_write_uncertain_and_never_sends_it_agai
 
 
 def test_a_worker_before_the_lease_runs_out_does_not_take_the_run(killed_mid_write):
-    url, ledger, _ = killed_mid_write
+    url, _, _ = killed_mid_write
     now = Desk.from_file(BANK, storage=url)
     with pytest.raises(RunBusy):
         now.send("t", "balance of ana")
@@ -80,14 +82,16 @@ def test_a_run_paused_before_the_crash_survives_it(killed_mid_write):
 
 def test_a_slow_worker_keeps_its_run_by_renewing_its_lease(tmp_path, monkeypatch):
     tools = BANK.parent / "tools.py"
-    (tmp_path / "agent.yaml").write_text(textwrap.dedent(f"""
+    (tmp_path / "agent.yaml").write_text(
+        textwrap.dedent(f"""
         storage: sqlite:///runs.db
         settings: {{lease_seconds: 0.3}}
         agents:
           - name: bank
             tools: {tools}
             check: {{confirm_writes: false}}
-    """))
+    """)
+    )
     monkeypatch.setenv("STALWART_BANK_SLOW", "1.2")
     slow, other = Desk.from_file(tmp_path / "agent.yaml"), Desk.from_file(tmp_path / "agent.yaml")
     replies = []

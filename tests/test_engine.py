@@ -15,7 +15,12 @@ def test_a_write_waits_for_a_person_with_the_call_its_arguments_and_reasons(desk
 
     assert reply.steps[0].tool == "look_up_order" and reply.steps[0].result["total"] == "40.00"
     [pause] = reply.waiting
-    assert (pause.kind, pause.tool, pause.question, pause.step) == ("confirm", "charge_card", "Charge 40 to order 4411?", 2)
+    assert (pause.kind, pause.tool, pause.question, pause.step) == (
+        "confirm",
+        "charge_card",
+        "Charge 40 to order 4411?",
+        2,
+    )
     assert pause.answers == ["approve", "skip", "cancel_all"]
     assert pause.arguments == [
         {"name": "amount", "value": 40, "origin": "typed"},
@@ -31,8 +36,23 @@ def test_a_write_waits_for_a_person_with_the_call_its_arguments_and_reasons(desk
 def test_the_pause_json_has_the_designed_shape(desk):
     body = desk.send("u-17", CHARGE).to_dict()
     [pause] = body["waiting"]
-    assert set(pause) == {"id", "kind", "thread", "run", "step", "tool", "title", "label", "question", "arguments",
-                          "reasons", "irreversible", "answers", "token", "created_at"}
+    assert set(pause) == {
+        "id",
+        "kind",
+        "thread",
+        "run",
+        "step",
+        "tool",
+        "title",
+        "label",
+        "question",
+        "arguments",
+        "reasons",
+        "irreversible",
+        "answers",
+        "token",
+        "created_at",
+    }
     assert pause["thread"] == "u-17" and pause["created_at"].endswith("Z")
     assert set(body) == {"thread", "reply", "steps", "waiting", "refusals", "rollback", "not_notified"}
     assert set(body["reply"]) == {"id", "text"}
@@ -119,8 +139,15 @@ def test_an_argument_changed_after_it_was_shown_is_checked_and_asked_again(desk,
     shown = desk.send("u-17", "charge 40 to order 4411").waiting[0]
     store = desk.storage
     run = store.active_run("u-17")
-    plan = [dict(run.state["plan"][0], arguments=[{"name": "amount", "value": 400, "origin": "typed"},
-                                                  {"name": "order_id", "value": "4411", "origin": "typed"}])]
+    plan = [
+        dict(
+            run.state["plan"][0],
+            arguments=[
+                {"name": "amount", "value": 400, "origin": "typed"},
+                {"name": "order_id", "value": "4411", "origin": "typed"},
+            ],
+        )
+    ]
     save_run(store, run.replace(state={**run.state, "plan": plan}), expected_version=run.version)
 
     reply = desk.confirm("u-17", "approve", waiting=shown.id, token=shown.token)

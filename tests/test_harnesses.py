@@ -16,8 +16,12 @@ def test_racing_two_processes_on_every_pause_executes_each_exactly_once(backend,
         url = request.getfixturevalue("dynamodb_url")
     figures = race(url, 20, tmp_path / "ledger.jsonl")
     assert figures == {
-        "races": 20, "one_winner": 20, "refused_stale": 20, "executed_once": 20,
-        "executed_twice_or_more": 0, "never_executed": 0,
+        "races": 20,
+        "one_winner": 20,
+        "refused_stale": 20,
+        "executed_once": 20,
+        "executed_twice_or_more": 0,
+        "never_executed": 0,
     }
 
 

@@ -8,8 +8,8 @@ import httpx
 import pytest
 
 from stalwart_agents import Desk, Webhook
-from stalwart_agents.serve import make_app
 from stalwart_agents.approvals.webhook import sign
+from stalwart_agents.serve import make_app
 
 from .conftest import SHOP
 from .server import free_port, receiving, serving
@@ -38,7 +38,17 @@ def client(base):
         yield client
 
 
-SHOP_CONFIG = {"agent": "shop", "base": "", "description": "Looks up orders and charges them, with a person's approval.", "examples": ["look up order 4411", "charge 40 to order 4411", "send the receipt for order 4411", "read the messages for order 4411"]}
+SHOP_CONFIG = {
+    "agent": "shop",
+    "base": "",
+    "description": "Looks up orders and charges them, with a person's approval.",
+    "examples": [
+        "look up order 4411",
+        "charge 40 to order 4411",
+        "send the receipt for order 4411",
+        "read the messages for order 4411",
+    ],
+}
 """What /config.json says of the shop: the interface's empty page shows its description and examples."""
 
 
@@ -160,9 +170,17 @@ def test_health_config_and_openapi(client):
     assert client.get("/config.json").json() == SHOP_CONFIG
     paths = client.get("/openapi.json").json()["paths"]
     assert set(paths) == {
-        "/", "/inbox", "/interrupts", "/threads/{thread}/messages", "/threads/{thread}/interrupts",
-        "/threads/{thread}/resume", "/threads/{thread}/stream", "/threads/{thread}/rollback", "/threads/{thread}/feedback",
-        "/healthz", "/config.json",
+        "/",
+        "/inbox",
+        "/interrupts",
+        "/threads/{thread}/messages",
+        "/threads/{thread}/interrupts",
+        "/threads/{thread}/resume",
+        "/threads/{thread}/stream",
+        "/threads/{thread}/rollback",
+        "/threads/{thread}/feedback",
+        "/healthz",
+        "/config.json",
     }
 
 
@@ -210,7 +228,9 @@ def test_the_live_stream_sends_what_happens_while_it_is_open(base, client):
     client.post("/threads/u-17/messages", json={"text": "look up order 4412"})
     last = sse(read_stream(base, "u-17", seconds=0.5))[-1][0]
     received = []
-    reader = threading.Thread(target=lambda: received.append(read_stream(base, "u-17", seconds=3, params={"last_event_id": str(last)})))
+    reader = threading.Thread(
+        target=lambda: received.append(read_stream(base, "u-17", seconds=3, params={"last_event_id": str(last)}))
+    )
     reader.start()
     time.sleep(0.5)
     paused(client)
@@ -243,13 +263,18 @@ def test_a_thumb_is_taken_only_under_the_thread_that_showed_the_reply(desk, clie
     shown = client.post("/threads/u-17/messages", json={"text": "look up order 4412"})
     session, message = shown.headers["stalwart-session"], shown.json()["reply"]["id"]
     client.post("/threads/u-18/messages", json={"text": "look up order 4411"}, headers={"Stalwart-Session": session})
-    elsewhere = client.post("/threads/u-18/feedback", json={"message": message, "thumb": "down"}, headers={"Stalwart-Session": session})
+    elsewhere = client.post(
+        "/threads/u-18/feedback", json={"message": message, "thumb": "down"}, headers={"Stalwart-Session": session}
+    )
     assert (elsewhere.status_code, elsewhere.json()["error"]) == (403, "forbidden")
     assert desk.storage.feedback(message) is None
 
 
 def test_the_webhook_of_a_pause_an_answer_opened_says_who_answered(desk):
-    with receiving("whsec-after") as receiver, serving(make_app(desk, on_interrupt=Webhook(receiver.url, "whsec-after"))) as base:
+    with (
+        receiving("whsec-after") as receiver,
+        serving(make_app(desk, on_interrupt=Webhook(receiver.url, "whsec-after"))) as base,
+    ):
         ask = httpx.post(f"{base}/threads/u-17/messages", json={"text": "charge order 4411"}).json()["waiting"][0]
         body = {"interrupt_id": ask["id"], "decision": "answer", "value": "40", "token": ask["token"]}
         confirm = httpx.post(f"{base}/threads/u-17/resume", json=body).json()["waiting"][0]
@@ -257,7 +282,9 @@ def test_the_webhook_of_a_pause_an_answer_opened_says_who_answered(desk):
     assert first["interrupt"]["id"] == ask["id"] and "after_answer" not in first["interrupt"]
     assert second["interrupt"]["id"] == confirm["id"]
     assert second["interrupt"]["after_answer"] == {
-        "decision": "answer", "channel": "http", "by": "anonymous",
+        "decision": "answer",
+        "channel": "http",
+        "by": "anonymous",
         "principal": {"iss": "stalwart:none", "sub": "anonymous", "verified": False},
     }
 
@@ -285,7 +312,11 @@ def test_each_new_pause_is_posted_signed_to_the_webhook(desk, receiver):
     with serving(make_app(desk, on_interrupt=Webhook(receiver.url, "whsec-test"))) as base:
         answer = httpx.post(f"{base}/threads/u-17/messages", json=CHARGE).json()
     [body] = receiver.got
-    assert body["interrupt"] == answer["waiting"][0] and body["thread"] == "u-17" and receiver.delivery_ids == [body["delivery"]]
+    assert (
+        body["interrupt"] == answer["waiting"][0]
+        and body["thread"] == "u-17"
+        and receiver.delivery_ids == [body["delivery"]]
+    )
     assert answer["not_notified"] == []
 
 
@@ -306,8 +337,14 @@ def test_with_a_secret_only_a_signed_resume_is_taken(desk, ledger):
         pause = httpx.post(f"{base}/threads/u-17/messages", json=CHARGE).json()["waiting"][0]
         body = json.dumps({"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}).encode()
         unsigned = httpx.post(f"{base}/threads/u-17/resume", content=body, headers=JSON)
-        forged = httpx.post(f"{base}/threads/u-17/resume", content=body, headers={**JSON, "Stalwart-Signature": sign("other", body)})
-        signed = httpx.post(f"{base}/threads/u-17/resume", content=body, headers={**JSON, "Stalwart-Signature": sign("resume-secret", body)})
+        forged = httpx.post(
+            f"{base}/threads/u-17/resume", content=body, headers={**JSON, "Stalwart-Signature": sign("other", body)}
+        )
+        signed = httpx.post(
+            f"{base}/threads/u-17/resume",
+            content=body,
+            headers={**JSON, "Stalwart-Signature": sign("resume-secret", body)},
+        )
     assert [(a.status_code, a.json().get("error")) for a in (unsigned, forged)] == [(401, "bad_signature")] * 2
     assert signed.status_code == 200 and len(ledger("charge")) == 1
 
@@ -316,7 +353,9 @@ def test_a_bank_agent_rollback_over_http_reports_what_could_not_be_undone(tmp_pa
     desk = Desk.from_file(BANK, storage=f"sqlite:///{tmp_path / 'bank.db'}")
     with serving(make_app(desk, operator_token=OPERATOR)) as base:
         httpx.post(f"{base}/threads/t/messages", json={"text": "pay 5 to ana and mail ana"})
-        report = httpx.post(f"{base}/threads/t/rollback", headers={"Authorization": f"Bearer {OPERATOR}"}).json()["rollback"]
+        report = httpx.post(f"{base}/threads/t/rollback", headers={"Authorization": f"Bearer {OPERATOR}"}).json()[
+            "rollback"
+        ]
     assert [line["tool"] for line in report["undone"]] == ["pay"]
     assert [(line["tool"], line["why"]) for line in report["not_undone"]] == [("mail", "irreversible")]
 

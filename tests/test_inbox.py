@@ -7,9 +7,9 @@ import httpx
 import pytest
 
 from stalwart_agents import BadRequest, Desk
+from stalwart_agents.approvals.inbox import cursor_of, position
 from stalwart_agents.approvals.principal import ANONYMOUS
 from stalwart_agents.http.auth import SharedSecret
-from stalwart_agents.approvals.inbox import cursor_of, position
 from stalwart_agents.serve import make_app
 
 from .server import serving

@@ -31,13 +31,11 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from stalwart_agents import Desk, Webhook
-
 from stalwart_agents.aws import handlers as lambdas
-
+from stalwart_agents.aws.fanout import deliver
+from stalwart_agents.errors import Unauthorized
 from stalwart_agents.http import app as serve
 from stalwart_agents.http.auth import ApiGatewayClaims, NoAuth
-from stalwart_agents.errors import Unauthorized
-from stalwart_agents.aws.fanout import deliver
 from stalwart_agents.serve import make_app
 
 from .conftest import ROOT, SHOP

@@ -42,7 +42,9 @@ def test_a_long_text_is_identified_from_its_start():
     assert language.detect("quero cancelar meu pedido, por favor. " * 2000) == "pt"
 
 
-@pytest.mark.parametrize(("code", "name"), [("pt", "Portuguese"), ("en", "English"), ("zh", "Chinese"), ("no", "Norwegian")])
+@pytest.mark.parametrize(
+    ("code", "name"), [("pt", "Portuguese"), ("en", "English"), ("zh", "Chinese"), ("no", "Norwegian")]
+)
 def test_a_code_has_an_english_name(code, name):
     assert language.language_name(code) == name
 
@@ -66,7 +68,7 @@ def test_the_model_is_loaded_once_by_concurrent_first_calls(monkeypatch):
         def classify(self, text: str) -> tuple[str, float]:
             return "pt", 0.9
 
-    def from_model_file(cls, path, norm_probs=False):  # noqa: ARG001 - the real signature
+    def from_model_file(cls, path, norm_probs=False):
         loads.append(1)
         time.sleep(0.05)  # long enough for every thread to arrive while the first loads
         return Fake()

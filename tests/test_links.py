@@ -16,13 +16,13 @@ import jwt
 import pytest
 
 from stalwart_agents import Desk, cli
-from stalwart_agents.http.auth import SharedSecret
-from stalwart_agents.http.link_page import LABELS
 from stalwart_agents.approvals.links import Links
 from stalwart_agents.approvals.redeliver import redeliver
+from stalwart_agents.approvals.webhook import Webhook
+from stalwart_agents.http.auth import SharedSecret
+from stalwart_agents.http.link_page import LABELS
 from stalwart_agents.serve import make_app
 from stalwart_agents.storage import open_storage
-from stalwart_agents.approvals.webhook import Webhook
 
 from .conftest import ROOT, SHOP
 from .server import at_once, receiving, serving, stalwart_serve

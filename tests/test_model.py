@@ -1,8 +1,8 @@
 """The model behind delegate: an OpenAI-compatible server on 127.0.0.1 that answers with tool calls, or a callable."""
 
+import asyncio
 import json
 import textwrap
-import asyncio
 
 import pytest
 from fastapi import FastAPI, Request
@@ -28,23 +28,35 @@ def model_server():
         seen.append((request.headers.get("authorization"), body))
         if behaviour["slow"]:
             await asyncio.sleep(1.5)
-        call = {"id": "c1", "type": "function", "function": {"name": "charge_card", "arguments": json.dumps({"order_id": "4411", "amount": 40})}}
+        call = {
+            "id": "c1",
+            "type": "function",
+            "function": {"name": "charge_card", "arguments": json.dumps({"order_id": "4411", "amount": 40})},
+        }
         message = {"role": "assistant", "content": "I'll charge order 4411.", "tool_calls": [call]}
-        return JSONResponse({"id": "x", "object": "chat.completion", "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]})
+        return JSONResponse(
+            {
+                "id": "x",
+                "object": "chat.completion",
+                "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}],
+            }
+        )
 
     with serving(app) as url:
         yield f"{url}/v1", seen, behaviour
 
 
 def agent_file(tmp_path, model, on_unread="ask"):
-    (tmp_path / "agent.yaml").write_text(textwrap.dedent(f"""
+    (tmp_path / "agent.yaml").write_text(
+        textwrap.dedent(f"""
         storage: memory://
         agents:
           - name: shop
             tools: {SHOP_TOOLS}
             on_unread: {on_unread}
             model: {model}
-    """))
+    """)
+    )
     return tmp_path / "agent.yaml"
 
 
@@ -57,7 +69,9 @@ def desk(tmp_path, model_server, monkeypatch, ledger):
         yield desk
 
 
-def test_delegate_approve_gives_the_turn_to_the_model_and_its_write_asks_with_argument_origin(desk, model_server, ledger):
+def test_delegate_approve_gives_the_turn_to_the_model_and_its_write_asks_with_argument_origin(
+    desk, model_server, ledger
+):
     _, seen, _ = model_server
     [delegate] = desk.send("u-17", TURN).waiting
     assert delegate.kind == "delegate" and seen == []
@@ -80,7 +94,7 @@ def test_delegate_approve_gives_the_turn_to_the_model_and_its_write_asks_with_ar
 
 
 def test_a_model_that_times_out_gives_a_clear_reply_and_the_run_can_try_again(desk, model_server, ledger):
-    _, seen, behaviour = model_server
+    _, _, behaviour = model_server
     behaviour["slow"] = True
     desk.send("u-17", TURN)
     reply = desk.confirm("u-17", "approve")
@@ -121,4 +135,6 @@ def test_a_missing_api_key_is_a_clear_error_at_load(tmp_path, model_server):
 
     url, _, _ = model_server
     with pytest.raises(ConfigError, match="NOT_SET_ANYWHERE"):
-        Desk.from_file(agent_file(tmp_path, f"{{provider: openai, base_url: '{url}', model: m, api_key_env: NOT_SET_ANYWHERE}}"))
+        Desk.from_file(
+            agent_file(tmp_path, f"{{provider: openai, base_url: '{url}', model: m, api_key_env: NOT_SET_ANYWHERE}}")
+        )

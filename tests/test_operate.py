@@ -17,10 +17,10 @@ import pytest
 from moto import mock_aws
 
 from stalwart_agents import Desk, InterruptStale, Webhook
-from stalwart_agents.aws.secrets import SecretUnreadable
 from stalwart_agents.aws.fanout import HOLD, deliver
 from stalwart_agents.aws.handlers import FunctionEnvironment, handler
 from stalwart_agents.aws.metrics import meter_from_environ
+from stalwart_agents.aws.secrets import SecretUnreadable
 
 from .conftest import ROOT, SHOP
 from .server import receiving

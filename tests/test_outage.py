@@ -23,14 +23,19 @@ def test_postgres_stopped_mid_run_answers_503_and_every_paused_run_resumes_after
     url = cluster.create_database("outage")
     with serving(make_app(SHOP, storage=url)) as base, httpx.Client(base_url=base, timeout=30) as client:
         paused = {
-            thread: client.post(f"/threads/{thread}/messages", json={"text": "charge 40 to order 4411"}).json()["waiting"][0]
+            thread: client.post(f"/threads/{thread}/messages", json={"text": "charge 40 to order 4411"}).json()[
+                "waiting"
+            ][0]
             for thread in ("a", "b", "c")
         }
         cluster.stop()
         for answer in (
             client.post("/threads/d/messages", json={"text": "look up order 4411"}),
             client.get("/threads/a/interrupts"),
-            client.post("/threads/a/resume", json={"interrupt_id": paused["a"]["id"], "decision": "approve", "token": paused["a"]["token"]}),
+            client.post(
+                "/threads/a/resume",
+                json={"interrupt_id": paused["a"]["id"], "decision": "approve", "token": paused["a"]["token"]},
+            ),
             client.get("/healthz"),
         ):
             assert answer.status_code == 503, answer.text
@@ -42,5 +47,8 @@ def test_postgres_stopped_mid_run_answers_503_and_every_paused_run_resumes_after
         for thread, pause in paused.items():
             assert client.get(f"/threads/{thread}/interrupts").json()["waiting"] == [pause]
             body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
-            assert client.post(f"/threads/{thread}/resume", json=body).json()["steps"][-1]["result"]["charge_id"] == "ch-4411"
+            assert (
+                client.post(f"/threads/{thread}/resume", json=body).json()["steps"][-1]["result"]["charge_id"]
+                == "ch-4411"
+            )
     assert len(ledger("charge")) == 3

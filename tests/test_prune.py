@@ -89,7 +89,10 @@ def test_the_retention_and_storage_come_from_the_agent_file(tmp_path, threads, u
     [
         ((), "name the store to prune: an agent.yaml, or --storage URL"),
         (("--storage", "sqlite:///x.db", "--retention-days", "0"), "a number of days from 0.042 (an hour) to 36500"),
-        (("--storage", "sqlite:///x.db", "--retention-days", "1e-300"), "a number of days from 0.042 (an hour) to 36500"),
+        (
+            ("--storage", "sqlite:///x.db", "--retention-days", "1e-300"),
+            "a number of days from 0.042 (an hour) to 36500",
+        ),
         (("--storage", "sqlite:///x.db", "--dry-run"), "there is no SQLite store at"),
         (("--storage", "memory://"), "a memory:// store lives inside one process"),
         (("--storage", "sqlite:///x.db", "--retention-days", "soon"), "not 'soon'"),
@@ -125,7 +128,9 @@ class PrunedMidway:
 
 
 @pytest.mark.parametrize("bob_comes", [False, True])
-def test_a_prune_between_letting_a_person_in_and_their_turn_never_hands_the_thread_to_another(url, tmp_path, monkeypatch, bob_comes):
+def test_a_prune_between_letting_a_person_in_and_their_turn_never_hands_the_thread_to_another(
+    url, tmp_path, monkeypatch, bob_comes
+):
     monkeypatch.setenv("STALWART_BANK_LEDGER", str(tmp_path / "ledger.jsonl"))
     store = open_storage(url)
     store.clock = lambda: time.time() - 40 * DAY

@@ -25,7 +25,9 @@ def race(url, thread, pause):
     """Two processes, each with its own Desk on ``url``, answer ``pause`` at the same moment; their outcomes."""
     spawn = multiprocessing.get_context("spawn")
     barrier, results = spawn.Barrier(2), spawn.Queue()
-    workers = [spawn.Process(target=answer, args=(url, thread, pause.id, pause.token, barrier, results)) for _ in range(2)]
+    workers = [
+        spawn.Process(target=answer, args=(url, thread, pause.id, pause.token, barrier, results)) for _ in range(2)
+    ]
     for worker in workers:
         worker.start()
     outcomes = sorted(results.get(timeout=60) for _ in workers)

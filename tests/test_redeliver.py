@@ -16,8 +16,8 @@ import stripe
 from stalwart_agents import Desk
 from stalwart_agents.approvals.announce import FIRST_RETRY
 from stalwart_agents.approvals.redeliver import Backoff, Redelivered, Redeliverer, redeliver
-from stalwart_agents.storage import open_storage
 from stalwart_agents.approvals.webhook import Webhook
+from stalwart_agents.storage import open_storage
 
 from .server import at_once, receiving, stalwart_serve
 from .test_crash import wait_for

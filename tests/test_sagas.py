@@ -38,7 +38,10 @@ def test_cancel_all_undoes_the_done_writes_newest_first(bank):
     ]
     assert reply.status == "cancelled"
     assert reply.rollback["status"] == "complete" and reply.rollback["reason"] == "cancel_all"
-    assert [(line["step"], line["tool"], line["by"]) for line in reply.rollback["undone"]] == [(2, "pay", "tool"), (1, "pay", "tool")]
+    assert [(line["step"], line["tool"], line["by"]) for line in reply.rollback["undone"]] == [
+        (2, "pay", "tool"),
+        (1, "pay", "tool"),
+    ]
     assert "Undone: pay, pay." in reply.text
 
 
@@ -48,7 +51,9 @@ def test_a_call_that_fails_for_certain_ends_the_run_and_undoes_it(bank):
 
     assert reply.status == "failed"
     assert [(s.tool, s.status) for s in reply.steps] == [("pay", "done"), ("pay", "failed")]
-    assert calls(bank, "refund", "mail") == [("refund", {"payee": "ana", "amount": 5, "result": {"payment": "pm-ana-5"}})]
+    assert calls(bank, "refund", "mail") == [
+        ("refund", {"payee": "ana", "amount": 5, "result": {"payment": "pm-ana-5"}})
+    ]
     assert reply.rollback["reason"] == "failed"
 
 
@@ -117,7 +122,10 @@ def test_saga_stuck_abandon_stops_undoing_and_records_what_was_left(bank):
 
     assert [a["payee"] for _, a in calls(bank, "refund")] == ["bob"] * 3
     assert reply.rollback["status"] == "abandoned"
-    assert [(line["step"], line["why"]) for line in reply.rollback["not_undone"]] == [(2, "abandoned"), (1, "abandoned")]
+    assert [(line["step"], line["why"]) for line in reply.rollback["not_undone"]] == [
+        (2, "abandoned"),
+        (1, "abandoned"),
+    ]
     assert reply.status == "cancelled" and reply.waiting == []
 
 
@@ -126,7 +134,10 @@ def test_irreversible_and_undo_less_writes_are_reported_as_not_undone(bank):
     reply = bank.confirm("t", "cancel_all")
 
     assert calls(bank, "refund")[0][1]["payee"] == "ana"
-    assert [(line["tool"], line["why"]) for line in reply.rollback["not_undone"]] == [("note", "no_undo"), ("mail", "irreversible")]
+    assert [(line["tool"], line["why"]) for line in reply.rollback["not_undone"]] == [
+        ("note", "no_undo"),
+        ("mail", "irreversible"),
+    ]
     assert "Could not be undone: note, mail." in reply.text
 
 

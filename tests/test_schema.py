@@ -27,9 +27,21 @@ def test_no_route_fails_or_answers_outside_its_schema(tmp_path):
     app = make_app(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}", stream_mode="once", operator_token=OPERATOR)
     with serving(app) as base:
         done = subprocess.run(
-            [command, "run", f"{base}/openapi.json", "--checks", "all", "--max-examples", "30",
-             "-H", f"Authorization: Bearer {OPERATOR}", "--no-color"],
-            capture_output=True, text=True, timeout=280,
+            [
+                command,
+                "run",
+                f"{base}/openapi.json",
+                "--checks",
+                "all",
+                "--max-examples",
+                "30",
+                "-H",
+                f"Authorization: Bearer {OPERATOR}",
+                "--no-color",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=280,
         )
     assert done.returncode == 0, done.stdout[-4000:]
     assert " passed" in done.stdout and "failed" not in done.stdout.splitlines()[-1]

@@ -8,7 +8,15 @@ import time
 import pytest
 
 from stalwart_agents.reading import language
-from stalwart_agents.reading.selector import MAX_TURN_CHARS, Clause, Pattern, PatternError, Reading, Selector, compile_pattern
+from stalwart_agents.reading.selector import (
+    MAX_TURN_CHARS,
+    Clause,
+    Pattern,
+    PatternError,
+    Reading,
+    Selector,
+    compile_pattern,
+)
 
 SHOP = [
     ("look_up_order", "look up order {order_id}"),
@@ -91,7 +99,9 @@ def test_a_number_slot_gives_an_int_without_a_fraction_and_a_float_with_one(clau
     assert type(found["amount"]) is type(amount)
 
 
-@pytest.mark.parametrize("clause", ["charge forty to order 1", "charge 4e5 to order 1", "charge 40x to order 1", "charge $ to order 1"])
+@pytest.mark.parametrize(
+    "clause", ["charge forty to order 1", "charge 4e5 to order 1", "charge 40x to order 1", "charge $ to order 1"]
+)
 def test_a_number_slot_takes_only_numbers(clause):
     assert values("charge {amount:number} (to|for) order {order_id}", clause) is None
 
@@ -121,7 +131,12 @@ def test_optional_words_at_the_start_and_end_and_nested():
     assert values("[please] look up order {id} [please]", "look up order 1") == {"id": "1"}
     assert values("[please] look up order {id} [please]", "Please look up order 1 please") == {"id": "1"}
     nested = compile_pattern("[[the] big] box")
-    assert [nested.match(c) is not None for c in ("box", "big box", "the big box", "the box")] == [True, True, True, False]
+    assert [nested.match(c) is not None for c in ("box", "big box", "the big box", "the box")] == [
+        True,
+        True,
+        True,
+        False,
+    ]
 
 
 def test_an_optional_glued_to_a_slot_keeps_the_space_before_it():
@@ -137,7 +152,10 @@ def test_an_optional_slot_that_did_not_match_is_absent():
 
 
 def test_spaces_inside_brackets_do_not_matter():
-    assert values("charge {amount:number} ( to | for ) order {order_id}", "charge 1 for order 2") == {"amount": 1, "order_id": "2"}
+    assert values("charge {amount:number} ( to | for ) order {order_id}", "charge 1 for order 2") == {
+        "amount": 1,
+        "order_id": "2",
+    }
 
 
 def test_a_pattern_must_match_the_whole_clause():
@@ -166,13 +184,18 @@ def test_polite_words_alone_or_in_the_middle_are_not_a_request():
     selector = Selector(SHOP)
     assert not selector.read("please").read and not selector.read("thanks, please").read
     assert not selector.read("look up please order 4411").read
-    assert [(c.tool, c.values) for c in selector.read("could you charge 40 to order 4411 and look up order 4411 please").clauses] == [
+    assert [
+        (c.tool, c.values)
+        for c in selector.read("could you charge 40 to order 4411 and look up order 4411 please").clauses
+    ] == [
         ("charge_card", {"amount": 40, "order_id": "4411"}),
         ("look_up_order", {"order_id": "4411"}),
     ]
 
 
-@pytest.mark.parametrize("text", [text for _, text in SHOP] + ["[please] (say {a}|shout [it] {b:number}) [now {c:text}]"])
+@pytest.mark.parametrize(
+    "text", [text for _, text in SHOP] + ["[please] (say {a}|shout [it] {b:number}) [now {c:text}]"]
+)
 def test_a_compiled_pattern_repeats_nothing_that_itself_repeats(text):
     """No group is repeated with * or +, so a long clause cannot make matching backtrack exponentially."""
     source = compile_pattern(text)._regex.pattern
@@ -234,8 +257,12 @@ def test_a_turn_of_two_clauses_is_read_into_two_calls(shop, no_detector):
     assert reading.read and reading.language is None
     assert reading.clauses == (
         Clause("look up order 4411", "look_up_order", "look up order {order_id}", {"order_id": "4411"}),
-        Clause("charge 40 to order 4411", "charge_card", "charge {amount:number} (to|for) order {order_id}",
-               {"amount": 40, "order_id": "4411"}),
+        Clause(
+            "charge 40 to order 4411",
+            "charge_card",
+            "charge {amount:number} (to|for) order {order_id}",
+            {"amount": 40, "order_id": "4411"},
+        ),
     )
     assert type(reading.clauses[1].values["amount"]) is int
 
@@ -339,7 +366,7 @@ def test_a_turn_over_the_limit_is_not_read(shop, monkeypatch):
     turn = "look up order 1" + " and look up order 1" * 250
     assert len(turn) > MAX_TURN_CHARS
     assert not shop.read(turn).read
-    assert shop.read(turn[:MAX_TURN_CHARS - 20].rsplit(" and", 1)[0]).read
+    assert shop.read(turn[: MAX_TURN_CHARS - 20].rsplit(" and", 1)[0]).read
 
 
 def test_a_selector_without_patterns_reads_nothing(monkeypatch):
@@ -399,16 +426,18 @@ def test_the_grouping_agrees_with_trying_every_grouping(monkeypatch):
 def _brute_force(selector: Selector, turn: str) -> list[str]:
     import re
 
-    separator = re.compile(r"(?:[,;]|(?<![^\s,;])(?:and|then)(?![^\s,;]))(?:\s*(?:[,;]|(?<![^\s,;])(?:and|then)(?![^\s,;])))*", re.I)
+    separator = re.compile(
+        r"(?:[,;]|(?<![^\s,;])(?:and|then)(?![^\s,;]))(?:\s*(?:[,;]|(?<![^\s,;])(?:and|then)(?![^\s,;])))*", re.I
+    )
     cuts = [0] + [i for m in separator.finditer(turn) for i in (m.start(), m.end())] + [len(turn)]
-    pieces = [(a, b) for a, b in zip(cuts[::2], cuts[1::2]) if turn[a:b].strip()]
+    pieces = [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=True) if turn[a:b].strip()]
     best: tuple | None = None
     if not pieces:
         return []
     for mask in range(1 << max(len(pieces) - 1, 0)):
         groups, first = [], 0
         for last in [i for i in range(len(pieces) - 1) if mask >> i & 1] + [len(pieces) - 1]:
-            groups.append(turn[pieces[first][0]:pieces[last][1]].strip())
+            groups.append(turn[pieces[first][0] : pieces[last][1]].strip())
             first = last + 1
         if all(any(p.match(g) is not None for _, p in selector.patterns) for g in groups):
             key = (len(groups), [-len(g) for g in groups])
@@ -423,7 +452,12 @@ def _brute_force(selector: Selector, turn: str) -> list[str]:
 def test_each_tool_gets_one_example_turn_that_reads_as_a_call_of_it(shop):
     examples = shop.examples(limit=10)
     assert examples == ["look up order 4411", "charge 40 to order 4411", "refund 4411", "send a note text"]
-    assert [calls(shop.read(turn))[0][0] for turn in examples] == ["look_up_order", "charge_card", "refund_charge", "send_note"]
+    assert [calls(shop.read(turn))[0][0] for turn in examples] == [
+        "look_up_order",
+        "charge_card",
+        "refund_charge",
+        "send_note",
+    ]
     assert shop.examples(limit=2) == examples[:2]
 
 

@@ -67,10 +67,14 @@ def test_two_serve_processes_on_one_file_answer_a_racing_resume_once(tmp_path, l
     with stalwart_serve(SHOP, *storage) as (one, _), stalwart_serve(SHOP, *storage) as (two, _):
         for n in range(6):
             thread = f"race-{n}"
-            pause = httpx.post(f"{one}/threads/{thread}/messages", json={"text": "charge 40 to order 4411"}).json()["waiting"][0]
+            pause = httpx.post(f"{one}/threads/{thread}/messages", json={"text": "charge 40 to order 4411"}).json()[
+                "waiting"
+            ][0]
             assert httpx.get(f"{two}/threads/{thread}/interrupts").json()["waiting"] == [pause]
             body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
-            answers = at_once(*(partial(httpx.post, f"{base}/threads/{thread}/resume", json=body, timeout=30) for base in (one, two)))
+            answers = at_once(
+                *(partial(httpx.post, f"{base}/threads/{thread}/resume", json=body, timeout=30) for base in (one, two))
+            )
             assert sorted(a.status_code for a in answers) == [200, 409]
             assert [a.json()["error"] for a in answers if a.status_code == 409] == ["interrupt_stale"]
     assert len(ledger("charge")) == 6
@@ -81,7 +85,9 @@ def test_serve_with_moto_fans_new_pauses_out_from_the_stream_as_deployed(monkeyp
         monkeypatch.setenv("STALWART_WEBHOOK_URL", receiver.url)
         monkeypatch.setenv("STALWART_WEBHOOK_SECRET", "whsec-local-parity")
         with stalwart_serve(SHOP, "--storage", "moto") as (base, _):
-            pause = httpx.post(f"{base}/threads/u-17/messages", json={"text": "charge 40 to order 4411"}).json()["waiting"][0]
+            pause = httpx.post(f"{base}/threads/u-17/messages", json={"text": "charge 40 to order 4411"}).json()[
+                "waiting"
+            ][0]
             deadline = time.monotonic() + 20
             while not receiver.got and time.monotonic() < deadline:
                 time.sleep(0.1)
@@ -92,10 +98,20 @@ def test_serve_with_moto_fans_new_pauses_out_from_the_stream_as_deployed(monkeyp
 
 def test_without_moto_installed_storage_moto_is_one_line_naming_the_extra():
     """As after `pip install -e .` alone: moto's server cannot be imported."""
-    script = "import sys; sys.modules['moto.server'] = None; from stalwart_agents.cli import main; sys.exit(main(sys.argv[1:]))"
-    done = subprocess.run([sys.executable, "-c", script, "serve", str(SHOP), "--storage", "moto"], capture_output=True, text=True, timeout=60)
+    script = (
+        "import sys; sys.modules['moto.server'] = None; "
+        "from stalwart_agents.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, "serve", str(SHOP), "--storage", "moto"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     said = done.stderr
-    assert done.returncode == 2 and said.startswith("stalwart: --storage moto needs the moto extra: pip install -e '.[moto]' in the stalwart-agents checkout")
+    assert done.returncode == 2 and said.startswith(
+        "stalwart: --storage moto needs the moto extra: pip install -e '.[moto]' in the stalwart-agents checkout"
+    )
     assert said.count("\n") == 1
 
 
@@ -106,7 +122,12 @@ def test_the_empty_page_learns_the_agent_its_description_and_turns_it_reads(serv
         "agent": "shop",
         "base": "",
         "description": "Looks up orders and charges them, with a person's approval.",
-        "examples": ["look up order 4411", "charge 40 to order 4411", "send the receipt for order 4411", "read the messages for order 4411"],
+        "examples": [
+            "look up order 4411",
+            "charge 40 to order 4411",
+            "send the receipt for order 4411",
+            "read the messages for order 4411",
+        ],
     }
     for n, example in enumerate(shown["examples"]):
         reply = httpx.post(f"{base}/threads/example-{n}/messages", json={"text": example}).json()
@@ -132,7 +153,9 @@ def test_the_openapi_states_400_bad_request_and_no_422(server):
 
 def test_the_shops_stand_in_model_answers_a_delegated_turn_offline(server, ledger):
     base, _ = server
-    [delegate] = httpx.post(f"{base}/threads/u-9/messages", json={"text": "what is the total of 4412?"}).json()["waiting"]
+    [delegate] = httpx.post(f"{base}/threads/u-9/messages", json={"text": "what is the total of 4412?"}).json()[
+        "waiting"
+    ]
     assert delegate["kind"] == "delegate"
     answer = {"interrupt_id": delegate["id"], "decision": "approve", "token": delegate["token"]}
     done = httpx.post(f"{base}/threads/u-9/resume", json=answer).json()
@@ -143,7 +166,10 @@ def test_the_shops_stand_in_model_answers_a_delegated_turn_offline(server, ledge
     answer = {"interrupt_id": delegate["id"], "decision": "approve", "token": delegate["token"]}
     [charge] = httpx.post(f"{base}/threads/u-9/resume", json=answer).json()["waiting"]
     assert (charge["tool"], charge["reasons"][0]) == ("charge_card", "write") and ledger("charge") == []
-    assert {(a["name"], a["value"], a["origin"]) for a in charge["arguments"]} == {("amount", 40, "model"), ("order_id", "4411", "model")}
+    assert {(a["name"], a["value"], a["origin"]) for a in charge["arguments"]} == {
+        ("amount", 40, "model"),
+        ("order_id", "4411", "model"),
+    }
 
 
 def test_a_turn_is_one_write_transaction_in_a_new_thread_and_in_one_it_owns(tmp_path, ledger, monkeypatch):

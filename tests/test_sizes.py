@@ -8,9 +8,9 @@ import pytest
 
 from stalwart_agents import Desk
 from stalwart_agents.engine.engine import Recovery
+from stalwart_agents.engine.sizes import json_size
 from stalwart_agents.errors import ValueTooLarge
 from stalwart_agents.serve import make_app
-from stalwart_agents.engine.sizes import json_size
 
 from .server import serving
 from .storage.conftest import BACKENDS, postgres_url  # noqa: F401 (fixtures)

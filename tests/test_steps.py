@@ -43,7 +43,7 @@ def test_answering_one_by_id_leaves_the_other_open_and_the_step_waits(desk):
 
 
 def test_with_no_id_confirm_answers_the_first_that_waits(desk):
-    charge, mail = desk.send("t", "settle order 4411").waiting
+    _, mail = desk.send("t", "settle order 4411").waiting
     assert desk.confirm("t", "approve").waiting == [mail]
 
 
@@ -63,7 +63,10 @@ def test_a_call_of_a_step_skipped_by_the_person_gives_the_step_none(desk):
     charge, mail = desk.send("t", "settle order 4411").waiting
     desk.confirm("t", "skip", waiting=mail.id, token=mail.token)
     reply = desk.confirm("t", "approve", waiting=charge.id, token=charge.token)
-    assert next(s for s in reply.steps if s.tool == "settle").result == {"charged": {"charge_id": "ch-4411"}, "mailed": None}
+    assert next(s for s in reply.steps if s.tool == "settle").result == {
+        "charged": {"charge_id": "ch-4411"},
+        "mailed": None,
+    }
 
 
 def test_cancel_all_inside_a_step_undoes_what_the_step_did(desk):

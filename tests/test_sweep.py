@@ -15,9 +15,9 @@ import pytest
 
 from stalwart_agents import Desk
 from stalwart_agents.aws import sweep as sweeping
+from stalwart_agents.aws.sweep import Sweeper, sweep
 from stalwart_agents.serve import make_app
 from stalwart_agents.storage import open_storage
-from stalwart_agents.aws.sweep import Sweeper, sweep
 
 from .server import serving, stalwart_serve
 from .test_crash import ledger_lines, wait_for

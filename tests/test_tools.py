@@ -34,13 +34,16 @@ def test_irreversible_implies_write():
 
 def test_a_slot_no_parameter_takes_is_an_error_naming_file_line_and_tool(tmp_path):
     with pytest.raises(ConfigError) as caught:
-        desk_with(tmp_path, """
+        desk_with(
+            tmp_path,
+            """
             from stalwart_agents import tool
 
             @tool(says=["look up order {order}"])
             def look_up_order(order_id: str) -> dict:
                 return {}
-        """)
+        """,
+        )
     error = caught.value
     assert error.file.endswith("tools.py") and error.line == 4 and error.key == "look_up_order.says"
     assert "takes no parameter 'order'" in str(error)
@@ -51,7 +54,10 @@ def test_a_slot_no_parameter_takes_is_an_error_naming_file_line_and_tool(tmp_pat
     [
         ("@tool(write=True, undo='nothing')\ndef pay(x: int): ...", "undo names 'nothing'"),
         ("@tool\ndef refund(x: int): ...\n@tool(write=True, undo='refund')\ndef pay(x: int): ...", "must take result="),
-        ("@tool\ndef refund(y: int, result=None): ...\n@tool(write=True, undo='refund')\ndef pay(x: int): ...", "needs y"),
+        (
+            "@tool\ndef refund(y: int, result=None): ...\n@tool(write=True, undo='refund')\ndef pay(x: int): ...",
+            "needs y",
+        ),
         ("@tool(says=['pay {x'])\ndef pay(x: int): ...", "pay {x"),
         ("x = 1", "declares no @tool functions"),
         ("import nowhere_to_be_found", "failed to import: ModuleNotFoundError"),
@@ -63,13 +69,16 @@ def test_tools_module_mistakes_are_config_errors(tmp_path, source, message):
 
 
 def test_an_outcome_unknown_write_asks_whether_it_happened(tmp_path):
-    desk = desk_with(tmp_path, """
+    desk = desk_with(
+        tmp_path,
+        """
         from stalwart_agents import tool, OutcomeUnknown
 
         @tool(write=True, says=["pay {amount:number}"])
         def pay(amount: int) -> dict:
             raise OutcomeUnknown("the bank did not answer")
-    """)
+    """,
+    )
     desk.send("t", "pay 5")
     reply = desk.confirm("t", "approve")
     [pause] = reply.waiting
@@ -78,21 +87,25 @@ def test_an_outcome_unknown_write_asks_whether_it_happened(tmp_path):
 
 
 def test_context_fills_parameters_and_an_untrusted_origin_is_a_reason(tmp_path):
-    (tmp_path / "tools.py").write_text(textwrap.dedent("""
+    (tmp_path / "tools.py").write_text(
+        textwrap.dedent("""
         from stalwart_agents import tool
 
         @tool(write=True, says=["pay {amount:number}"])
         def pay(amount: int, customer: str) -> dict:
             return {"paid": amount, "by": customer}
-    """))
-    (tmp_path / "agent.yaml").write_text(textwrap.dedent("""
+    """)
+    )
+    (tmp_path / "agent.yaml").write_text(
+        textwrap.dedent("""
         storage: memory://
         agents:
           - name: a
             tools: tools.py
             check:
               trusted_origins: [typed, reply]
-    """))
+    """)
+    )
     desk = Desk.from_file(tmp_path / "agent.yaml")
     [pause] = desk.send("t", "pay 5", context={"customer": "c-208"}).waiting
     assert {"name": "customer", "value": "c-208", "origin": "context"} in pause.arguments
@@ -105,7 +118,9 @@ def test_outcome_unknown_is_an_exception_tools_can_raise():
 
 
 def test_an_undo_written_with_keyword_arguments_loads_and_receives_the_call_and_its_result(tmp_path):
-    desk = desk_with(tmp_path, """
+    desk = desk_with(
+        tmp_path,
+        """
         from stalwart_agents import tool
 
         UNDONE = []
@@ -118,7 +133,8 @@ def test_an_undo_written_with_keyword_arguments_loads_and_receives_the_call_and_
         @tool(write=True, undo="reverse_transfer", says=["transfer {amount:number} to {payee}"])
         def transfer(payee: str, amount: int) -> dict:
             return {"transfer": f"tr-{payee}-{amount}"}
-    """)
+    """,
+    )
     desk.send("t", "transfer 5 to ana")
     desk.confirm("t", "approve")
     reply = desk.rollback("t")

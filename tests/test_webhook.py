@@ -1,4 +1,5 @@
 import base64
+import contextlib
 import hashlib
 import hmac
 import json
@@ -24,9 +25,19 @@ BODY = '{"delivery":"d_1","thread":"u-17","question":"Café?"}'.encode()
 
 def make_pause(id="p_1"):
     return Pause(
-        id=id, kind="confirm", thread="u-17", run="r_1", step=2, tool="charge_card", question="Run charge_card?",
-        arguments=[{"name": "amount", "value": 40, "origin": "typed"}], reasons=["write"], irreversible=False,
-        answers=["approve", "skip", "cancel_all"], token="tok", created_at="2026-11-30T00:00:00.000Z",
+        id=id,
+        kind="confirm",
+        thread="u-17",
+        run="r_1",
+        step=2,
+        tool="charge_card",
+        question="Run charge_card?",
+        arguments=[{"name": "amount", "value": 40, "origin": "typed"}],
+        reasons=["write"],
+        irreversible=False,
+        answers=["approve", "skip", "cancel_all"],
+        token="tok",
+        created_at="2026-11-30T00:00:00.000Z",
     )
 
 
@@ -65,10 +76,16 @@ class Receiver:
                     verified = verify_signature(SECRET, header, body, now=receiver.clock())
                 except BadSignature as exc:
                     verified = exc
-                receiver.requests.append({
-                    "delivery": self.headers.get("Stalwart-Delivery"), "signature": header, "verified": verified,
-                    "headers": dict(self.headers), "body": json.loads(body), "raw": body,
-                })
+                receiver.requests.append(
+                    {
+                        "delivery": self.headers.get("Stalwart-Delivery"),
+                        "signature": header,
+                        "verified": verified,
+                        "headers": dict(self.headers),
+                        "body": json.loads(body),
+                        "raw": body,
+                    }
+                )
                 time.sleep(receiver.delay)
                 self.send_response(receiver.status)
                 self.send_header("Content-Length", "0")
@@ -197,19 +214,21 @@ def test_any_of_several_secrets_may_match():
 
 ANY_TEXT = st.text(st.characters(exclude_categories=()))
 ELEMENT = st.tuples(
-    st.sampled_from(["t", "v1", "v0", "", " t", "T"]), st.sampled_from(["=", "", "=="]),
+    st.sampled_from(["t", "v1", "v0", "", " t", "T"]),
+    st.sampled_from(["=", "", "=="]),
     st.one_of(st.text(max_size=70), st.integers(-1, 10**15).map(str), st.just(GOOD)),
 )
 
 
 @settings(max_examples=300, deadline=None, database=None)
-@given(header=st.one_of(st.none(), ANY_TEXT, st.lists(ELEMENT).map(lambda e: ",".join("".join(x) for x in e))),
-       body=st.binary(max_size=200), now=st.floats(allow_nan=False, allow_infinity=False))
+@given(
+    header=st.one_of(st.none(), ANY_TEXT, st.lists(ELEMENT).map(lambda e: ",".join("".join(x) for x in e))),
+    body=st.binary(max_size=200),
+    now=st.floats(allow_nan=False, allow_infinity=False),
+)
 def test_any_header_is_either_verified_or_a_bad_signature(header, body, now):
-    try:
+    with contextlib.suppress(BadSignature):
         assert isinstance(verify_signature(["k1", SECRET], header, body, now=now), int)
-    except BadSignature:
-        pass
 
 
 # --- delivery, against a real receiver ---------------------------------------------------------
@@ -222,7 +241,12 @@ def test_a_pause_is_delivered_signed_and_verified(receiver):
     assert isinstance(request["verified"], int)
     delivery, _ = hook.payload("u-17", make_pause())
     assert request["delivery"] == delivery == request["body"]["delivery"]
-    assert request["body"] == {"delivery": delivery, "type": "interrupt", "thread": "u-17", "interrupt": make_pause().to_dict()}
+    assert request["body"] == {
+        "delivery": delivery,
+        "type": "interrupt",
+        "thread": "u-17",
+        "interrupt": make_pause().to_dict(),
+    }
     assert request["body"]["interrupt"]["token"] == "tok"
     assert request["headers"]["Content-Type"] == "application/json"
     assert request["headers"]["User-Agent"] == "stalwart-agents"
@@ -251,7 +275,9 @@ def test_a_failing_receiver_is_tried_again_each_time_signed_afresh(receiver):
     error = raised.value
     assert error.code == "not_notified" and error.causes == ["status 500"] * 3
     origin = receiver.url.removesuffix("/hooks/stalwart")
-    assert f"webhook {origin} not notified after 3 attempts: status 500" in error.message and "/hooks" not in error.message
+    assert (
+        f"webhook {origin} not notified after 3 attempts: status 500" in error.message and "/hooks" not in error.message
+    )
     for shown in (error.message, repr(hook)):
         assert SECRET not in shown and "hidden" not in shown and "?" not in shown
 
@@ -275,7 +301,9 @@ def test_a_dead_url_fails_quickly_without_showing_secrets(closed_port):
         hook("u-17", make_pause())
     assert time.monotonic() - started < 2
     message = raised.value.message
-    assert message == f"webhook http://127.0.0.1:{closed_port} not notified after 2 attempts: connection refused; connection refused"
+    assert message == (
+        f"webhook http://127.0.0.1:{closed_port} not notified after 2 attempts: connection refused; connection refused"
+    )
     for shown in (message, repr(hook)):
         assert SECRET not in shown and "hidden" not in shown and "pw" not in shown and "capability-path" not in shown
 
@@ -316,7 +344,8 @@ def test_the_delivery_id_is_stable_for_a_pause():
 
 
 @pytest.mark.parametrize(
-    "url", ["ftp://hooks.example/x", "hooks.example/x", "http:///x", "http://hooks.example:99999/x?token=hidden", ""],
+    "url",
+    ["ftp://hooks.example/x", "hooks.example/x", "http:///x", "http://hooks.example:99999/x?token=hidden", ""],
 )
 def test_a_bad_url_is_refused(url):
     with pytest.raises(ValueError) as raised:
@@ -332,7 +361,9 @@ def test_an_empty_secret_is_refused():
 STANDARD = "whsec_" + base64.b64encode(b"a key of twenty-four byte").decode()
 
 
-@pytest.mark.parametrize(("secret", "given"), [(STANDARD, STANDARD), (SECRET, "whsec_" + base64.b64encode(SECRET.encode()).decode())])
+@pytest.mark.parametrize(
+    ("secret", "given"), [(STANDARD, STANDARD), (SECRET, "whsec_" + base64.b64encode(SECRET.encode()).decode())]
+)
 def test_each_delivery_also_verifies_with_the_standard_webhooks_library(receiver, secret, given):
     """A whsec_<base64> secret is given to the library as it is; any other as whsec_ and its base64."""
     with Webhook(receiver.url, secret, attempts=1) as hook:

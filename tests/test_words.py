@@ -11,7 +11,7 @@ from stalwart_agents.approvals.principal import Principal
 
 from .conftest import SHOP
 
-TOOLS = '''
+TOOLS = """
 from stalwart_agents import OutcomeUnknown, step, tool
 
 PAYMENT = {"order_id": "Order", "amount": "Amount"}
@@ -43,7 +43,7 @@ def wire(payee: str, amount: int) -> dict:
 def settle(run, order_id: str) -> dict:
     order = run.call("look_up_order", order_id=order_id)
     return run.call("charge", order_id=order_id, amount=order["total"])
-'''
+"""
 
 AGENT = """
 settings:
@@ -87,10 +87,13 @@ def test_a_confirm_asks_the_described_call_with_its_labels(desk):
     shown = pause.to_dict()
 
     assert (shown["title"], shown["label"], shown["question"]) == (
-        "Charge 40 to order 4411", "Charge a card", "Charge 40 to order 4411?"
+        "Charge 40 to order 4411",
+        "Charge a card",
+        "Charge 40 to order 4411?",
     )
     assert [(a["name"], a["label"], a["value"]) for a in shown["arguments"]] == [
-        ("amount", "Amount", 40), ("order_id", "Order", "4411")
+        ("amount", "Amount", 40),
+        ("order_id", "Order", "4411"),
     ]
     assert desk.waiting("t") == [pause] and desk.waiting("t")[0].to_dict() == shown
 
@@ -103,7 +106,10 @@ def test_a_tools_own_question_wins_and_its_title_still_describes_the_call(shop):
 def test_an_ask_says_its_prompt_and_is_titled_by_the_tools_label(desk):
     [ask] = desk.send("t", "charge order 4411").waiting
     assert (ask.kind, ask.question, ask.prompt, ask.title) == (
-        "ask", "Charge a card: what amount?", "Charge a card: what amount?", "Charge a card"
+        "ask",
+        "Charge a card: what amount?",
+        "Charge a card: what amount?",
+        "Charge a card",
     )
 
 
@@ -195,13 +201,15 @@ def test_a_template_places_whole_numbers_without_a_point_and_other_values_as_the
 
 
 def test_a_tool_file_with_a_bad_template_fails_to_load_naming_the_tool(tmp_path):
-    (tmp_path / "tools.py").write_text(textwrap.dedent('''
+    (tmp_path / "tools.py").write_text(
+        textwrap.dedent("""
         from stalwart_agents import tool
 
         @tool(describe="Look up {order}")
         def look_up_order(order_id: str) -> dict:
             return {}
-    '''))
+    """)
+    )
     (tmp_path / "agent.yaml").write_text("storage: memory://\nagents:\n  - name: a\n    tools: tools.py\n")
     with pytest.raises(ConfigError, match="look_up_order: describe names 'order'"):
         Desk.from_file(tmp_path / "agent.yaml")

@@ -14,7 +14,11 @@ def look_up_order(order_id: str) -> dict:
     return order(order_id)
 
 
-@tool(write=True, says=["charge {amount:number} (to|for|on) order {order_id}"],
-      label="Charge a card", describe="Charge {amount} to order {order_id}")
+@tool(
+    write=True,
+    says=["charge {amount:number} (to|for|on) order {order_id}"],
+    label="Charge a card",
+    describe="Charge {amount} to order {order_id}",
+)
 def charge_card(order_id: str, amount: float) -> dict:
     return {"amount": str(amount), "charge_id": f"ch-{order_id}", "order_id": order_id}

@@ -42,10 +42,7 @@ def model(state: MessagesState) -> dict:
         said = f"Done: {last.content}." if last.status == "success" else f"Nothing was refunded: {last.content}."
         return {"messages": [AIMessage(said)]}
     named = re.search(r"order (\d+)", last.content)
-    if named is None:
-        order_id = str(interrupt({"question": "Which order should I refund?"}))
-    else:
-        order_id = named.group(1)
+    order_id = named.group(1) if named else str(interrupt({"question": "Which order should I refund?"}))
     call = {"name": "refund_order", "args": {"order_id": order_id, "amount": 40}, "id": f"call_{order_id}"}
     return {"messages": [AIMessage("", tool_calls=[call])]}
 

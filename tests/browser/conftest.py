@@ -16,8 +16,13 @@ from ..server import free_port, wait_until_healthy
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 SHOTS = ROOT / "build" / "screenshots"
 AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
@@ -43,16 +48,35 @@ class Served:
 
     ``options`` and ``env`` are added to its command line and environment (authentication, say)."""
 
-    def __init__(self, storage: str, ledger: Path, operator_token: str,
-                 options: Sequence[str] = (), env: Mapping[str, str] | None = None, config: Path = SHOP) -> None:
+    def __init__(
+        self,
+        storage: str,
+        ledger: Path,
+        operator_token: str,
+        options: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        config: Path = SHOP,
+    ) -> None:
         self.port, self.storage, self.ledger, self.token = free_port(), storage, ledger, operator_token
         self.options, self.env, self.config = list(options), dict(env or {}), config
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "stalwart_agents", "serve", str(self.config),
-                   "--port", str(self.port), "--storage", self.storage, "--operator-token", self.token, *self.options]
+        command = [
+            sys.executable,
+            "-m",
+            "stalwart_agents",
+            "serve",
+            str(self.config),
+            "--port",
+            str(self.port),
+            "--storage",
+            self.storage,
+            "--operator-token",
+            self.token,
+            *self.options,
+        ]
         env = {**os.environ, "STALWART_SHOP_LEDGER": str(self.ledger), **self.env}
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_until_healthy(self.base)

@@ -51,7 +51,9 @@ def test_a_turn_nothing_read_goes_to_the_examples_model_on_yes_and_its_read_runs
     result = page.locator("stalwart-chat .entry.reply .results details").first
     result.wait_for()
     assert "total: 125.50" in result.locator("summary").inner_text()
-    assert "I read that as look_up_order for order 4412." in page.locator("stalwart-chat .entry.reply").last.inner_text()
+    assert (
+        "I read that as look_up_order for order 4412." in page.locator("stalwart-chat .entry.reply").last.inner_text()
+    )
     assert ledger(served, "charge") == []
 
 

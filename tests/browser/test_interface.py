@@ -105,7 +105,10 @@ def test_a_refusal_says_why_in_a_sentence_and_shows_its_rule_on_request(page, se
     say(page, "charge 600 to order 4413")
     decision = page.locator("stalwart-decision")
     decision.wait_for()
-    assert "Charges over 500 go through the finance desk, not the chat." in decision.locator("[part=decision]").inner_text()
+    assert (
+        "Charges over 500 go through the finance desk, not the chat."
+        in decision.locator("[part=decision]").inner_text()
+    )
     assert not decision.locator("[part=rule]").is_visible()
     decision.get_by_role("button", name="Which rule?").click()
     assert "charges-over-500" in decision.locator("[part=rule]").inner_text()
@@ -137,19 +140,24 @@ def test_the_stream_resumes_after_the_server_drops_it(page, served):
 
 
 def test_set_strings_replaces_the_words_shown(page):
-    page.evaluate("async () => (await import('/agent-ui.js')).setStrings({approve: 'Aprovar', skip: 'Pular este passo'})")
+    page.evaluate(
+        "async () => (await import('/agent-ui.js')).setStrings({approve: 'Aprovar', skip: 'Pular este passo'})"
+    )
     say(page, CHARGE)
     box = confirm_box(page)
     assert box.get_by_role("button", name="Aprovar").is_visible()
     assert box.get_by_role("button", name="Pular este passo").is_visible()
 
 
-@pytest.mark.parametrize(("scheme", "theme", "background"), [
-    ("light", None, "rgb(255, 255, 255)"),
-    ("dark", None, "rgb(18, 18, 18)"),
-    ("dark", "light", "rgb(255, 255, 255)"),
-    ("light", "dark", "rgb(18, 18, 18)"),
-])
+@pytest.mark.parametrize(
+    ("scheme", "theme", "background"),
+    [
+        ("light", None, "rgb(255, 255, 255)"),
+        ("dark", None, "rgb(18, 18, 18)"),
+        ("dark", "light", "rgb(255, 255, 255)"),
+        ("light", "dark", "rgb(18, 18, 18)"),
+    ],
+)
 def test_theme_and_prefers_color_scheme_choose_the_colours(browser, served, scheme, theme, background):
     context = browser.new_context(color_scheme=scheme)
     page = context.new_page()

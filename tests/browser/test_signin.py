@@ -27,8 +27,13 @@ def token_for(subject: str) -> str:
 
 @pytest.fixture
 def served(tmp_path):
-    server = Served(f"sqlite:///{tmp_path / 'runs.db'}", tmp_path / "ledger.jsonl", "operator-for-browser-tests",
-                    options=AUTH, env={"STALWART_JWT_SECRET": SECRET})
+    server = Served(
+        f"sqlite:///{tmp_path / 'runs.db'}",
+        tmp_path / "ledger.jsonl",
+        "operator-for-browser-tests",
+        options=AUTH,
+        env={"STALWART_JWT_SECRET": SECRET},
+    )
     server.start()
     yield server
     server.stop()

@@ -3,4 +3,7 @@
 
 def propose(agent, turn, tools):
     names = [schema["name"] for schema in tools]
-    return {"text": f"{agent} saw {len(names)} tools.", "calls": [{"tool": "look_up_order", "arguments": {"order_id": "4412"}}]}
+    return {
+        "text": f"{agent} saw {len(names)} tools.",
+        "calls": [{"tool": "look_up_order", "arguments": {"order_id": "4412"}}],
+    }

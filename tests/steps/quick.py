@@ -1,8 +1,8 @@
 """A second agent's tools: writes run without asking, except charges; and a step that is not deterministic."""
 
-from stalwart_agents import step, tool
-
 from steps_calls import CALLS
+
+from stalwart_agents import step, tool
 
 TIMES = {"replayed": 0}
 

@@ -1,8 +1,8 @@
 """Tools and steps for the step tests; CALLS (steps_calls.py) records every call a tool really made."""
 
-from stalwart_agents import step, tool
-
 from steps_calls import CALLS
+
+from stalwart_agents import step, tool
 
 
 @tool(says=["look up order {order_id}"])

@@ -1,4 +1,4 @@
-"""Races between processes, shared by the SQLite and Postgres tests: two spawned workers meet at a barrier each round."""
+"""Races between processes for the SQLite and Postgres tests: two spawned workers meet at a barrier each round."""
 
 from __future__ import annotations
 

@@ -17,10 +17,26 @@ boto3 = pytest.importorskip("boto3")
 pytest.importorskip("moto")
 
 from stalwart_agents.errors import ConfigError, NotFound, PauseClosed, StorageError, StorageUnavailable, ValueTooLarge  # noqa: E402
-from stalwart_agents.storage import Changes, Event, Feedback, JournalEntry, PauseRecord, RunRecord, ShownMessage, check_url, open_storage  # noqa: E402
+from stalwart_agents.storage import (  # noqa: E402
+    Changes,
+    Event,
+    Feedback,
+    JournalEntry,
+    PauseRecord,
+    RunRecord,
+    ShownMessage,
+    check_url,
+    open_storage,
+)
 from stalwart_agents.storage.dynamodb import DynamoStorage  # noqa: E402
 from stalwart_agents.storage.dynamodb_schema import TABLE, TTL_ATTRIBUTE  # noqa: E402
-from stalwart_agents.storage.dynamodb_sizes import ITEM_LIMIT, TRANSACTION_LIMIT, check_item, check_transaction, item_size  # noqa: E402
+from stalwart_agents.storage.dynamodb_sizes import (  # noqa: E402
+    ITEM_LIMIT,
+    TRANSACTION_LIMIT,
+    check_item,
+    check_transaction,
+    item_size,
+)
 
 from ..conftest import REGION  # noqa: E402
 from .test_sqlite import in_two_processes, waiting_run  # noqa: E402
@@ -77,7 +93,10 @@ def test_setup_creates_the_table_template_yaml_describes(opened: Opened, table: 
     described = opened.client.describe_table(TableName=table)["Table"]
     assert described["KeySchema"] == TABLE["KeySchema"]
     assert sorted(described["AttributeDefinitions"], key=str) == sorted(TABLE["AttributeDefinitions"], key=str)
-    indexes = [{name: index[name] for name in ("IndexName", "KeySchema", "Projection")} for index in described["GlobalSecondaryIndexes"]]
+    indexes = [
+        {name: index[name] for name in ("IndexName", "KeySchema", "Projection")}
+        for index in described["GlobalSecondaryIndexes"]
+    ]
     assert indexes == TABLE["GlobalSecondaryIndexes"]
     assert described["StreamSpecification"] == TABLE["StreamSpecification"]
     assert described["BillingModeSummary"]["BillingMode"] == TABLE["BillingMode"]
@@ -85,7 +104,9 @@ def test_setup_creates_the_table_template_yaml_describes(opened: Opened, table: 
     assert (ttl["TimeToLiveStatus"], ttl["AttributeName"]) == ("ENABLED", TTL_ATTRIBUTE)
 
 
-def test_a_pausing_turn_is_one_request_on_a_new_thread_and_after_reading_an_old_one(opened: Opened, table: str, moto_endpoint: str) -> None:
+def test_a_pausing_turn_is_one_request_on_a_new_thread_and_after_reading_an_old_one(
+    opened: Opened, table: str, moto_endpoint: str
+) -> None:
     assert opened.calls_of(lambda: opened.store.commit(pausing_turn(a_run(1)))) == ["TransactWriteItems"]
     opened.store.commit(Changes(run=a_run(1, status="done"), version=0, events=said("done")))
     cold = Opened(table, moto_endpoint)
@@ -95,24 +116,36 @@ def test_a_pausing_turn_is_one_request_on_a_new_thread_and_after_reading_an_old_
     assert committed[0].event_ids == [4, 5]
 
 
-def test_a_claim_is_one_request_after_the_snapshot_it_was_read_from(opened: Opened, table: str, moto_endpoint: str) -> None:
+def test_a_claim_is_one_request_after_the_snapshot_it_was_read_from(
+    opened: Opened, table: str, moto_endpoint: str
+) -> None:
     opened.store.commit(pausing_turn(a_run(1)))
     cold = Opened(table, moto_endpoint)
     snapshot = cold.store.snapshot("run-1")
     assert [p.status for p in snapshot.pauses] == ["open"] and [e.key for e in snapshot.journal] == ["call-1"]
-    claim = Changes(claim=("pause-run-1", {"ok": True}), run=snapshot.run.replace(status="running"), version=0, events=said("claimed"))
+    claim = Changes(
+        claim=("pause-run-1", {"ok": True}),
+        run=snapshot.run.replace(status="running"),
+        version=0,
+        events=said("claimed"),
+    )
     committed: list[Any] = []
     assert cold.calls_of(lambda: committed.append(cold.store.commit(claim))) == ["TransactWriteItems"]
     assert committed[0].event_ids == [3] and committed[0].run.version == 1
 
 
-def test_a_stale_event_counter_costs_one_retry_and_ids_still_rise(opened: Opened, table: str, moto_endpoint: str) -> None:
+def test_a_stale_event_counter_costs_one_retry_and_ids_still_rise(
+    opened: Opened, table: str, moto_endpoint: str
+) -> None:
     other = Opened(table, moto_endpoint)
     first = append_event(opened.store, "thread-a", {"n": 0})
     assert other.store.active_run("thread-a") is None
     moved = [append_event(opened.store, "thread-a", {"n": n}) for n in (1, 2, 3)]
     late: list[int] = []
-    assert other.calls_of(lambda: late.append(append_event(other.store, "thread-a", {"n": 4}))) == ["TransactWriteItems"] * 2
+    assert (
+        other.calls_of(lambda: late.append(append_event(other.store, "thread-a", {"n": 4})))
+        == ["TransactWriteItems"] * 2
+    )
     assert [first, *moved, *late] == [1, 2, 3, 4, 5]
     assert other.calls_of(lambda: append_event(other.store, "thread-a", {"n": 5})) == ["TransactWriteItems"]
     assert [body["n"] for _, body in opened.store.events("thread-a")] == [0, 1, 2, 3, 4, 5]
@@ -160,11 +193,21 @@ def _claim_each_round(name: str, barrier: Any, results: Any, url: str, rounds: i
 
 
 def _claim_once(store: Any, n: int, name: str, barrier: Any) -> str:
-    """Claim round ``n``'s pause as soon as the other process is ready to; say whether this one won, or what it lost to."""
+    """Claim round ``n``'s pause as soon as the other process is ready to.
+
+    Say whether this one won, or what it lost to.
+    """
     run = store.get_run(f"run-{n}")
     barrier.wait(timeout=30)
     try:
-        claim(store, f"pause-{n}", {"by": name}, run.replace(status="running"), expected_version=0, events=said(name, run.thread))
+        claim(
+            store,
+            f"pause-{n}",
+            {"by": name},
+            run.replace(status="running"),
+            expected_version=0,
+            events=said(name, run.thread),
+        )
     except StorageError as exc:
         return type(exc).__name__
     return "won"
@@ -189,7 +232,9 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def test_an_unreachable_endpoint_is_unavailable_and_names_the_table(fake_aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unreachable_endpoint_is_unavailable_and_names_the_table(
+    fake_aws: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
     store = DynamoStorage("runs-table", region=REGION, endpoint=f"http://127.0.0.1:{_free_port()}")
     for attempt in (store.setup, lambda: store.get_run("run-1"), lambda: append_event(store, "thread-a", {})):
@@ -201,7 +246,7 @@ def test_an_unreachable_endpoint_is_unavailable_and_names_the_table(fake_aws: No
 
 def test_a_missing_table_on_aws_says_to_deploy_the_template(opened: Opened) -> None:
     missing = DynamoStorage("no-such-table", region=REGION, client=opened.client)
-    with pytest.raises(StorageUnavailable, match="no-such-table .*template.yaml"):
+    with pytest.raises(StorageUnavailable, match=r"no-such-table .*template\.yaml"):
         missing.setup()
     with pytest.raises(StorageUnavailable, match="no-such-table"):
         missing.get_run("run-1")
@@ -215,7 +260,14 @@ def test_no_item_grows_with_the_run(opened: Opened, table: str) -> None:
         entries = [JournalEntry(run.id, f"call-{batch}-{n}", "send_mail", arguments, "started") for n in range(10)]
         events = [Event(run.thread, {"type": "step", "n": batch * 25 + n, "text": "z" * 200}) for n in range(25)]
         run = store.commit(Changes(run=run, version=run.version, starts=entries, events=events)).run
-    store.commit(Changes(updates=[(entry.replace(status="done", result={"ok": True}), "started", None) for entry in store.journal(run.id)[:90]]))
+    store.commit(
+        Changes(
+            updates=[
+                (entry.replace(status="done", result={"ok": True}), "started", None)
+                for entry in store.journal(run.id)[:90]
+            ]
+        )
+    )
     items = [item for page in opened.client.get_paginator("scan").paginate(TableName=table) for item in page["Items"]]
     assert len(items) == 1 + 1 + 200 + 500
     assert max(len(json.dumps(item)) for item in items) < 2048
@@ -235,18 +287,28 @@ def test_a_commit_over_a_hundred_items_is_refused_and_writes_nothing(opened: Ope
 
 def test_an_item_is_measured_by_dynamodbs_rules() -> None:
     assert item_size({"pk": {"S": "T#a"}, "é": {"S": "ü"}}) == 2 + 3 + 2 + 2
-    numbers = {text: item_size({"n": {"N": text}}) - 1 for text in ("7", "12", "123", "1000", "-0.0012", "12345678901234567890123456789012345678")}
+    numbers = {
+        text: item_size({"n": {"N": text}}) - 1
+        for text in ("7", "12", "123", "1000", "-0.0012", "12345678901234567890123456789012345678")
+    }
     assert numbers == {"7": 2, "12": 2, "123": 3, "1000": 2, "-0.0012": 2, "12345678901234567890123456789012345678": 20}
-    assert item_size({"m": {"M": {"ab": {"S": "c"}}}, "l": {"L": [{"BOOL": True}, {"NULL": True}]}}) == (1 + 3 + 1 + 2 + 1) + (1 + 3 + 2 * 2)
+    assert item_size({"m": {"M": {"ab": {"S": "c"}}}, "l": {"L": [{"BOOL": True}, {"NULL": True}]}}) == (
+        1 + 3 + 1 + 2 + 1
+    ) + (1 + 3 + 2 * 2)
 
 
 def test_an_item_of_exactly_400_kb_fits_and_one_byte_more_is_refused_naming_it() -> None:
     check_item("the run run-1", ITEM_LIMIT)
-    with pytest.raises(ValueTooLarge, match=f"the run run-1 would take {ITEM_LIMIT + 1:,} bytes .* limit of {ITEM_LIMIT:,}"):
+    with pytest.raises(
+        ValueTooLarge, match=f"the run run-1 would take {ITEM_LIMIT + 1:,} bytes .* limit of {ITEM_LIMIT:,}"
+    ):
         check_item("the run run-1", ITEM_LIMIT + 1)
     half = TRANSACTION_LIMIT // 2
     check_transaction([("an event", half), ("the run run-1", half)])
-    with pytest.raises(ValueTooLarge, match=f"{TRANSACTION_LIMIT + 1:,} bytes, over .* the largest is the run run-1, {half + 1:,} bytes"):
+    with pytest.raises(
+        ValueTooLarge,
+        match=f"{TRANSACTION_LIMIT + 1:,} bytes, over .* the largest is the run run-1, {half + 1:,} bytes",
+    ):
         check_transaction([("an event", half), ("the run run-1", half + 1)])
 
 
@@ -272,18 +334,28 @@ def test_a_journal_entry_just_under_400_kb_is_stored_and_just_over_is_refused_be
     store.commit(a_big_start(run, "call-1", fitting - 8))
     assert len(store.journal(run.id)[0].arguments["body"]) == fitting - 8
     opened.calls.clear()
-    with pytest.raises(ValueTooLarge, match=r"the journal entry of send_mail \(call call-2\) in run run-1 would take 409,6\d\d bytes") as refused:
+    with pytest.raises(
+        ValueTooLarge, match=r"the journal entry of send_mail \(call call-2\) in run run-1 would take 409,6\d\d bytes"
+    ) as refused:
         store.commit(a_big_start(run, "call-2", fitting + 8))
-    assert opened.calls == [] and refused.value.status == 413 and [entry.key for entry in store.journal(run.id)] == ["call-1"]
+    assert (
+        opened.calls == []
+        and refused.value.status == 413
+        and [entry.key for entry in store.journal(run.id)] == ["call-1"]
+    )
 
 
 def test_a_commit_over_4_mb_is_refused_naming_its_largest_item_and_writes_nothing(opened: Opened) -> None:
     store = opened.store
     run = begin_run(store, a_run(1))
     fitting, _ = size_of_a_big_start(store, run)
-    entries = [JournalEntry(run.id, f"call-{n}", "send_mail", {"body": "x" * (fitting - 100)}, "started") for n in range(11)]
+    entries = [
+        JournalEntry(run.id, f"call-{n}", "send_mail", {"body": "x" * (fitting - 100)}, "started") for n in range(11)
+    ]
     opened.calls.clear()
-    with pytest.raises(ValueTooLarge, match=r"a commit of 11 items would take [\d,]+ bytes, over DynamoDB's limit of 4,194,304"):
+    with pytest.raises(
+        ValueTooLarge, match=r"a commit of 11 items would take [\d,]+ bytes, over DynamoDB's limit of 4,194,304"
+    ):
         store.commit(Changes(starts=entries))
     assert opened.calls == [] and store.journal(run.id) == []
 
@@ -307,13 +379,20 @@ def test_every_item_but_a_secret_expires_a_retention_after_it_was_written(opened
     items = stored_items(opened, table)
     assert {key[0][:2] for key in items} == {"T#", "R#", "M#", "F#", "K#"}
     for key, item in items.items():
-        assert item.get(TTL_ATTRIBUTE) == (None if key[0].startswith("K#") else {"N": str(int(1_000_000 + store.retention))}), key
+        assert item.get(TTL_ATTRIBUTE) == (
+            None if key[0].startswith("K#") else {"N": str(int(1_000_000 + store.retention))}
+        ), key
 
 
 def test_a_thread_is_in_the_live_index_while_it_has_an_active_run(opened: Opened, table: str) -> None:
     store = opened.store
     store.commit(pausing_turn(a_run(1)))
-    live = opened.client.query(TableName=table, IndexName="live", KeyConditionExpression="live = :s", ExpressionAttributeValues={":s": stored_items(opened, table)[("T#thread-a", "THREAD")]["live"]})
+    live = opened.client.query(
+        TableName=table,
+        IndexName="live",
+        KeyConditionExpression="live = :s",
+        ExpressionAttributeValues={":s": stored_items(opened, table)[("T#thread-a", "THREAD")]["live"]},
+    )
     assert [(item["pk"]["S"], item["active_run"]["S"]) for item in live["Items"]] == [("T#thread-a", "run-1")]
     store.commit(Changes(run=a_run(1, status="done"), version=0, events=said("done")))
     assert "live" not in stored_items(opened, table)[("T#thread-a", "THREAD")]
@@ -328,7 +407,9 @@ def test_the_owner_is_kept_on_the_thread_and_an_owner_kept_before_is_still_honou
     assert thread["owner"] == {"S": "ana"} and thread[TTL_ATTRIBUTE] == {"N": str(int(2_000_000 + store.retention))}
     assert store.own("thread-a", "bo") == "ana" and store.owner("thread-a") == "ana"
     begin_run(store, a_run(2, thread="thread-old", status="done"))
-    opened.client.put_item(TableName=table, Item={"pk": {"S": "T#thread-old"}, "sk": {"S": "OWNER"}, "value": {"S": "cy"}})
+    opened.client.put_item(
+        TableName=table, Item={"pk": {"S": "T#thread-old"}, "sk": {"S": "OWNER"}, "value": {"S": "cy"}}
+    )
     assert store.owner("thread-old") == "cy"
     assert store.own("thread-old", "bo") == "cy" and store.owner("thread-old") == "cy"
 
@@ -502,7 +583,9 @@ def test_prune_on_its_schedule_keeps_a_waiting_thread_and_never_brings_back_what
 def test_a_begin_honours_an_owner_kept_before_and_owns_a_thread_begun_without_one(opened: Opened, table: str) -> None:
     store = opened.store
     begin_run(store, a_run(1, thread="thread-old", status="done"))
-    opened.client.put_item(TableName=table, Item={"pk": {"S": "T#thread-old"}, "sk": {"S": "OWNER"}, "value": {"S": "cy"}})
+    opened.client.put_item(
+        TableName=table, Item={"pk": {"S": "T#thread-old"}, "sk": {"S": "OWNER"}, "value": {"S": "cy"}}
+    )
     with pytest.raises(NotFound):
         store.commit(Changes(begin=a_run(2, thread="thread-old", status="done"), owner="bo"))
     assert store.get_run("run-2") is None and store.last_run("thread-old").id == "run-1"
@@ -515,9 +598,9 @@ def test_a_begin_honours_an_owner_kept_before_and_owns_a_thread_begun_without_on
         "TransactWriteItems",
     ]
     assert store.owner("thread-py") == "bo" and store.active_run("thread-py").id == "run-4"
-    assert opened.calls_of(lambda: store.commit(Changes(run=a_run(4, thread="thread-py", status="done"), version=0))) == [
-        "TransactWriteItems"
-    ]
+    assert opened.calls_of(
+        lambda: store.commit(Changes(run=a_run(4, thread="thread-py", status="done"), version=0))
+    ) == ["TransactWriteItems"]
     assert opened.calls_of(lambda: store.commit(Changes(begin=a_run(5, thread="thread-py"), owner="bo"))) == [
         "TransactWriteItems"
     ]

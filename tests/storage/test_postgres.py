@@ -1,4 +1,4 @@
-"""What only the Postgres store promises: processes race safely, the schema migrates once, and a lost server is said plainly.
+"""What only the Postgres store promises: safe races between processes, one migration, and a lost server said plainly.
 
 Each test gets its own database on the session's cluster (see tests/conftest.py);
 the tests that stop the server get a cluster of their own.
@@ -101,11 +101,16 @@ def test_the_url_attribute_hides_the_password(postgres_cluster: Cluster) -> None
         assert store.get_run("nope") is None
     finally:
         store.close()
-    assert masked(f"postgres://h/db?user=u&password={PASSWORD}&sslmode=disable") == "postgres://h/db?user=u&password=***&sslmode=disable"
+    assert (
+        masked(f"postgres://h/db?user=u&password={PASSWORD}&sslmode=disable")
+        == "postgres://h/db?user=u&password=***&sslmode=disable"
+    )
     assert masked("postgres://u@h:5/db") == "postgres://u@h:5/db"
 
 
-@pytest.mark.parametrize("bad", ["postgres://", "postgres://host", "postgres://host/", "postgres://host:port/db", "postgres://h/a/b"])
+@pytest.mark.parametrize(
+    "bad", ["postgres://", "postgres://host", "postgres://host/", "postgres://host:port/db", "postgres://h/a/b"]
+)
 def test_a_postgres_url_names_a_host_and_a_database(bad: str) -> None:
     with pytest.raises(ValueError, match="postgres://USER:PASSWORD@HOST:PORT/DATABASE"):
         check_url(bad)
@@ -159,9 +164,7 @@ def test_a_missing_database_is_named_in_the_error(postgres_cluster: Cluster) -> 
         store.close()
 
 
-def test_two_processes_beginning_one_new_thread_as_two_people_leave_it_to_one(
-    url: str, store: PostgresStorage
-) -> None:
+def test_two_processes_beginning_one_new_thread_as_two_people_leave_it_to_one(url: str, store: PostgresStorage) -> None:
     results = in_two_processes(begin_owned_each_round, ROUNDS, url, ROUNDS)
     assert_one_owner_each_round(results, store, ROUNDS)
 

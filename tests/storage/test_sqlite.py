@@ -187,8 +187,6 @@ def test_the_connection_of_a_thread_that_ended_is_closed(path: Path) -> None:
     store.close()
 
 
-def test_two_processes_beginning_one_new_thread_as_two_people_leave_it_to_one(
-    path: Path, store: SqliteStorage
-) -> None:
+def test_two_processes_beginning_one_new_thread_as_two_people_leave_it_to_one(path: Path, store: SqliteStorage) -> None:
     results = in_two_processes(begin_owned_each_round, ROUNDS, f"sqlite:///{path}", ROUNDS)
     assert_one_owner_each_round(results, store, ROUNDS)
