@@ -21,7 +21,8 @@ from .errors import ConfigError
 from .reading.check import Check
 from .reading.model import Model, build_model
 from .reading.selector import Pattern, PatternError, Selector, compile_pattern
-from .tools.python import Tool, load_tools
+from .tools.load import load_tools
+from .tools.python import Tool
 from .tools.steps import StepFunction
 
 if TYPE_CHECKING:

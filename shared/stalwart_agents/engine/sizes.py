@@ -7,7 +7,7 @@ anything of it is stored.  A value over the limit is never copied into an
 event either: an event field that would take it over is replaced by a marker
 that says how large it was.
 
-A value is measured by the very encoding the stores write (``storage._records``),
+A value is measured by the very encoding the stores write (``storage.text``),
 so what that encoding cannot write (NaN, a value nested thousands deep) is
 refused here the same way, as a value no store can keep, rather than failing
 in the store after a write has run.
@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ValueTooLarge
-from ..storage import Event
-from ..storage._records import text
+from ..storage import Event, text
 from ..vocabulary import JSON
 
 SETTING = "settings.max_value_bytes in agent.yaml"

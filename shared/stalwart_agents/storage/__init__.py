@@ -30,6 +30,7 @@ from .base import (
     Snapshot,
     Storage,
     Upkeep,
+    text,
 )
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "missing_extra",
     "open_storage",
     "sqlite_path",
+    "text",
 ]
 
 SCHEMES = ("memory", "sqlite", "dynamodb", "postgres", "postgresql")

@@ -23,6 +23,7 @@ from .base import (
     PauseRecord,
     RunRecord,
     ShownMessage,
+    text,
 )
 
 Record = TypeVar("Record")
@@ -52,15 +53,6 @@ STATUSES: dict[type, tuple[str, ...]] = {
 
 def columns(kind: type) -> tuple[str, ...]:
     return COLUMNS[kind]
-
-
-ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-"""The one encoding every store writes: compact, UTF-8, no NaN; one encoder, since ``json.dumps`` with options
-builds a new one for every value."""
-
-
-def text(value: Any) -> str:
-    return ENCODER.encode(value)
 
 
 def dump(value: Any) -> str | None:

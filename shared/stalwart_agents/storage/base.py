@@ -9,6 +9,7 @@ record, so callers never read-then-write.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -23,6 +24,15 @@ Position = tuple[float, str]
 """Where a pause stands in the inbox: its ``(created_at, id)``."""
 UNANNOUNCED = 60.0
 """Seconds after which an open pause nobody has noted a delivery on is due for one: its request's worker died."""
+
+ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+"""The one encoding every store writes: compact, UTF-8, no NaN; one encoder, since ``json.dumps`` with options
+builds a new one for every value."""
+
+
+def text(value: Any) -> str:
+    """``value`` as compact JSON text, exactly as every store writes it."""
+    return ENCODER.encode(value)
 
 
 Kept = TypeVar("Kept", "RunRecord", "PauseRecord", "JournalEntry")

@@ -6,25 +6,16 @@ its tools directly; the agent reads the metadata, never the function's body.
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.util
 import inspect
 import json
 import string
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import ConfigError
 from ..vocabulary import JSON
-
-if TYPE_CHECKING:
-    from .steps import StepFunction
 
 RESERVED = frozenset({"result", "idempotency_key"})
 
@@ -193,49 +184,3 @@ def _rendered(value: JSON) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-
-
-def load_tools(spec: str, base_dir: Path) -> tuple[dict[str, Tool | StepFunction], str]:
-    """Import a tools module (a .py file beside agent.yaml, or a dotted module) and collect its tools and steps.
-
-    Returns them by name, and where they came from, for error messages.
-    """
-    from .steps import StepFunction
-
-    if spec.endswith(".py"):
-        path = (base_dir / spec).resolve()
-        module = _import_file(path)
-        origin = str(path)
-    else:
-        module = importlib.import_module(spec)
-        origin = getattr(module, "__file__", None) or spec
-    found: dict[str, Tool | StepFunction] = {}
-    for value in vars(module).values():
-        if isinstance(value, (Tool, StepFunction)):
-            if value.name in found and found[value.name] is not value:
-                raise ConfigError(f"two tools are named {value.name!r}", file=origin, key=value.name)
-            found[value.name] = value
-    if not found:
-        raise ConfigError("declares no @tool functions", file=origin)
-    return found, origin
-
-
-def _import_file(path: Path) -> ModuleType:
-    digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
-    module_name = f"stalwart_tools_{path.stem}_{digest}"
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise ConfigError("cannot be imported as Python", file=str(path))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    folder = str(path.parent)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        del sys.modules[module_name]
-        raise ConfigError(f"failed to import: {type(exc).__name__}: {exc}", file=str(path)) from exc
-    return module
