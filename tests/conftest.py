@@ -2,6 +2,7 @@ import json
 import uuid
 from pathlib import Path
 
+import httpx
 import pytest
 
 from stalwart_agents import Desk
@@ -35,10 +36,25 @@ def ledger(tmp_path, monkeypatch):
     return entries
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "sqlite: the desk fixture keeps its runs in a SQLite file of the test's own, as a served desk does"
+    )
+
+
 @pytest.fixture
-def desk(ledger):
-    with Desk.from_file(SHOP, storage="memory://") as desk:
+def desk(request, tmp_path, ledger):
+    """The shop example's desk: in memory, or in ``tmp_path``'s runs.db where the test is marked ``sqlite``."""
+    sqlite = request.node.get_closest_marker("sqlite") is not None
+    with Desk.from_file(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}" if sqlite else "memory://") as desk:
         yield desk
+
+
+@pytest.fixture
+def client(base):
+    """An httpx client on the service at ``base``, a fixture of the test's module: it is served there."""
+    with httpx.Client(base_url=base, timeout=10) as client:
+        yield client
 
 
 @pytest.fixture(scope="session")

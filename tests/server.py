@@ -15,6 +15,7 @@ import httpx
 import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from stalwart_agents import verify_signature
 
@@ -52,6 +53,16 @@ def serving(app) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+class Later:
+    """An ASGI application given once its server is up, for a service that must first know its own address."""
+
+    app: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        assert self.app is not None, "a request came before the application was given"
+        await self.app(scope, receive, send)
 
 
 @contextlib.contextmanager

@@ -17,7 +17,7 @@ from stalwart_agents.approvals.webhook import sign
 from stalwart_agents.engine.pause import canonical
 from stalwart_agents.serve import make_app
 from tests.conftest import ROOT, SHOP
-from tests.server import serving
+from tests.server import Later, serving
 
 WEBHOOK_SECRET, RESUME_SECRET, SIGNING_SECRET = "whsec-approvals", "resume-approvals", "slack-signing-secret"
 BOT_TOKEN, CHANNEL, ANA = "xoxb-test-token", "C0OPS", "U0ANA"
@@ -59,19 +59,10 @@ class FakeSlack:
         return [body for name, body in self.calls if name == method]
 
 
-class Later:
-    """An ASGI application given once its server is up: the service and the receiver each need the other's URL."""
-
-    app = None
-
-    async def __call__(self, scope, receive, send):
-        await self.app(scope, receive, send)
-
-
 @pytest.fixture
 def channel(tmp_path, ledger, monkeypatch):
     """The service (the shop, webhook to the receiver, signed resumes only), the receiver, and the fake Slack."""
-    slack, service = FakeSlack(), Later()
+    slack, service = FakeSlack(), Later()  # the service and the receiver each need the other's URL
     with serving(slack.app()) as slack_base, serving(service) as service_base:
         monkeypatch.setenv("STALWART_URL", service_base)
         monkeypatch.setenv("STALWART_WEBHOOK_SECRET", WEBHOOK_SECRET)

@@ -1,9 +1,11 @@
 """Who may answer a pause (``approvers:``) and four eyes (``approvals:``): over a Desk on SQLite, between two
 processes, and over real uvicorn with people signed in by HS256 tokens."""
 
+import contextlib
 import multiprocessing
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -541,13 +543,21 @@ def token(who: Principal) -> dict:
     return {"Authorization": f"Bearer {jwt.encode(claims, SECRET, algorithm='HS256')}"}
 
 
+@contextlib.contextmanager
+def over_http(tmp_path: Path, agent: str) -> Iterator[tuple[httpx.Client, Desk]]:
+    """The shop with ``agent``'s rules under uvicorn, people signed in by HS256 tokens: a client on it, and its desk."""
+    with (
+        opened(tmp_path, agent) as desk,
+        serving(make_app(desk, auth=SharedSecret(SECRET, issuer=TEAM, audience=AUDIENCE))) as base,
+        httpx.Client(base_url=base, timeout=10) as client,
+    ):
+        yield client, desk
+
+
 @pytest.fixture
 def served(tmp_path, ledger, request):
-    with (
-        opened(tmp_path, request.param) as desk,
-        serving(make_app(desk, auth=SharedSecret(SECRET, issuer=TEAM, audience=AUDIENCE))) as base,
-    ):
-        yield httpx.Client(base_url=base, timeout=10), desk
+    with over_http(tmp_path, request.param) as served:
+        yield served
 
 
 def started(client: httpx.Client, thread: str, text: str) -> dict:

@@ -34,6 +34,8 @@ from .conftest import SHOP
 from .server import serving, stalwart_serve
 from .test_http import read_stream, sse
 
+pytestmark = pytest.mark.sqlite  # the desk under uvicorn keeps its runs in a file, as `stalwart serve` does
+
 AUDIENCE = "stalwart-shop"
 CHARGE = {"text": "look up order 4411 and charge 40 to order 4411"}
 LOOKUP = {"text": "look up order 4412"}
@@ -130,12 +132,6 @@ def idp(provider):
 
 
 @pytest.fixture
-def desk(tmp_path, ledger):
-    with Desk.from_file(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}") as desk:
-        yield desk
-
-
-@pytest.fixture
 def clock():
     """The key cache's clock, moved by hand: ``clock[0] += 31`` is half a minute later."""
     return [1000.0]
@@ -146,12 +142,6 @@ def base(desk, idp, clock):
     auth = Jwt(idp.issuer, AUDIENCE, keys=Keys(idp.jwks_url, clock=lambda: clock[0]))
     with serving(make_app(desk, auth=auth)) as url:
         yield url
-
-
-@pytest.fixture
-def client(base):
-    with httpx.Client(base_url=base, timeout=10) as client:
-        yield client
 
 
 @pytest.fixture(scope="module")

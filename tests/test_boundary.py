@@ -17,15 +17,11 @@ from stalwart_agents.serve import make_app
 from .conftest import SHOP
 from .server import serving, stalwart_serve
 
+pytestmark = pytest.mark.sqlite  # the desk under uvicorn keeps its runs in a file, as `stalwart serve` does
+
 TRANSFER = {"text": "look up order 4411 and charge 40 to order 4411"}
 JSON = {"Content-Type": "application/json"}
 EVIL = {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
-
-
-@pytest.fixture
-def desk(tmp_path, ledger):
-    with Desk.from_file(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}") as desk:
-        yield desk
 
 
 @pytest.fixture

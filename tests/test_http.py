@@ -11,9 +11,10 @@ from stalwart_agents import Desk, Webhook
 from stalwart_agents.approvals.webhook import sign
 from stalwart_agents.serve import make_app
 
-from .conftest import SHOP
 from .server import free_port, receiving, serving
 from .test_sagas import BANK
+
+pytestmark = pytest.mark.sqlite  # the desk under uvicorn keeps its runs in a file, as `stalwart serve` does
 
 CHARGE = {"text": "look up order 4411 and charge 40 to order 4411"}
 OPERATOR = "operator-token-for-tests"
@@ -21,21 +22,9 @@ JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
-def desk(tmp_path, ledger):
-    with Desk.from_file(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}") as desk:
-        yield desk
-
-
-@pytest.fixture
 def base(desk):
     with serving(make_app(desk, operator_token=OPERATOR)) as url:
         yield url
-
-
-@pytest.fixture
-def client(base):
-    with httpx.Client(base_url=base, timeout=10) as client:
-        yield client
 
 
 SHOP_CONFIG = {

@@ -3,28 +3,21 @@ signed in by HS256 tokens, on SQLite (the index reads themselves are held to eve
 
 import json
 
-import httpx
 import pytest
 
 from stalwart_agents import BadRequest, Desk
 from stalwart_agents.approvals.inbox import cursor_of, position
 from stalwart_agents.approvals.principal import ANONYMOUS
-from stalwart_agents.http.auth import SharedSecret
-from stalwart_agents.serve import make_app
 
-from .server import serving
-from .test_approvers import ALICE, AUDIENCE, FINANCE_FOR_LARGE, FIONA, MALLORY, SECRET, TEAM, opened, token
+from .test_approvers import ALICE, FINANCE_FOR_LARGE, FIONA, MALLORY, opened, over_http, token
 
 SHOP_RULES = FINANCE_FOR_LARGE
 
 
 @pytest.fixture
 def client(tmp_path, ledger):
-    with (
-        opened(tmp_path, SHOP_RULES) as desk,
-        serving(make_app(desk, auth=SharedSecret(SECRET, issuer=TEAM, audience=AUDIENCE))) as base,
-    ):
-        yield httpx.Client(base_url=base, timeout=10)
+    with over_http(tmp_path, SHOP_RULES) as (client, _):
+        yield client
 
 
 def say(client, who, thread, text):

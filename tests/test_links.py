@@ -25,7 +25,7 @@ from stalwart_agents.serve import make_app
 from stalwart_agents.storage import open_storage
 
 from .conftest import ROOT, SHOP
-from .server import at_once, receiving, serving, stalwart_serve
+from .server import Later, at_once, receiving, serving, stalwart_serve
 
 HOOK_SECRET = "whsec-links-test"
 THREAD = "thread-7f3a"
@@ -42,15 +42,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-class Later:
-    """An ASGI application made once uvicorn listens, so the service can be told its own public URL."""
-
-    app = None
-
-    async def __call__(self, scope, receive, send):
-        await self.app(scope, receive, send)
 
 
 @pytest.fixture
