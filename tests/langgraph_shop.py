@@ -6,7 +6,9 @@ tool call (asking which order where the message names none), interrupted before
 it runs; the call's result goes back to the model, which says what happened.
 LANGGRAPH_LEDGER counts real charges, outside the graph; where LANGGRAPH_FAIL_ONCE
 names a file that does not exist yet, the approved charge first creates it and
-raises, as a card network that is down once would, before anything is charged.
+raises, as a card network that is down once would, before anything is charged;
+where LANGGRAPH_PAID_THEN_FAILED does, the charge is made and then the node raises
+once, as a timeout after the card network took the payment would.
 
 ``app`` is the door under /agent of a team's Starlette application, over the
 checkpointer LANGGRAPH_CHECKPOINTS names (a SQLite file, or a postgresql:// URL)
@@ -42,8 +44,14 @@ def look_up(state: Order) -> Order:
 
 
 def charge(state: Order) -> Order:
-    decision = interrupt({"tool": "charge_card", "arguments": {"order_id": state["order_id"], "amount": state["total"]},
-                          "origins": {"order_id": "typed", "amount": "result:look_up"}, "reasons": ["write"]})
+    decision = interrupt(
+        {
+            "tool": "charge_card",
+            "arguments": {"order_id": state["order_id"], "amount": state["total"]},
+            "origins": {"order_id": "typed", "amount": "result:look_up"},
+            "reasons": ["write"],
+        }
+    )
     if decision != "approve":
         return {"charged": None}
     charge_card(state["order_id"])
@@ -58,6 +66,10 @@ def charge_card(order_id: str) -> str:
         raise ConnectionError("the card network is down")
     with open(os.environ["LANGGRAPH_LEDGER"], "a", encoding="utf-8") as ledger:
         ledger.write(json.dumps({"charge": order_id}) + "\n")
+    paid_then_failed = os.environ.get("LANGGRAPH_PAID_THEN_FAILED")
+    if paid_then_failed and not os.path.exists(paid_then_failed):
+        open(paid_then_failed, "w").close()
+        raise TimeoutError("the card network took the charge, then timed out")
     return f"ch-{order_id}"
 
 
@@ -128,7 +140,9 @@ def team_app():
     from stalwart_agents.langchain.server import langgraph_app
 
     graph = build_chat_graph(saver_for(os.environ["LANGGRAPH_CHECKPOINTS"]))
-    door = langgraph_app(graph, storage=os.environ["LANGGRAPH_RUNS"], operator_token=os.environ.get("LANGGRAPH_OPERATOR"))
+    door = langgraph_app(
+        graph, storage=os.environ["LANGGRAPH_RUNS"], operator_token=os.environ.get("LANGGRAPH_OPERATOR")
+    )
     return Starlette(routes=[Route("/healthz", lambda request: JSONResponse({"ok": True})), Mount("/agent", app=door)])
 
 

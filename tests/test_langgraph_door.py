@@ -1,6 +1,9 @@
 """The LangGraph door whole, over HTTP, on InMemorySaver, SqliteSaver and PostgresSaver: a turn, an ask, a
-confirmation, the operator's rollback, and an answer the graph failed to take, re-driven until it is taken once."""
+confirmation, the operator's rollback, and a node that fails after it took an answer: it may have paid, so a
+person is asked whether it happened, and nothing (not the same answer again, not a read, not a second process)
+sends the payment again by itself."""
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -12,12 +15,12 @@ import pytest
 
 pytest.importorskip("langgraph")
 
-from stalwart_agents import Webhook  # noqa: E402
-from stalwart_agents.langchain.server import langgraph_app  # noqa: E402
+from stalwart_agents import Webhook
+from stalwart_agents.langchain.server import langgraph_app
 
-from .conftest import ROOT  # noqa: E402
-from .langgraph_shop import build_chat_graph, postgres_saver, sqlite_saver  # noqa: E402
-from .server import at_once, free_port, receiving, serving, wait_until_healthy  # noqa: E402
+from .conftest import ROOT
+from .langgraph_shop import build_chat_graph, postgres_saver, sqlite_saver
+from .server import at_once, free_port, receiving, serving, wait_until_healthy
 
 OPERATOR = "op-token-for-tests"
 REPLY_KEYS = {"thread", "reply", "steps", "waiting", "refusals", "rollback", "not_notified"}
@@ -82,7 +85,7 @@ def test_a_turn_runs_the_graph_and_pauses_before_its_tool_call_then_the_approval
     assert charges(tmp_path) == ['{"charge": "4411"}']
 
     again = say(door, "t1", "charge order 4412").json()
-    assert [w["arguments"] for w in again["waiting"]][0][1]["value"] == "4412" and again["steps"] == []
+    assert again["waiting"][0]["arguments"][1]["value"] == "4412" and again["steps"] == []
 
 
 def test_an_ask_shows_its_question_and_takes_its_value(door, tmp_path):
@@ -115,36 +118,63 @@ def test_without_an_operator_token_the_rollback_route_is_off(places):
     assert off.status_code == 403 and "rollback route is off" in off.json()["message"]
 
 
-def test_an_answer_the_graph_fails_to_take_is_taken_once_on_the_next_request_for_the_thread(door, tmp_path, monkeypatch):
-    monkeypatch.setenv("LANGGRAPH_FAIL_ONCE", str(tmp_path / "failed-once"))
-    [pause] = say(door, "t5", "charge order 4411").json()["waiting"]
-    failed = answer(door, "t5", pause)
-    assert failed.status_code == 503 and failed.json()["error"] == "graph_failed"
-    assert "ConnectionError" in failed.json()["message"] and charges(tmp_path) == []
+def unknown_of(reply):
+    """The one pause a reply waits on, which must ask whether charge_card happened."""
+    [unknown] = reply["waiting"]
+    assert unknown["kind"] == "outcome_unknown" and unknown["tool"] == "charge_card"
+    assert unknown["answers"] == ["happened", "did_not_happen"]
+    return unknown
 
-    assert httpx.get(f"{door}/threads/t5/interrupts").json()["waiting"] == []
-    assert charges(tmp_path) == ['{"charge": "4411"}']
+
+def test_a_node_that_pays_then_raises_asks_a_person_and_nothing_sends_the_payment_again(door, tmp_path, monkeypatch):
+    monkeypatch.setenv("LANGGRAPH_PAID_THEN_FAILED", str(tmp_path / "paid-then-failed"))
+    [pause] = say(door, "t5", "charge order 4411").json()["waiting"]
+    taken = answer(door, "t5", pause)
+    assert taken.status_code == 200 and charges(tmp_path) == ['{"charge": "4411"}']
+    unknown = unknown_of(taken.json())
+    assert "TimeoutError" in unknown["reasons"][0] and unknown["arguments"] == pause["arguments"]
+
     assert answer(door, "t5", pause).json()["error"] == "interrupt_stale"
+    assert httpx.get(f"{door}/threads/t5/interrupts").json()["waiting"] == [unknown]
+    refused = say(door, "t5", "thanks")
+    assert refused.json()["error"] == "run_waiting" and refused.json()["waiting"] == [unknown]
+    assert charges(tmp_path) == ['{"charge": "4411"}']
+
+    settled = answer(door, "t5", unknown, "happened")
+    assert settled.status_code == 200 and settled.json()["waiting"] == []
+    assert answer(door, "t5", unknown, "did_not_happen").json()["error"] == "interrupt_stale"
     assert say(door, "t5", "thanks").status_code == 200
     assert charges(tmp_path) == ['{"charge": "4411"}']
 
 
-def test_the_same_answer_sent_again_resumes_the_graph_once_then_every_answer_is_stale(door, tmp_path, monkeypatch):
+def test_a_person_who_says_it_did_not_happen_runs_the_node_again_once(door, tmp_path, monkeypatch):
     monkeypatch.setenv("LANGGRAPH_FAIL_ONCE", str(tmp_path / "failed-once"))
     [pause] = say(door, "t6", "charge order 4411").json()["waiting"]
-    assert answer(door, "t6", pause).status_code == 503
-    retried = answer(door, "t6", pause)
+    unknown = unknown_of(answer(door, "t6", pause).json())
+    assert httpx.get(f"{door}/threads/t6/interrupts").json()["waiting"] == [unknown] and charges(tmp_path) == []
+    retried = answer(door, "t6", unknown, "did_not_happen")
     assert retried.status_code == 200 and retried.json()["reply"]["text"] == "Charged order 4411: ch-4411."
-    assert answer(door, "t6", pause).json()["error"] == "interrupt_stale"
+    assert answer(door, "t6", unknown, "did_not_happen").json()["error"] == "interrupt_stale"
     assert answer(door, "t6", pause, "skip").json()["error"] == "interrupt_stale"
     assert charges(tmp_path) == ['{"charge": "4411"}']
 
 
-def test_a_turn_after_a_failed_answer_first_gives_the_graph_that_answer(door, tmp_path, monkeypatch):
+def test_a_node_declared_safe_to_rerun_takes_its_kept_answer_on_the_next_write_never_on_a_read(
+    places, tmp_path, monkeypatch
+):
     monkeypatch.setenv("LANGGRAPH_FAIL_ONCE", str(tmp_path / "failed-once"))
-    [pause] = say(door, "t7", "charge order 4411").json()["waiting"]
-    assert answer(door, "t7", pause).status_code == 503
-    [next_pause] = say(door, "t7", "charge order 4412").json()["waiting"]
+    saver, store = places
+    app = langgraph_app(build_chat_graph(saver), storage=store, rerun=["tools"])
+    with serving(app) as base:
+        [pause] = say(base, "t7", "charge order 4411").json()["waiting"]
+        failed = answer(base, "t7", pause)
+        assert failed.status_code == 503 and failed.json()["error"] == "graph_failed"
+        assert "ConnectionError" in failed.json()["message"]
+        assert httpx.get(f"{base}/threads/t7/interrupts").json()["waiting"] == [] and charges(tmp_path) == []
+        retried = answer(base, "t7", pause)
+        assert retried.status_code == 200 and retried.json()["reply"]["text"] == "Charged order 4411: ch-4411."
+        assert answer(base, "t7", pause).json()["error"] == "interrupt_stale"
+        [next_pause] = say(base, "t7", "charge order 4412").json()["waiting"]
     assert next_pause["arguments"][1]["value"] == "4412" and charges(tmp_path) == ['{"charge": "4411"}']
 
 
@@ -161,35 +191,68 @@ def test_a_webhook_that_fails_is_listed_under_not_notified_and_the_pause_still_w
     assert read["waiting"] == [pause] and [m["interrupt"] for m in read["not_notified"]] == [pause["id"]]
 
 
-@pytest.mark.parametrize("where", ["sqlite", "postgres"])
-def test_two_uvicorn_processes_racing_one_answer_run_it_once(where, tmp_path, request):
+@contextlib.contextmanager
+def two_processes(where, tmp_path, request, **env):
+    """Two uvicorn processes serving the team's application over one checkpointer and one store."""
     if where == "postgres":
         checkpoints = runs = request.getfixturevalue("postgres_cluster").create_database(f"lg_{uuid.uuid4().hex}")
         postgres_saver(checkpoints).conn.close()  # the tables, before two processes set them up at once
     else:
         checkpoints, runs = str(tmp_path / "checkpoints.db"), f"sqlite:///{tmp_path / 'runs.db'}"
-    env = {**os.environ, "LANGGRAPH_CHECKPOINTS": checkpoints, "LANGGRAPH_RUNS": runs,
-           "LANGGRAPH_LEDGER": str(tmp_path / "ledger.jsonl")}
+    env = {
+        **os.environ,
+        "LANGGRAPH_CHECKPOINTS": checkpoints,
+        "LANGGRAPH_RUNS": runs,
+        "LANGGRAPH_LEDGER": str(tmp_path / "ledger.jsonl"),
+        **env,
+    }
     servers = []
-    for _ in range(2):
-        port = free_port()
-        command = [sys.executable, "-m", "uvicorn", "tests.langgraph_shop:app", "--port", str(port), "--log-level", "warning"]
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        servers.append((process, f"http://127.0.0.1:{port}"))
     try:
+        for _ in range(2):
+            port = free_port()
+            command = [sys.executable, "-m", "uvicorn", "tests.langgraph_shop:app", "--port", str(port)]
+            command += ["--log-level", "warning"]
+            process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            servers.append((process, f"http://127.0.0.1:{port}"))
         for _, base in servers:
             wait_until_healthy(base)
-        for n in range(4):
-            thread = f"race-{n}"
-            [pause] = say(f"{servers[0][1]}/agent", thread, f"charge order 44{n}").json()["waiting"]
-            assert httpx.get(f"{servers[1][1]}/agent/threads/{thread}/interrupts").json()["waiting"] == [pause]
-            answers = at_once(*(partial(answer, f"{base}/agent", thread, pause) for _, base in servers))
-            assert sorted(a.status_code for a in answers) == [200, 409]
-        assert len(charges(tmp_path)) == 4
+        yield [f"{base}/agent" for _, base in servers]
     finally:
         for process, _ in servers:
             process.terminate()
             process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("where", ["sqlite", "postgres"])
+def test_two_uvicorn_processes_racing_one_answer_run_it_once(where, tmp_path, request):
+    with two_processes(where, tmp_path, request) as (first, second):
+        for n in range(4):
+            thread = f"race-{n}"
+            [pause] = say(first, thread, f"charge order 44{n}").json()["waiting"]
+            assert httpx.get(f"{second}/threads/{thread}/interrupts").json()["waiting"] == [pause]
+            answers = at_once(*(partial(answer, base, thread, pause) for base in (first, second)))
+            assert sorted(a.status_code for a in answers) == [200, 409]
+    assert len(charges(tmp_path)) == 4
+
+
+@pytest.mark.parametrize("where", ["sqlite", "postgres"])
+def test_a_payment_that_raised_is_made_once_whichever_process_is_asked_again(where, tmp_path, request):
+    """Both processes answer at once, the winner's node pays and raises; then the same answer and a read reach the
+    other process: one payment, and one outcome_unknown pause that a person answers on either."""
+    marker = str(tmp_path / "paid-then-failed")
+    with two_processes(where, tmp_path, request, LANGGRAPH_PAID_THEN_FAILED=marker) as (first, second):
+        [pause] = say(first, "t", "charge order 4411").json()["waiting"]
+        answers = at_once(*(partial(answer, base, "t", pause) for base in (first, second)))
+        assert sorted(a.status_code for a in answers) == [200, 409]
+        unknown = unknown_of(next(a for a in answers if a.status_code == 200).json())
+        for base in (first, second):
+            assert answer(base, "t", pause).json()["error"] == "interrupt_stale"
+            assert httpx.get(f"{base}/threads/t/interrupts").json()["waiting"] == [unknown]
+        assert charges(tmp_path) == ['{"charge": "4411"}']
+        settled = at_once(*(partial(answer, base, "t", unknown, "happened") for base in (first, second)))
+        assert sorted(a.status_code for a in settled) == [200, 409]
+        assert httpx.get(f"{first}/threads/t/interrupts").json()["waiting"] == []
+    assert charges(tmp_path) == ['{"charge": "4411"}']
 
 
 def test_a_graph_slower_than_the_hold_keeps_its_thread_and_its_answer_runs_once():

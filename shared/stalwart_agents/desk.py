@@ -20,13 +20,15 @@ from typing import TypedDict, Unpack
 from . import logs
 from .agent import Agent
 from .approvals import audit
+from .approvals.admission import Admission, enter
 from .approvals.announce import Notify, announce
 from .approvals.inbox import Inbox, read_inbox
 from .approvals.principal import ANONYMOUS, Principal
-from .approvals.rules import Approvers, is_owner, owner_of, same_key, unapprovable
+from .approvals.rules import Approvers, owner_of, unapprovable
 from .approvals.rules import misnamed as misnamed_approver
 from .aws.metrics import Meter, NoMeter
 from .config import Config, load_config
+from .door import Described
 from .engine.answer import Answer
 from .engine.engine import Engine, Recovery
 from .engine.move import Runtime
@@ -66,6 +68,8 @@ class Desk:
         ``meter`` is told of each pause opened and each answer taken, and how long it waited.
         """
         self.config = config
+        self.default_agent = config.agents[0].name
+        """The agent a turn goes to where it names none: the file's first, unless an application serves another."""
         self.on_interrupt = on_interrupt
         self.meter: Meter = meter or NoMeter()
         self.clock = clock
@@ -87,9 +91,15 @@ class Desk:
     ) -> Desk:
         return cls(load_config(path), storage, **options)
 
-    @property
-    def default_agent(self) -> str:
-        return self.config.agents[0].name
+    def describe(self) -> Described:
+        """The agent turns go to, its description ("" where it has none) and a few turns made from its tools'
+        patterns."""
+        name = self.default_agent
+        return {
+            "agent": name,
+            "description": self.config.agent(name).description or "",
+            "examples": self.agent(name).selector.examples(EXAMPLES),
+        }
 
     def send(
         self,
@@ -170,19 +180,11 @@ class Desk:
         begun from Python, or before threads had owners, belongs to the anonymous principal.
         Another's thread and one that does not exist answer the same, so ids cannot be probed.
         """
-        thread = _thread(user)
-        stored = owner_of(self.storage, thread)
-        if start and (stored is None or same_key(stored, owner)):
-            # Owning is also the thread's activity: a prune deciding right now that it is idle either
-            # keeps it or, having removed it, sees it claimed afresh, so a turn never lands in a
-            # thread pruned (or taken by another) between this check and the turn's commit.
-            stored = self.storage.own(thread, owner)
-        if stored is None or not same_key(stored, owner):
-            raise NotFound("no such thread")
+        enter(self.storage, _thread(user), owner, start=start)
 
-    def admit(self, user: str, principal: Principal, pause: str | None = None) -> str | None:
+    def admit(self, user: str, principal: Principal, *, pause: str | None = None) -> Admission:
         """Let ``principal`` into the thread to read what waits there and answer it, or raise NotFound; the
-        thread's owner (a principal's key, as ``owner_of`` reads it), so the caller need not read it again.
+        admission carries the thread's owner (a principal's key, as ``owner_of`` reads it), read once.
 
         The owner comes in as ``enter`` lets them; anyone else only while some open pause of the
         thread's run is theirs to answer by the approver rules, or to answer ``pause`` (an id), a
@@ -192,15 +194,16 @@ class Desk:
         then answer is ``may_answer``'s.
         """
         thread = _thread(user)
-        owner = owner_of(self.storage, thread)
-        if is_owner(principal, owner):
-            return owner
+        admitted = Admission(thread, principal, owner_of(self.storage, thread))
+        owner = admitted.owner
+        if admitted.is_owner:
+            return admitted
         if owner is None or not (
-            any(self.may_answer(p, principal, owner) for p in self.waiting(thread))
+            any(self.may_answer(p, principal, owner) for p in self._engine.waiting(thread))
             or (pause is not None and self._may_answer_any(thread, pause, principal, owner))
         ):
             raise NotFound("no such thread")
-        return owner
+        return admitted
 
     def _may_answer_any(self, thread: str, pause: str, principal: Principal, owner: str) -> bool:
         """Whether ``pause`` is of ``thread`` and ``principal`` may answer it, open or not."""
@@ -242,13 +245,23 @@ class Desk:
         With ``principal``: all of it for the thread's owner, whose conversation it is even where
         an approver rule gives the answer to someone else; only what they may answer for anyone else.
         """
-        waiting = self._engine.waiting(_thread(user))
-        if principal is None or not waiting:
+        if principal is None:
+            return self._engine.waiting(_thread(user))
+        return self.waiting_for(Admission(_thread(user), principal, owner_of(self.storage, user)))
+
+    def waiting_for(self, admitted: Admission) -> list[Pause]:
+        """What waits, as the admitted person is shown it: all of it for the owner (or a link, which stands for
+        them), whose conversation it is even where a rule gives the answer to someone else; only what they may
+        answer for anyone else."""
+        waiting = self._engine.waiting(admitted.thread)
+        if admitted.speaks_for_owner or not waiting:
             return waiting
-        owner = owner_of(self.storage, user)
-        if is_owner(principal, owner):
-            return waiting
-        return [pause for pause in waiting if self.may_answer(pause, principal, owner)]
+        return [pause for pause in waiting if self.may_answer(pause, admitted.principal, admitted.owner)]
+
+    def answer(self, admitted: Admission, answer: Answer, pause: str, *, session: str | None = None) -> Reply:
+        """Answer ``pause`` for a person a service admitted: the engine judges their rules against the admission's
+        owner, never reading it again."""
+        return self._notified(self._engine.answer(admitted.thread, answer, pause, session), after=answer)
 
     def inbox(
         self,
@@ -382,6 +395,8 @@ def _storage(storage: Storage | str | None, config: Config) -> Storage:
 
 
 THREAD_MAX = 200
+EXAMPLES = 4
+"""Example turns ``describe`` offers at most: one per tool, as many as a person takes in at a glance."""
 AGENTS_KEPT = 10_000
 """How many runs' agents a Desk remembers for ``may_answer``, the least recently used forgotten first."""
 _CONTROL = re.compile(rf"[{CONTROL_CHARACTERS}\ud800-\udfff]")

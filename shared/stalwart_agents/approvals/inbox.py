@@ -70,8 +70,10 @@ def read_inbox(
     tool: str | None = None,
     cursor: str | None = None,
     limit: int = 50,
+    shown: Callable[[InboxEntry], Pause | None] | None = None,
 ) -> Inbox:
-    """The page of open pauses ``principal`` may answer after ``cursor``, filtered by ``kind`` and ``tool``."""
+    """The page of open pauses ``principal`` may answer after ``cursor``, filtered by ``kind`` and ``tool``;
+    ``shown`` is how a door shows an entry (None where its run moved past it), ``answerable`` for the engine's runs."""
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise BadRequest(f"limit is a whole number from 1 to {MAX_LIMIT}")
     if tool is not None and not _name(tool):
@@ -84,7 +86,7 @@ def read_inbox(
         for entry in page:
             seen += 1
             before = (entry.pause.created_at, entry.pause.id)
-            pause = answerable(entry)
+            pause = (shown or answerable)(entry)
             if pause is not None and may_answer(pause, principal, entry.owner or ANONYMOUS.key, entry.run.agent):
                 found.append(pause)
                 if len(found) == limit:

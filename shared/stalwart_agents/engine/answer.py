@@ -12,8 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..approvals.admission import Admission
 from ..approvals.principal import ANONYMOUS, Principal
+from ..approvals.rules import owner_of
 from ..errors import BadRequest
+from ..storage import Storage
 from ..tools.python import Parameter
 from ..vocabulary import JSON, Choice
 from .pause import ANSWERS, Pause
@@ -34,6 +37,19 @@ class Answer:
     by: str | None = None
     principal: dict[str, JSON] | None = None
     who: Principal | None = field(default=None, repr=False)
+    admitted: Admission | None = field(default=None, repr=False)
+
+    @classmethod
+    def of(
+        cls, decision: str, value: JSON, token: str | None, channel: str, admitted: Admission, by: str | None = None
+    ) -> Answer:
+        """An answer from the person a door admitted: judged, kept and audited as them."""
+        who = admitted.principal
+        return cls(decision, value, token, channel, by or who.subject, who.to_dict(), who, admitted)
+
+    def owner_of(self, store: Storage, thread: str) -> str | None:
+        """The thread's owner: as the door admitted the answer, or read where it came in another way."""
+        return self.admitted.owner if self.admitted is not None else owner_of(store, thread)
 
     @property
     def person(self) -> Principal:

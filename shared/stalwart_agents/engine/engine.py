@@ -9,7 +9,6 @@ lease is ``move.py``'s.
 
 from __future__ import annotations
 
-import hmac
 from dataclasses import dataclass, field, replace
 from typing import NoReturn
 
@@ -21,7 +20,6 @@ from ..errors import (
     InterruptStale,
     NotAnApprover,
     NotFound,
-    PauseClosed,
     RunBusy,
     StalwartError,
     ThreadBusy,
@@ -33,6 +31,7 @@ from ..tools.python import Parameter
 from ..vocabulary import JSON
 from .answer import Answer
 from .arguments import by_name, with_origin
+from .claim import check_token, claimed_once
 from .ledger import claiming, journal_outcomes
 from .move import Mover, Runtime, open_pauses, reply_of, waiting_pauses
 from .pause import Pause, run_of
@@ -40,8 +39,6 @@ from .progress import Progress
 from .reply import Reply
 from .sizes import bounded
 from .state import PlannedCall, RunState, Saga, Unread
-
-CLAIM_ATTEMPTS = 8
 
 
 @dataclass(frozen=True)
@@ -153,35 +150,30 @@ class Engine:
             raise RunBusy("a new turn began on this thread while rolling back; try again") from exc
 
     def _answer(self, thread: str, answer: Answer, waiting: str | None, session: str | None) -> Reply:
-        for _ in range(CLAIM_ATTEMPTS):
-            snapshot = self._snapshot_for(thread, waiting)
-            record, others_open = self._pick(snapshot, thread, waiting)
-            pause = Pause.from_record(record)
-            self._refuse_non_approver(snapshot.run, pause, answer)
-            value = answer.checked(pause, self._filled_by(snapshot.run, pause))
-            if answer.token is not None and not hmac.compare_digest(answer.token.encode(), pause.token.encode()):
-                raise InterruptStale("this answer carries a token other than the one shown; read what waits again")
-            counted = self._counts_only(snapshot.run, pause, answer)
-            stored = answer.stored(value, self._runtime.clock())
-            outcome = "approval" if counted else "taken"
-            about = {"run": snapshot.run.id, "pause": pause.id, "title": pause.title}
-            taken = {**about, **answer.audited(pause), "outcome": outcome}
-            answered = self._runs.event(thread, {"type": "answer", **taken})
-            try:
-                if counted:
-                    return self._count_approval(snapshot, pause, answer, answered)
-                if others_open:
-                    return replace(self._answer_one_of_several(snapshot, pause, stored, answered), answered=pause)
-                lease = self._runs.lease(snapshot.run, claim=(pause.id, stored))
-                moved = Snapshot(snapshot.run, _answered(snapshot.pauses, pause.id, stored), snapshot.journal)
-                state = RunState.of(snapshot.run)
-                reply = self._runs.advance(lease, state, moved, session, (answered,), answering=pause.id)
-                return replace(reply, answered=pause)
-            except PauseClosed as exc:
-                raise InterruptStale("this pause was already answered and the run moved on") from exc
-            except VersionConflict:
-                continue
-        raise RunBusy("the run kept changing while this answer was taken; try again")
+        return claimed_once(lambda: self._answer_once(thread, answer, waiting, session))
+
+    def _answer_once(self, thread: str, answer: Answer, waiting: str | None, session: str | None) -> Reply:
+        snapshot = self._snapshot_for(thread, waiting)
+        record, others_open = self._pick(snapshot, thread, waiting)
+        pause = Pause.from_record(record)
+        self._refuse_non_approver(snapshot.run, pause, answer)
+        value = answer.checked(pause, self._filled_by(snapshot.run, pause))
+        check_token(answer, pause)
+        counted = self._counts_only(snapshot.run, pause, answer)
+        stored = answer.stored(value, self._runtime.clock())
+        outcome = "approval" if counted else "taken"
+        about = {"run": snapshot.run.id, "pause": pause.id, "title": pause.title}
+        taken = {**about, **answer.audited(pause), "outcome": outcome}
+        answered = self._runs.event(thread, {"type": "answer", **taken})
+        if counted:
+            return self._count_approval(snapshot, pause, answer, answered)
+        if others_open:
+            return replace(self._answer_one_of_several(snapshot, pause, stored, answered), answered=pause)
+        lease = self._runs.lease(snapshot.run, claim=(pause.id, stored))
+        moved = Snapshot(snapshot.run, _answered(snapshot.pauses, pause.id, stored), snapshot.journal)
+        state = RunState.of(snapshot.run)
+        reply = self._runs.advance(lease, state, moved, session, (answered,), answering=pause.id)
+        return replace(reply, answered=pause)
 
     def _refuse_non_approver(self, run: RunRecord, pause: Pause, answer: Answer) -> None:
         """NotAnApprover, unless the pause's approver rules (or, where none governs it, ownership) allow the person.
@@ -194,7 +186,7 @@ class Engine:
         approvers = self._runtime.agents[run.agent].approvers
         if answer.who is None and (answer.decision in DECLINES or not approvers.governing(pause)):
             return
-        why = approvers.refusal(pause, answer.person, owner_of(self._store, run.thread), answer.decision)
+        why = approvers.refusal(pause, answer.person, answer.owner_of(self._store, run.thread), answer.decision)
         if why is not None:
             raise NotAnApprover(f"you may not answer this pause: {why}", pause=pause.id)
 
@@ -206,7 +198,7 @@ class Engine:
         if answer.decision != "approve" or pause.approvals is None:
             return False
         given = RunState.approvals_of(run).get(pause.id, ())
-        if approved_by(given, answer.person, owner_of(self._store, run.thread)):
+        if approved_by(given, answer.person, answer.owner_of(self._store, run.thread)):
             raise AlreadyApproved(
                 "you have already approved this; it waits for someone else to approve it too", pause=pause.id
             )

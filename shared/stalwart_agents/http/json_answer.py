@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from ..storage._records import text
+from ..storage import text
 
 
 class JsonAnswer(JSONResponse):

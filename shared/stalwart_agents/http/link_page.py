@@ -3,7 +3,7 @@
 Mail scanners and chat unfurlers fetch every link they see, so a GET never
 acts: it shows the call, its arguments with their origins, why it asks, and one
 button, a form with no fields that posts back to the same address.  The POST
-answers through ``Desk.confirm`` with the pause's own token, so the pause's claim
+answers through the door with the pause's own token, so the pause's claim
 decides a race between a link and the chat as it decides any other.
 
 Without authentication, or with ``alone`` (the team's choice, see docs/links.md),
@@ -23,22 +23,26 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 
-from fastapi import FastAPI, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
+from ..approvals.admission import Admission
 from ..approvals.links import PATH, Link, Links
 from ..approvals.principal import Principal
-from ..approvals.rules import LINK_ISSUER
-from ..desk import Desk
+from ..approvals.rules import LINK_ISSUER, owner_of
+from ..door import Door
+from ..engine.answer import Answer
 from ..engine.pause import Pause, canonical, iso
 from ..engine.reply import Reply
 from ..errors import LinkExpired, NotALink, NotFound, StalwartError, Unauthorized
 from ..storage.base import PauseRecord
-from .app import SECURE, as_seen_by
 from .auth import Auth, NoAuth
+from .declare import Declare
+from .edge import SECURE
+from .threads import seen_by
 
-__all__ = ["add_link_routes", "link_principal"]
+__all__ = ["declare_links", "link_principal"]
 
 USED = ("interrupt_stale", "pause_closed", "already_approved")
 """The codes of an answer refused because the pause was answered already (or this link's approval counted)."""
@@ -97,18 +101,25 @@ def link_principal(pause: str, decision: str) -> Principal:
     return Principal(issuer=LINK_ISSUER, subject=f"{pause}:{decision}", claims={"link": True}, verified=False)
 
 
-def add_link_routes(app: FastAPI, desk: Desk, links: Links, auth: Auth, *, alone: bool = False) -> None:
-    """Serve ``GET`` and ``POST /links/{link}`` on ``app``.
+def declare_links(route: Declare, door: Door, links: Links, auth: Auth, *, alone: bool = False) -> None:
+    """``GET`` and ``POST /links/{link}``, where the ``links`` route is served.
 
     ``alone`` lets a link answer without signing in where ``auth`` would otherwise ask for it.
     """
-    pages = _LinkPages(desk, links, auth, signing_in=not alone and not isinstance(auth, NoAuth))
+    pages = _LinkPages(door, links, auth, signing_in=not alone and not isinstance(auth, NoAuth))
 
-    @app.get(f"{PATH}{{link}}", name="links", response_class=HTMLResponse, summary="What a signed link answers")
+    @route("links", "GET", f"{PATH}{{link}}", response_class=HTMLResponse, summary="What a signed link answers")
     async def show(link: str) -> HTMLResponse:
         return await run_in_threadpool(pages.respond, link, pages.show)
 
-    @app.post(f"{PATH}{{link}}", name="links_answer", response_class=HTMLResponse, summary="Answer by a signed link")
+    @route(
+        "links",
+        "POST",
+        f"{PATH}{{link}}",
+        named="links_answer",
+        response_class=HTMLResponse,
+        summary="Answer by a signed link",
+    )
     async def answer(link: str, request: Request) -> HTMLResponse:
         return await run_in_threadpool(pages.respond, link, partial(pages.answer, request=request))
 
@@ -122,8 +133,8 @@ class _Found:
 
 
 class _LinkPages:
-    def __init__(self, desk: Desk, links: Links, auth: Auth, *, signing_in: bool) -> None:
-        self.desk, self.links, self.auth, self.signing_in = desk, links, auth, signing_in
+    def __init__(self, door: Door, links: Links, auth: Auth, *, signing_in: bool) -> None:
+        self.door, self.links, self.auth, self.signing_in = door, links, auth, signing_in
 
     def respond(self, link: str, act: Callable[[_Found], HTMLResponse]) -> HTMLResponse:
         """``act`` on what the link names, or the page that says why not.
@@ -160,30 +171,37 @@ class _LinkPages:
         return _page(f"{label}: {pause.tool}?", "\n".join([_described(pause), action, expires]))
 
     def answer(self, found: _Found, *, request: Request) -> HTMLResponse:
-        decision = found.link.decision
-        who = self.auth.principal(request) if self.signing_in else link_principal(found.pause.id, decision)
-        reply = self.desk.confirm(
-            found.pause.thread, decision, waiting=found.pause.id, token=found.pause.token, channel="link", principal=who
-        )
+        decision, pause = found.link.decision, found.pause
+        who = self.auth.principal(request) if self.signing_in else link_principal(pause.id, decision)
+        admitted = self.admitted(pause, who)
+        answer = Answer.of(decision, None, pause.token, "link", admitted)
+        reply = self.door.answer(admitted, answer, pause.id)
         answered = _p(f"You answered: {html.escape(_label(decision))}.")
-        return _page("Answer taken", answered + _result(as_seen_by(self.desk, reply, who), found.pause.id))
+        return _page("Answer taken", answered + _result(seen_by(self.door, reply, admitted), pause.id))
+
+    def admitted(self, pause: PauseRecord, who: Principal) -> Admission:
+        """The link let its bearer in: the capability is the admission, judged by the pause's rules as it answers."""
+        return Admission(pause.thread, who, owner_of(self.door.storage, pause.thread))
 
     def found(self, link: str) -> _Found:
         read = self.links.read(link)
-        stored = self.desk.storage.get_pause(read.pause)
+        stored = self.door.storage.get_pause(read.pause)
         if stored is None or not read.matches(stored.token) or read.decision not in Pause.from_record(stored).answers:
             raise NotALink("this link names nothing that waits here")
         return _Found(read, stored)
 
     def is_open(self, pause: PauseRecord) -> bool:
-        return pause.status == "open" and any(p.id == pause.id for p in self.desk.waiting(pause.thread))
+        if pause.status != "open":
+            return False
+        standing_in = Admission(pause.thread, link_principal(pause.id, ""), owner_of(self.door.storage, pause.thread))
+        return any(p.id == pause.id for p in self.door.waiting_for(standing_in))
 
     def inbox(self) -> str:
         return f'<a href="{html.escape(self.links.base, quote=True)}/inbox">your inbox</a>'
 
     def refused(self, exc: StalwartError, pause: str | None) -> HTMLResponse:
         """The page for an error: what the person can do about it, in the error's status."""
-        stored = self.desk.storage.get_pause(pause) if pause is not None and exc.code in USED else None
+        stored = self.door.storage.get_pause(pause) if pause is not None and exc.code in USED else None
         if stored is not None:
             return self.used(stored, exc.code)
         if isinstance(exc, NotALink | NotFound):

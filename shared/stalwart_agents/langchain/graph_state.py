@@ -17,6 +17,8 @@ TurnInput = Callable[[str], Any]
 """How a person's text becomes the graph's input."""
 ReplyWords = Callable[[Any], str]
 """How the graph's state values become the reply's words."""
+Happened = Callable[[Any], Any]
+"""The state update a door writes as a node a person said made its write, from the graph's state values."""
 
 
 def said(text: str) -> dict[str, list[tuple[str, str]]]:
@@ -63,3 +65,21 @@ def _text(content: Any) -> str:
         return content
     parts = (block if isinstance(block, str) else block.get("text", "") for block in content or ())
     return "".join(part for part in parts if isinstance(part, str))
+
+
+HAPPENED = "A person confirmed that this call happened; its result was not seen."
+
+
+def happened(values: Any) -> Any:
+    """What the door writes, as the node whose write a person said happened, before the graph carries on past it:
+    for a graph of messages, a tool message for each call of the last AI message that has none (a model needs an
+    answer to every call it made); for any other graph, nothing."""
+    messages = _messages(values)
+    said = next((m for m in reversed(messages) if m.type == "ai"), None)
+    answered = {getattr(m, "tool_call_id", None) for m in messages if m.type == "tool"}
+    calls = [c for c in (getattr(said, "tool_calls", None) or ()) if c["id"] not in answered]
+    if not calls:
+        return None
+    from langchain_core.messages import ToolMessage
+
+    return {"messages": [ToolMessage(HAPPENED, tool_call_id=c["id"], name=c["name"]) for c in calls]}

@@ -8,8 +8,8 @@ the value's ``question`` or ``prompt``, else the value as text.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Literal
 
 from ..engine.arguments import ArgumentDict
@@ -17,12 +17,12 @@ from ..engine.pause import ANSWERS, Pause, iso, new_token
 from ..storage import RunRecord
 
 
-def pause_of(run: RunRecord, interrupt: Any) -> Pause:
+def pause_of(run: RunRecord, interrupt: Any, at: float) -> Pause:
     """``interrupt`` (LangGraph's ``Interrupt``: its ``id`` and ``value``) as a new pause of ``run``, with a token."""
     value = interrupt.value
     if isinstance(value, Mapping) and "tool" in value:
-        return _confirmation(run, interrupt.id, value)
-    return _ask(run, interrupt.id, _question(value))
+        return _confirmation(run, interrupt.id, value, at)
+    return _ask(run, interrupt.id, _question(value), at)
 
 
 def _question(value: object) -> str:
@@ -33,7 +33,7 @@ def _question(value: object) -> str:
     return str(value)
 
 
-def _confirmation(run: RunRecord, pause_id: str, call: Mapping[str, Any]) -> Pause:
+def _confirmation(run: RunRecord, pause_id: str, call: Mapping[str, Any], at: float) -> Pause:
     origins, given = call.get("origins") or {}, call.get("arguments") or {}
     arguments: list[ArgumentDict] = sorted(
         ({"name": k, "value": v, "origin": origins.get(k, "computed")} for k, v in given.items()),
@@ -48,12 +48,13 @@ def _confirmation(run: RunRecord, pause_id: str, call: Mapping[str, Any]) -> Pau
         question,
         arguments,
         list(call.get("reasons") or ["write"]),
+        at,
         irreversible=bool(call.get("irreversible")),
     )
 
 
-def _ask(run: RunRecord, pause_id: str, question: str) -> Pause:
-    return _new(run, pause_id, "ask", "", question, [], [], prompt=question)
+def _ask(run: RunRecord, pause_id: str, question: str, at: float) -> Pause:
+    return _new(run, pause_id, "ask", "", question, [], [], at, prompt=question)
 
 
 def _new(
@@ -64,6 +65,7 @@ def _new(
     question: str,
     arguments: list[ArgumentDict],
     reasons: list[str],
+    at: float,
     *,
     irreversible: bool = False,
     prompt: str | None = None,
@@ -82,6 +84,23 @@ def _new(
         irreversible=irreversible,
         answers=list(ANSWERS[kind]),
         token=new_token(),
-        created_at=iso(time.time()),
+        created_at=iso(at),
         prompt=prompt,
+    )
+
+
+def unknown_of(pause: Pause, pause_id: str, error: str, at: float) -> Pause:
+    """A pause asking whether ``pause``'s call happened: the graph raised after it took the answer, so the door
+    cannot know whether the node's write ran, and never sends it again by itself."""
+    return replace(
+        pause,
+        id=pause_id,
+        kind="outcome_unknown",
+        question=f"Did {pause.tool or 'it'} happen?",
+        reasons=[f"outcome_unknown: the graph raised {error} after it took the answer"],
+        answers=list(ANSWERS["outcome_unknown"]),
+        token=new_token(),
+        created_at=iso(at),
+        prompt=None,
+        approvals=None,
     )

@@ -1,45 +1,50 @@
-"""The door for a LangGraph graph: its turns, its ``interrupt()`` pauses and an operator's rollback, served as
-``stalwart serve`` serves ours.
+"""The door for a LangGraph graph: its turns, its ``interrupt()`` pauses and an operator's rollback, served by the
+same routes as ``stalwart serve``.
 
-The graph keeps its own state in the team's own checkpointer; this server keeps,
+The graph keeps its own state in the team's own checkpointer; this door keeps,
 in a stalwart run store, what LangGraph does not: a token per pause, a claim so
 that two answers at once give one resume and one ``interrupt_stale``, a hold on
-the thread while its graph runs, and who was told of each pause.  Pause ids are
-LangGraph's own interrupt ids.
+the thread while its graph runs, who owns the thread, and who was told of each
+pause.  Pause ids are LangGraph's own interrupt ids.
 
     from stalwart_agents.langchain.server import Webhook, langgraph_app
 
     app.mount("/agent", langgraph_app(graph, storage="sqlite:///runs.db",
                                       on_interrupt=Webhook(url, secret)))
 
-An answer is claimed in the store before the graph is resumed with it.  Where the
-graph then raises, the answer stays claimed and LangGraph still shows the
-interrupt pending: the next request for the thread (or the same answer sent
-again) resumes the graph with the stored answer, until LangGraph's checkpoint no
-longer shows that interrupt, which is how the door knows the graph took it.  A
-resume runs only while its request holds the thread, so it never runs twice.
-The interrupts are described in ``interrupts.py``; docs/langgraph.md has the rest.
+An answer is claimed in the store before the graph is resumed with it.  Where
+the graph then raises while LangGraph still shows the interrupt pending, the
+node that took the answer may have made its write before it raised (a payment,
+then a timeout): the door cannot know, so it never sends it again by itself.  It
+opens an ``outcome_unknown`` pause naming the call; a person answers
+``happened`` (the graph carries on past that node, which does not run again) or
+``did_not_happen`` (the node runs again with the same answer).  A node the team
+declares safe to re-run (``rerun=``) is instead given the kept answer again on
+the thread's next write.  Reads never drive the graph.  docs/langgraph.md has
+the rest; ``interrupts.py`` describes the pauses.
 """
 
 from __future__ import annotations
 
-import hmac
 import logging
 import threading
 import time
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Unpack
 
-from fastapi import FastAPI, Request, Response
-from starlette.concurrency import run_in_threadpool
+from fastapi import FastAPI
 
+from ..approvals.admission import Admission, enter
 from ..approvals.announce import Notify, announce
-from ..approvals.inbox import not_notified
-from ..approvals.signature import verify_signature
+from ..approvals.inbox import Inbox, read_inbox
+from ..approvals.principal import ANONYMOUS, Principal
+from ..approvals.rules import is_owner, owner_of
 from ..approvals.webhook import Webhook
+from ..door import Described
 from ..engine.answer import Answer
+from ..engine.claim import ANSWERED, check_token, claimed_once
 from ..engine.lease import RENEWER, extended
 from ..engine.ledger import claiming, opening
 from ..engine.pause import Pause, new_token
@@ -55,38 +60,40 @@ from ..errors import (
     ThreadBusy,
     VersionConflict,
 )
-from ..http import stream
-from ..http.app import PUBLIC, _handle_errors, _operator, _origins
-from ..http.body import parsed, raw
-from ..http.boundary import LOOPBACK_HOSTS, Boundary
-from ..http.schemas import ReplyOut, Resume, Thread, Turn, WaitingOut, answers, body_of
-from ..storage import Changes, PauseRecord, RunRecord, Storage, open_storage
+from ..storage import Changes, InboxEntry, PauseRecord, RunRecord, Storage, open_storage
 from ..vocabulary import JSON, RunStatus
-from .graph_state import ReplyWords, TurnInput, last_words, said, tool_steps
-from .interrupts import pause_of
+from .graph_state import Happened, ReplyWords, TurnInput, happened, last_words, said, tool_steps
+from .interrupts import pause_of, unknown_of
 
-__all__ = ["GraphFailed", "InterruptServer", "Webhook", "langgraph_app"]
+if TYPE_CHECKING:
+    from ..http.app import Service
 
-CLAIM_ATTEMPTS = 8
+__all__ = ["GraphDoor", "GraphFailed", "InterruptServer", "Webhook", "langgraph_app"]
+
 HOLD_SECONDS = 300.0
 """How long a request holds a thread while its graph runs; a worker that dies holding it frees it after this."""
 ROLLBACK = "cancel_all"
+UNKNOWN = ".outcome"
+"""What an ``outcome_unknown`` pause's id adds to its interrupt's id, before the count of such pauses."""
 log = logging.getLogger("stalwart_agents")
 
 
 class GraphFailed(StalwartError):
-    """The graph raised while it ran a turn or took an answer; an answer it was taking stays kept."""
+    """The graph raised while it ran a turn, or after an answer it took; nothing it may have written is sent again."""
 
     code = "graph_failed"
     status = 503
 
 
-class InterruptServer:
+class GraphDoor:
     """A graph's turns and pauses, each pause with a token and a claim kept in ``storage``.
 
     ``turn(text)`` is the graph's input for a person's text (``{"messages": [("user", text)]}`` by
     default); ``reply(values)`` the words of the reply, from the graph's state values (the last
-    message's text by default).
+    message's text by default).  ``rerun`` names the nodes that are safe to run again with an answer
+    they failed to take (they write nothing, or nothing twice); every other node's failure asks a person.
+    ``settled(values)`` is what is written as a node a person said made its write (``happened``: a tool
+    message for each call left without one, for a graph of messages).
     """
 
     def __init__(
@@ -97,71 +104,98 @@ class InterruptServer:
         on_interrupt: Notify | None = None,
         turn: TurnInput = said,
         reply: ReplyWords = last_words,
+        rerun: Collection[str] = (),
+        settled: Happened = happened,
         hold_seconds: float = HOLD_SECONDS,
+        clock: Callable[[], float] = time.time,
+        name: str = "langgraph",
+        description: str = "",
     ) -> None:
         """``graph`` is a compiled LangGraph graph, typed loosely so that importing this never imports LangGraph."""
         self.graph = graph
-        self.store = open_storage(storage) if isinstance(storage, str) else storage
+        self.storage = open_storage(storage) if isinstance(storage, str) else storage
         self.on_interrupt = on_interrupt
-        self.turn, self.words, self.hold_seconds = turn, reply, hold_seconds
+        self.turn, self.words, self.rerun, self.settled = turn, reply, frozenset(rerun), settled
+        self.hold_seconds = hold_seconds
+        self.clock, self.name, self.description = clock, name, description
 
-    def interrupts(self, thread: str) -> list[Pause]:
-        """What waits in the thread, each by LangGraph's interrupt id; new ones are registered (and announced) first."""
-        self.redrive(thread)
-        return self._sync(thread)[0]
+    def describe(self) -> Described:
+        return {"agent": self.name, "description": self.description, "examples": []}
 
-    def send(self, thread: str, text: str) -> Reply:
-        """A person's turn: the graph invoked on ``turn(text)``; refused (run_waiting) while an interrupt waits."""
+    def admit(self, thread: str, principal: Principal, *, pause: str | None = None) -> Admission:
+        """Only the thread's owner answers a graph's pauses: a graph has no approver rules.  A thread the graph ran
+        outside the door (from Python, a job) is the anonymous principal's, as a Desk's thread begun from Python is."""
+        owner = owner_of(self.storage, thread)
+        if owner is None and self._pending(thread):
+            self._sync(thread)
+            owner = owner_of(self.storage, thread)
+        if not is_owner(principal, owner):
+            raise NotFound("no such thread")
+        return Admission(thread, principal, owner)
+
+    def enter(self, user: str, owner: str, *, start: bool = False) -> None:
+        enter(self.storage, user, owner, start=start)
+
+    def may_answer(self, pause: Pause, principal: Principal, owner: str | None) -> bool:
+        return is_owner(principal, owner or ANONYMOUS.key)
+
+    def send(self, thread: str, text: str, *, owner: str = ANONYMOUS.key, session: str | None = None) -> Reply:
+        """A person's turn: the graph invoked on ``turn(text)``; refused (run_waiting) while a pause waits."""
+        enter(self.storage, thread, owner, start=True)
         self.redrive(thread)
         with self._holding(self._run(thread)) as run:
-            if self._pending(thread):
-                waiting = self._sync(thread)[0]
-                if not waiting:
-                    raise RunBusy("an answer in this thread is being taken; try again in a moment")
+            waiting = self._sync(thread)[0]
+            if waiting:
                 raise RunWaiting("this thread's graph waits for a decision; answer it before a new turn", waiting)
+            if self._pending(thread):
+                raise RunBusy("an answer in this thread is being taken; try again in a moment")
             self._invoke(self.turn(text), thread, "on this turn")
         return self._reply(run)
 
-    def resume(self, thread: str, interrupt_id: str, decision: str, token: str, value: JSON = None) -> Reply:
-        """Claim the pause, then resume the graph with the answer.  The same answer sent again, after the graph
-        failed to take it, resumes the graph again; any other answer to a pause already answered is stale."""
-        redriven = self.redrive(thread)
-        for _ in range(CLAIM_ATTEMPTS):
-            run, stored = self._stored(thread, interrupt_id)
-            pause, answer = Pause.from_record(stored), Answer(decision, value, token, channel="langgraph")
-            taken = answer.checked(pause)
-            if not hmac.compare_digest(token.encode(), pause.token.encode()):
-                raise InterruptStale("this answer carries a token other than the one shown; read what waits again")
-            if stored.status != "open":
-                if pause.id in redriven and _same(stored.answer, decision, taken):
-                    return self._reply(run)
-                raise InterruptStale("this pause was already answered")
-            now = time.time()
-            held = self._held(run, now)
-            try:
-                claimed = self.store.commit(claiming(pause.id, answer.stored(taken, now), held, now)).run
-            except PauseClosed as exc:
-                raise InterruptStale("this pause was already answered") from exc
-            except VersionConflict:
-                continue
-            assert claimed is not None, "a claim saves its run"
-            with self._released(claimed):
-                self._invoke(_command({pause.id: _resumed(pause.kind, decision, taken)}), thread, _KEPT)
-            return self._reply(run)
-        raise RunBusy("the thread kept changing while this answer was taken; try again")
+    def waiting_for(self, admitted: Admission) -> list[Pause]:
+        """What waits in the thread, each by LangGraph's interrupt id; new interrupts are registered (and announced)
+        first.  The graph is never run: a read only reads."""
+        return self._sync(admitted.thread)[0]
 
-    def rollback(self, thread: str) -> Reply:
+    def answer(self, admitted: Admission, answer: Answer, pause: str, *, session: str | None = None) -> Reply:
+        """Claim the pause, then resume the graph with the answer: the one answer rule (``engine/claim.py``)."""
+        thread = admitted.thread
+        self._sync(thread)
+        run, stored = self._stored(thread, pause)
+        shown = Pause.from_record(stored)
+        check_token(answer, shown)
+        value = answer.checked(shown)
+        if stored.status != "open":
+            if self._redriven(thread, stored, answer.decision, value):
+                return self._reply(run)
+            raise InterruptStale(ANSWERED)
+
+        def claim() -> RunRecord:
+            now = self.clock()
+            current = self.storage.get_run(run.id) or run
+            claimed = self.storage.commit(claiming(pause, answer.stored(value, now), self._held(current, now), now))
+            assert claimed.run is not None, "a claim saves its run"
+            return claimed.run
+
+        with self._released(claimed_once(claim)):
+            if shown.kind == "outcome_unknown":
+                self._settle(thread, shown, answer.decision)
+            else:
+                self._take(thread, shown, _resumed(shown.kind, answer.decision, value))
+        return self._reply(run)
+
+    def rollback(self, user: str, *, session: str | None = None) -> Reply:
         """An operator's rollback: every open pause of the thread answered ``cancel_all`` through the graph, which
         decides what to undo; ``reply.rollback`` says whether the graph ended (complete) or waits again."""
-        self.redrive(thread)
-        run = self.store.get_run(_run_id(thread))
+        run = self.storage.get_run(_run_id(user))
         if run is None:
             raise NotFound("this thread has no graph run to roll back")
-        open_ids = [pause.id for pause in self._sync(thread)[0]]
+        self.redrive(user)
+        open_now = self._sync(user)[0]
         with self._holding(run):
-            cancelled = {pause_id: ROLLBACK for pause_id in open_ids if self._claimed_for_rollback(pause_id)}
+            cancelled = {_interrupt_of(p.id): ROLLBACK for p in open_now if self._claimed_for_rollback(p.id)}
             if cancelled:
-                self._invoke(_command(cancelled), thread, _KEPT)
+                self._invoke(_command(cancelled), user, "while rolling back")
         reply = self._reply(run)
         report: RollbackReport = {
             "reason": "operator",
@@ -171,28 +205,112 @@ class InterruptServer:
         }
         return replace(reply, rollback=report)
 
-    def redrive(self, thread: str) -> set[str]:
-        """Resume the graph with each stored answer it has not taken (its interrupt still pending); their ids.
+    def events(self, user: str, after: int = 0, limit: int = 200) -> list[tuple[int, dict[str, JSON]]]:
+        return self.storage.events(user, after, limit)
 
-        Nothing is resumed while another request holds the thread: that one is running the graph now.
+    def inbox(
+        self,
+        principal: Principal,
+        *,
+        kind: str | None = None,
+        tool: str | None = None,
+        cursor: str | None = None,
+        limit: int = 50,
+    ) -> Inbox:
+        """Every open pause of the principal's own threads, across them, newest first."""
+        return read_inbox(
+            self.storage,
+            lambda pause, who, owner, agent: self.may_answer(pause, who, owner),
+            principal,
+            kind=kind,
+            tool=tool,
+            cursor=cursor,
+            limit=limit,
+            shown=_open,
+        )
+
+    def interrupts(self, thread: str) -> list[Pause]:
+        """What waits in ``thread``, for an application that calls the door from Python (as its anonymous owner)."""
+        return self.waiting_for(Admission(thread, ANONYMOUS, owner_of(self.storage, thread)))
+
+    def resume(self, thread: str, interrupt_id: str, decision: str, token: str, value: JSON = None) -> Reply:
+        """Answer a pause from Python, as its thread's anonymous owner, with the token it was shown."""
+        admitted = Admission(thread, ANONYMOUS, owner_of(self.storage, thread))
+        return self.answer(admitted, Answer(decision, value, token, channel="langgraph"), interrupt_id)
+
+    def redrive(self, thread: str) -> set[str]:
+        """Give the graph again each kept answer a node declared safe to re-run failed to take; their ids.
+
+        Only a write calls this; nothing is resumed while another request holds the thread, which runs the graph now.
         """
-        run = self.store.get_run(_run_id(thread))
-        answers = {p.id: p for p in self.store.run_pauses(run.id) if p.answer is not None} if run else {}
-        if run is None or not answers.keys() & self._pending(thread):
+        run = self.storage.get_run(_run_id(thread))
+        if run is None or not self.rerun:
+            return set()
+        kept = {
+            p.id: p for p in self.storage.run_pauses(run.id) if p.answer is not None and p.kind != "outcome_unknown"
+        }
+        due = kept.keys() & self._rerunnable(thread)
+        if not due:
             return set()
         try:
             with self._holding(run):
-                due = answers.keys() & self._pending(thread)
+                due = kept.keys() & self._rerunnable(thread)
                 if due:
-                    self._invoke(_command({i: _taken(answers[i]) for i in due}), thread, _KEPT)
+                    self._invoke(_command({i: _taken(kept[i]) for i in due}), thread, _KEPT)
                 return due
         except RunBusy:
             return set()
 
-    def _claimed_for_rollback(self, pause_id: str) -> bool:
-        answer = Answer(ROLLBACK, channel="operator").stored(None, time.time())
+    def _redriven(self, thread: str, stored: PauseRecord, decision: str, value: JSON) -> bool:
+        """Whether the same answer, sent again to a pause whose node may re-run and failed to take it, was given
+        to the graph again now."""
+        return _same(stored.answer, decision, value) and stored.id in self.redrive(thread)
+
+    def _take(self, thread: str, pause: Pause, value: JSON) -> None:
+        """Resume the graph with an answer; where it raises with the interrupt still pending, ask a person whether
+        the node's write happened, unless the team declared the node safe to re-run."""
         try:
-            self.store.commit(Changes(claim=(pause_id, answer)))
+            self.graph.invoke(_command({_interrupt_of(pause.id): value}), _config(thread))
+        except Exception as exc:
+            log.exception("the graph of thread %s raised while taking an answer", thread)
+            node = self._node_of(thread, _interrupt_of(pause.id))
+            if node is None:
+                raise GraphFailed(f"the graph raised {type(exc).__name__} after it took the answer") from exc
+            if node in self.rerun:
+                raise GraphFailed(f"the graph raised {type(exc).__name__} {_KEPT}") from exc
+            self._ask_whether_it_happened(thread, pause, type(exc).__name__)
+
+    def _settle(self, thread: str, unknown: Pause, decision: str) -> None:
+        """A person's word on a write nobody knew the outcome of: ``happened`` carries the graph on past the node,
+        which never runs again; ``did_not_happen`` runs it again with the answer it was given."""
+        interrupt = _interrupt_of(unknown.id)
+        if decision == "happened":
+            node = self._node_of(thread, interrupt)
+            if node is not None:
+                config = _config(thread)
+                self.graph.update_state(config, self.settled(self.graph.get_state(config).values), as_node=node)
+                self._invoke(None, thread, "after a person said the call happened")
+            return
+        given = next(p for p in self.storage.run_pauses(_run_id(thread)) if p.id == interrupt)
+        self._take(thread, unknown, _taken(given))
+
+    def _ask_whether_it_happened(self, thread: str, pause: Pause, error: str) -> None:
+        run = self._run(thread)
+        interrupt = _interrupt_of(pause.id)
+        asked = sum(1 for p in self.storage.run_pauses(run.id) if _interrupt_of(p.id) == interrupt)
+        unknown = unknown_of(pause, f"{interrupt}{UNKNOWN}{asked}", error, self.clock())
+        self._open(unknown, [])
+
+    def _node_of(self, thread: str, interrupt: str) -> str | None:
+        """The node whose pending interrupt this is; None once the graph took the answer (the interrupt is gone)."""
+        state = self.graph.get_state(_config(thread))
+        tasks = getattr(state, "tasks", ()) or ()
+        return next((t.name for t in tasks if any(i.id == interrupt for i in t.interrupts or ())), None)
+
+    def _claimed_for_rollback(self, pause_id: str) -> bool:
+        answer = Answer(ROLLBACK, channel="operator").stored(None, self.clock())
+        try:
+            self.storage.commit(Changes(claim=(pause_id, answer)))
         except PauseClosed:
             return False
         return True
@@ -213,61 +331,63 @@ class InterruptServer:
             raise GraphFailed(f"the graph raised {type(exc).__name__} {what}") from exc
 
     def _pending(self, thread: str) -> set[str]:
-        """The ids of the interrupts LangGraph's checkpoint shows pending: answers it has not taken."""
-        return {interrupt.id for interrupt in self._interrupts(thread)}
+        """The ids of the interrupts LangGraph's checkpoint shows pending."""
+        return {interrupt.id for interrupt in _interrupts_of(self.graph.get_state(_config(thread)))}
 
-    def _interrupts(self, thread: str) -> list[Any]:
-        return _interrupts_of(self.graph.get_state(_config(thread)))
+    def _rerunnable(self, thread: str) -> set[str]:
+        """The pending interrupts of nodes declared safe to re-run."""
+        tasks = getattr(self.graph.get_state(_config(thread)), "tasks", ()) or ()
+        return {i.id for t in tasks if t.name in self.rerun for i in t.interrupts or ()}
 
-    def _stored(self, thread: str, interrupt_id: str) -> tuple[RunRecord, PauseRecord]:
-        self._sync(thread)
-        run = self.store.get_run(_run_id(thread))
-        stored = next((p for p in self.store.run_pauses(run.id) if p.id == interrupt_id), None) if run else None
+    def _stored(self, thread: str, pause: str) -> tuple[RunRecord, PauseRecord]:
+        run = self.storage.get_run(_run_id(thread))
+        stored = next((p for p in self.storage.run_pauses(run.id) if p.id == pause), None) if run else None
         if run is None or stored is None:
-            raise NotFound(f"nothing in this thread waits with the id {interrupt_id!r}")
+            raise NotFound(f"nothing in this thread waits with the id {pause!r}")
         return run, stored
 
     def _sync(self, thread: str, pending: list[Any] | None = None) -> tuple[list[Pause], list[NotNotified]]:
-        """Register the graph's pending interrupts (read now, unless given) as pauses (first writer wins) and announce
-        the new ones; the open ones, and those whose announcement failed."""
-        pending = self._interrupts(thread) if pending is None else pending
-        run = self._run(thread) if pending else self.store.get_run(_run_id(thread))
+        """Register the graph's pending interrupts (read now, unless given) as pauses (first writer wins) and
+        announce the new ones; the open pauses of pending interrupts, and those whose announcement failed."""
+        pending = _interrupts_of(self.graph.get_state(_config(thread))) if pending is None else pending
+        run = self._run(thread) if pending else self.storage.get_run(_run_id(thread))
         if run is None:
             return [], []
-        known = {p.id: p for p in self.store.run_pauses(run.id)}
+        known = {p.id: p for p in self.storage.run_pauses(run.id)}
         missed: list[NotNotified] = []
         for interrupt in pending:
             if interrupt.id not in known:
-                known[interrupt.id] = self._opened(run, interrupt, missed)
-        open_ids = {interrupt.id for interrupt in pending}
-        return [Pause.from_record(known[i]) for i in known if i in open_ids and known[i].status == "open"], missed
+                known[interrupt.id] = self._open(pause_of(run, interrupt, self.clock()), missed)
+        live = {interrupt.id for interrupt in pending}
+        shown = [p for p in known.values() if p.status == "open" and _interrupt_of(p.id) in live]
+        return [Pause.from_record(p) for p in sorted(shown, key=lambda p: p.created_at)], missed
 
     def _run(self, thread: str) -> RunRecord:
-        run = self.store.get_run(_run_id(thread))
+        run = self.storage.get_run(_run_id(thread))
         if run is not None:
             return run
-        begun = RunRecord(_run_id(thread), thread, agent="langgraph", status="waiting", created_at=time.time())
+        begun = RunRecord(_run_id(thread), thread, agent=self.name, status="waiting", created_at=self.clock())
         try:
-            committed = self.store.commit(Changes(begin=begun)).run
+            committed = self.storage.commit(Changes(begin=begun)).run
         except (ThreadBusy, VersionConflict):
-            committed = self.store.get_run(_run_id(thread))
+            committed = self.storage.get_run(_run_id(thread))
             if committed is None:
                 raise RunBusy("this thread already has a run that is not LangGraph's") from None
         assert committed is not None, "a begun run is saved"
         return committed
 
-    def _opened(self, run: RunRecord, interrupt: Any, missed: list[NotNotified]) -> PauseRecord:
-        pause = pause_of(run, interrupt)
-        record, event = opening(pause, time.time())
+    def _open(self, pause: Pause, missed: list[NotNotified]) -> PauseRecord:
+        """Keep a new pause (another request may have kept it first) and announce it."""
+        record, event = opening(pause, self.clock())
         try:
-            self.store.commit(Changes(pauses=[record], events=[event]))
+            self.storage.commit(Changes(pauses=[record], events=[event]))
         except PauseExists as exc:
             current: PauseRecord = exc.current
             return current
         if self.on_interrupt is not None:
-            failed = announce(self.store, self.on_interrupt, pause)
+            failed = announce(self.storage, self.on_interrupt, pause)
             missed.extend([failed] if failed else [])
-        return next(p for p in self.store.run_pauses(run.id) if p.id == pause.id)
+        return next(p for p in self.storage.run_pauses(pause.run) if p.id == pause.id)
 
     def _held(self, run: RunRecord, now: float) -> RunRecord:
         """``run`` held by this request until ``hold_seconds`` from now; RunBusy while another request holds it."""
@@ -278,9 +398,9 @@ class InterruptServer:
     @contextmanager
     def _holding(self, run: RunRecord) -> Iterator[RunRecord]:
         """Hold the thread for the block: its graph runs for one request at a time."""
-        now = time.time()
+        current = self.storage.get_run(run.id) or run
         try:
-            held = self.store.commit(Changes(run=self._held(run, now), version=run.version)).run
+            held = self.storage.commit(Changes(run=self._held(current, self.clock()), version=current.version)).run
         except VersionConflict:
             raise RunBusy("another request is running this thread's graph; try again in a moment") from None
         assert held is not None, "a saved run is returned"
@@ -290,7 +410,7 @@ class InterruptServer:
     @contextmanager
     def _released(self, held: RunRecord) -> Iterator[None]:
         """Keep the hold while the block runs the graph, however long it takes, then let it go."""
-        hold = _Hold(self.store, held, self.hold_seconds)
+        hold = _Hold(self.storage, held, self.hold_seconds, self.clock)
         RENEWER.add(hold)
         try:
             yield
@@ -299,12 +419,16 @@ class InterruptServer:
             hold.release()
 
 
+InterruptServer = GraphDoor
+"""The door's name before it became a door of the one HTTP layer; kept so applications written for it still run."""
+
+
 class _Hold:
     """A request's hold on a thread while its graph runs, renewed every third of its length by the process's
     renewer: a graph slower than ``hold_seconds`` must not let another request take (and resume) it meanwhile."""
 
-    def __init__(self, store: Storage, held: RunRecord, seconds: float) -> None:
-        self._store, self._run, self._seconds = store, held, seconds
+    def __init__(self, store: Storage, held: RunRecord, seconds: float, clock: Callable[[], float]) -> None:
+        self._store, self._run, self._seconds, self._clock = store, held, seconds, clock
         self._lock, self._released = threading.Lock(), False
         self.period = seconds / 3
 
@@ -312,7 +436,7 @@ class _Hold:
         with self._lock:
             if self._released:
                 return False
-            saved = extended(self._store, self._run, self._run.version, time.time() + self._seconds)
+            saved = extended(self._store, self._run, self._run.version, self._clock() + self._seconds)
             if saved is None:
                 return False
             self._run = saved
@@ -321,14 +445,24 @@ class _Hold:
     def release(self) -> None:
         with self._lock:
             self._released = True
-            freed = self._run.replace(lease_owner=None, lease_until=None, updated_at=time.time())
+            freed = self._run.replace(lease_owner=None, lease_until=None, updated_at=self._clock())
             try:
                 self._store.commit(Changes(run=freed, version=self._run.version))
             except VersionConflict:
                 log.warning("the hold on thread %s ran out before its graph ended", self._run.thread)
 
 
-_KEPT = "while taking an answer; the answer is kept and is given again on the next request for this thread"
+_KEPT = "while taking an answer; the answer is kept and is given again on the next request that writes to this thread"
+
+
+def _open(entry: InboxEntry) -> Pause | None:
+    """An inbox entry of a graph's thread as shown: every open pause (a graph's run has no moves to reach them)."""
+    return Pause.from_record(entry.pause) if entry.pause.status == "open" else None
+
+
+def _interrupt_of(pause_id: str) -> str:
+    """The LangGraph interrupt a pause stands for: its own id, or the one an ``outcome_unknown`` pause asks about."""
+    return pause_id.split(UNKNOWN, 1)[0]
 
 
 def _interrupts_of(state: Any) -> list[Any]:
@@ -369,80 +503,21 @@ def langgraph_app(
     *,
     storage: Storage | str,
     on_interrupt: Notify | None = None,
-    secret: str | None = None,
-    operator_token: str | None = None,
     turn: TurnInput = said,
     reply: ReplyWords = last_words,
-    allowed_hosts: Collection[str] | None = None,
-    allowed_origins: Collection[str] = (),
+    rerun: Collection[str] = (),
+    settled: Happened = happened,
+    **service: Unpack[Service],
 ) -> FastAPI:
-    """An ASGI application with the service's thread routes over ``graph``; mount it anywhere.
+    """An ASGI application with the service's routes over ``graph``; mount it anywhere.
 
-    ``secret`` makes a resume carry a valid ``Stalwart-Signature``; ``operator_token`` turns the rollback route
-    on (without it the route answers 403, as ``stalwart serve``'s does); ``turn`` and ``reply`` are
-    ``InterruptServer``'s.  It sits behind the same browser boundary as ``make_app`` (allowed hosts and origins,
-    JSON bodies only).
+    ``turn``, ``reply``, ``rerun`` and ``settled`` are ``GraphDoor``'s; everything else (``secret``, ``operator_token``,
+    ``auth``, ``allowed_hosts``, ``allowed_origins``, ``public_url``, ``link_hours``, ``links_alone``,
+    ``stream_mode``, ``routes``) is ``make_app``'s, and means the same: this is the same router over another door.
     """
-    server = InterruptServer(graph, storage=storage, on_interrupt=on_interrupt, turn=turn, reply=reply)
-    app = FastAPI(title="stalwart-agents for LangGraph", docs_url=None, redoc_url=None)
-    hosts = LOOPBACK_HOSTS if allowed_hosts is None else allowed_hosts
-    app.add_middleware(Boundary, hosts=hosts, origins=_origins(allowed_origins), public=PUBLIC)
-    _handle_errors(app)
+    from ..http.app import door_app
 
-    @app.post(
-        "/threads/{thread}/messages",
-        name="messages",
-        openapi_extra=body_of(Turn),
-        response_model=None,
-        responses=answers(ReplyOut, 400, 409, 413, 415, 503),
+    door = GraphDoor(
+        graph, storage=storage, on_interrupt=on_interrupt, turn=turn, reply=reply, rerun=rerun, settled=settled
     )
-    async def messages(thread: Thread, request: Request) -> dict[str, object]:
-        body = parsed(Turn, await raw(request))
-        return (await run_in_threadpool(server.send, thread, body.text)).to_dict()
-
-    @app.get(
-        "/threads/{thread}/interrupts",
-        name="interrupts",
-        response_model=None,
-        responses=answers(WaitingOut, 400, 503),
-    )
-    async def interrupts(thread: Thread) -> dict[str, object]:
-        waiting = await run_in_threadpool(server.interrupts, thread)
-        return {"thread": thread, "waiting": [p.to_dict() for p in waiting], "not_notified": not_notified(waiting)}
-
-    @app.post(
-        "/threads/{thread}/resume",
-        name="resume",
-        openapi_extra=body_of(Resume),
-        response_model=None,
-        responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503),
-    )
-    async def resume(thread: Thread, request: Request) -> dict[str, object]:
-        given = await raw(request)
-        if secret is not None:
-            verify_signature(secret, request.headers.get("stalwart-signature"), given)
-        body = parsed(Resume, given)
-        answered = (thread, body.interrupt_id, body.decision, body.token, body.value)
-        return (await run_in_threadpool(server.resume, *answered)).to_dict()
-
-    @app.post(
-        "/threads/{thread}/rollback",
-        name="rollback",
-        response_model=None,
-        responses=answers(ReplyOut, 400, 403, 404, 409, 503),
-    )
-    async def rollback(thread: Thread, request: Request) -> dict[str, object]:
-        _operator(request, operator_token)
-        return (await run_in_threadpool(server.rollback, thread)).to_dict()
-
-    @app.get("/threads/{thread}/stream", name="stream", responses={200: {"content": {"text/event-stream": {}}}})
-    async def steps(thread: Thread, request: Request) -> Response:
-        """The pauses registered in the thread (and their answers) as server-sent events, resumable by Last-Event-ID."""
-        from sse_starlette import EventSourceResponse
-
-        read = lambda after, limit: server.store.events(thread, after, limit)  # noqa: E731
-        events = stream.live(read, stream.cursor(request))
-        return EventSourceResponse(events, ping=15, headers={"Cache-Control": "no-store"})
-
-    app.state.server = server
-    return app
+    return door_app(door, title="stalwart-agents for LangGraph", **service)

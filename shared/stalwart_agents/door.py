@@ -1,0 +1,82 @@
+"""A door: what answers the service's routes.
+
+Two doors stand today: the Desk (our engine over agent.yaml) and the LangGraph door
+(a team's graph and its checkpointer).  The HTTP layer (``http/``) declares every
+route once, over this protocol, so sign-in, ownership, stream tickets, the inbox and
+signed links are the same whichever door a request reaches.
+
+Each request is admitted once (``admit``): who calls, and the thread's owner as
+stored, read one time.  Every operation on a thread then takes that admission, so
+no route, and no door, reads the owner again or decides twice who may come in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol, TypedDict
+
+from .approvals.admission import Admission
+from .approvals.inbox import Inbox
+from .approvals.principal import Principal
+from .engine.answer import Answer
+from .engine.pause import Pause
+from .engine.reply import Reply
+from .storage import Storage
+from .vocabulary import JSON
+
+__all__ = ["Admission", "Described", "Door"]
+
+
+class Described(TypedDict):
+    """What the interface shows before the first turn."""
+
+    agent: str
+    description: str
+    examples: list[str]
+
+
+class Door(Protocol):
+    """The operations every door offers, each over a thread a request was admitted to."""
+
+    storage: Storage
+    clock: Callable[[], float]
+
+    def describe(self) -> Described: ...
+
+    def admit(self, thread: str, principal: Principal, *, pause: str | None = None) -> Admission:
+        """Let ``principal`` in to read what waits and answer it (NotFound otherwise, as for no thread at all):
+        the owner; anyone a pause there is theirs to answer; with ``pause``, anyone who may answer that pause of
+        the thread, open or not, so a late approver is told it was answered, not that the thread does not exist."""
+        ...
+
+    def enter(self, user: str, owner: str, *, start: bool = False) -> None:
+        """Let ``owner`` (a principal's key) into their own thread, or raise NotFound."""
+        ...
+
+    def send(self, thread: str, text: str, *, owner: str, session: str | None = None) -> Reply:
+        """A turn; a thread nobody began becomes ``owner``'s, another's answers NotFound."""
+        ...
+
+    def waiting_for(self, admitted: Admission) -> list[Pause]:
+        """What waits: all of it for the owner, what they may answer for anyone else.  A read never moves a run."""
+        ...
+
+    def answer(self, admitted: Admission, answer: Answer, pause: str, *, session: str | None = None) -> Reply:
+        """Answer ``pause``: its token checked in constant time, claimed once, the first answer wins."""
+        ...
+
+    def rollback(self, user: str, *, session: str | None = None) -> Reply: ...
+
+    def events(self, user: str, after: int = 0, limit: int = 200) -> list[tuple[int, dict[str, JSON]]]: ...
+
+    def inbox(
+        self,
+        principal: Principal,
+        *,
+        kind: str | None = None,
+        tool: str | None = None,
+        cursor: str | None = None,
+        limit: int = 50,
+    ) -> Inbox: ...
+
+    def may_answer(self, pause: Pause, principal: Principal, owner: str | None) -> bool: ...

@@ -1,0 +1,178 @@
+"""The edge every app of the service stands behind, whichever door answers it.
+
+The browser boundary, sessions, CORS for the origins a team lists, the request
+log, one handler per error (so a code means the same status on every route),
+the operator token, and a resume's signature.  ``guard`` puts the middlewares
+on an app in the order requests must cross them.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+from starlette.middleware.cors import CORSMiddleware
+
+from .. import logs
+from ..approvals.principal import Principal
+from ..approvals.signature import verify_signature
+from ..errors import Forbidden, RunWaiting, StalwartError, Unauthorized
+from .auth import bearer
+from .boundary import LOOPBACK_HOSTS, Boundary
+from .json_answer import JsonAnswer
+from .session import HEADER as SESSION_HEADER
+from .session import SessionMiddleware, Sessions, digest
+from .ticket import HEADER as TICKET_HEADER
+
+__all__ = [
+    "CSP",
+    "OPERATOR_HEADER",
+    "PUBLIC",
+    "SECURE",
+    "allowed_origins",
+    "check_operator",
+    "guard",
+    "handle_errors",
+    "no_422",
+    "session_of",
+    "signed_resume",
+]
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'; object-src 'none'"
+)
+SECURE = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+PUBLIC = ("/", "/inbox", "/agent-ui.js", "/favicon.ico", "/healthz", "/config.json", "/openapi.json", "/links/*")
+"""Paths a plain GET may reach from any site: a link to the interface, the inbox or a signed link opens it."""
+OPERATOR_HEADER = "Stalwart-Operator-Token"
+log = logging.getLogger("stalwart_agents")
+
+
+def guard(app: FastAPI, sessions: Sessions, hosts: Collection[str] | None, origins: list[str]) -> None:
+    """The middlewares, innermost first: sessions, CORS for the listed origins, the boundary, the request log."""
+    app.add_middleware(SessionMiddleware, sessions=sessions)
+    if origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=origins,
+            allow_methods=["GET", "POST"],
+            max_age=600,
+            allow_headers=[
+                "Authorization",
+                "Content-Type",
+                "Last-Event-ID",
+                SESSION_HEADER,
+                OPERATOR_HEADER,
+                "Stalwart-Signature",
+            ],
+            expose_headers=[SESSION_HEADER, TICKET_HEADER],
+        )
+    app.add_middleware(Boundary, hosts=LOOPBACK_HOSTS if hosts is None else hosts, origins=origins, public=PUBLIC)
+    app.add_middleware(logs.RequestLog, routes=lambda: app.router.routes)
+    handle_errors(app)
+
+
+def allowed_origins(origins: Collection[str]) -> list[str]:
+    """Each allowed origin as a browser sends it: ``scheme://host[:port]``, nothing more, never ``null``."""
+    listed = []
+    for origin in origins:
+        scheme, _, rest = origin.partition("://")
+        if scheme not in ("http", "https") or not rest or any(c in rest for c in "/?#@*"):
+            raise ValueError(f"an allowed origin is scheme://host[:port], like https://shop.example; not {origin!r}")
+        listed.append(f"{scheme}://{rest.lower()}")
+    return listed
+
+
+def check_operator(request: Request, token: str | None) -> None:
+    """The operator token, from its own header (where Authorization carries a person's token) or as the bearer."""
+    if not token:
+        raise Forbidden("the rollback route is off: start the service with --operator-token, or set QLS_OPERATOR_TOKEN")
+    given = [request.headers.get(OPERATOR_HEADER, ""), bearer(request)]
+    if not any(g and hmac.compare_digest(g.encode(), token.encode()) for g in given):
+        raise Forbidden(
+            f"rolling a thread back needs the operator token, as {OPERATOR_HEADER} or Authorization: Bearer"
+        )
+
+
+def signed_resume(secret: str | None, who: Principal, signature: str | None, body: bytes) -> bool:
+    """Whether a resume came signed; refused when it must be and is not.
+
+    A signature is what a channel without a signed-in person (a chat bridge, a mail
+    link) proves itself with; a signed-in person's resume is authenticated as theirs,
+    so the interface keeps working where a resume secret is set.
+    """
+    if secret is None or (who.verified and signature is None):
+        return False
+    verify_signature(secret, signature, body)
+    return True
+
+
+def session_of(request: Request) -> str:
+    """The digest of the request's session: what the store keeps of it."""
+    return digest(request.state.session)
+
+
+def no_422(app: FastAPI) -> None:
+    """FastAPI documents a 422 on every route with parameters; this service answers 400 ``bad_request`` instead."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = build()
+            for operation in (op for path in schema.get("paths", {}).values() for op in path.values()):
+                operation.get("responses", {}).pop("422", None)
+            for name in ("HTTPValidationError", "ValidationError"):
+                schema.get("components", {}).get("schemas", {}).pop(name, None)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def handle_errors(app: FastAPI) -> None:
+    handlers: dict[type[Exception], Callable[[Request, Exception], JSONResponse]] = {
+        StalwartError: _stalwart_error,
+        HTTPException: _http_error,
+        RequestValidationError: _validation_error,
+        Exception: _unexpected,
+    }
+    for kind, handler in handlers.items():
+        app.add_exception_handler(kind, handler)
+
+
+def _error(
+    code: str, message: str, status: int, headers: Mapping[str, str] | None = None, **extra: Any
+) -> JSONResponse:
+    return JsonAnswer({"error": code, "message": message, **extra}, status_code=status, headers=headers)
+
+
+def _stalwart_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StalwartError)
+    extra = {"waiting": [w.to_dict() for w in exc.waiting]} if isinstance(exc, RunWaiting) else {}
+    challenge = None
+    if isinstance(exc, Unauthorized):
+        challenge = {"WWW-Authenticate": 'Bearer error="invalid_token"' if exc.invalid_token else "Bearer"}
+    return _error(exc.code, exc.message, exc.status, challenge, **extra)
+
+
+def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "bad_request")
+    return _error(code, str(exc.detail), exc.status_code, headers=exc.headers)
+
+
+def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    return _error("bad_request", "the request is not what this route takes", 400)
+
+
+def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    route = getattr(request.scope.get("route"), "path", logs.UNMATCHED)  # the template: a link's path is a capability
+    log.exception("unexpected error on %s %s", request.method, route)
+    return _error("internal", "the service failed on this request; its log has the details", 500)

@@ -1,0 +1,220 @@
+"""The thread routes, declared once over a door: a turn, what waits, an answer, the stream, a rollback, a thumb,
+and the inbox across threads.
+
+Every route asks who the caller is (``auth.py``) and admits them to the thread
+once (``Door.admit``): another person's thread answers 404, as one that does not
+exist.  Bodies are strict JSON within a size limit (``body.py``).  Whichever door
+stands behind (the Desk, the LangGraph door), the routes, statuses and JSON are
+these.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from fastapi import Query, Request
+from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from ..approvals.admission import Admission
+from ..approvals.inbox import CURSOR_PATTERN, MAX_LIMIT, TOOL_PATTERN, Inbox, not_notified
+from ..approvals.principal import Principal
+from ..door import Door
+from ..engine.answer import Answer
+from ..engine.pause import Pause
+from ..engine.reply import Reply
+from ..errors import Unauthorized
+from ..vocabulary import PauseKind
+from . import feedback, stream
+from .auth import Auth
+from .body import parsed, raw
+from .declare import Declare
+from .edge import check_operator, session_of, signed_resume
+from .json_answer import JsonAnswer
+from .schemas import FeedbackOut, InboxOut, ReplyOut, Resume, Thread, Thumb, Turn, WaitingOut, answers, errors
+from .ticket import HEADER as TICKET_HEADER
+from .ticket import Tickets
+
+
+@dataclass(frozen=True)
+class Threads:
+    """What the thread routes need besides the door: who callers are, and the service's own settings."""
+
+    door: Door
+    auth: Auth
+    tickets: Tickets
+    secret: str | None = None
+    operator_token: str | None = None
+    stream_mode: Literal["live", "once"] = "live"
+
+    def admit(self, request: Request, thread: str, pause: str | None = None) -> Admission:
+        """Who calls, let in to read what waits and answer it: the owner, or someone the approver rules allow."""
+        return self.door.admit(thread, self.auth.principal(request), pause=pause)
+
+    def enter(self, request: Request, thread: str) -> Principal:
+        """Who calls, let into the thread only if it is theirs."""
+        who = self.auth.principal(request)
+        self.door.enter(thread, who.key)
+        return who
+
+    def enter_stream(self, request: Request, thread: str) -> None:
+        """The stream takes a ticket minted for this thread and person, or a token like every other route."""
+        ticket = request.query_params.get("ticket")
+        if ticket is None:
+            self.enter(request, thread)
+            return
+        owner = self.tickets.owner(ticket, thread, time.time())
+        if owner is None:
+            raise Unauthorized(
+                "this stream ticket is not valid for this thread, or has expired; read what waits again for a new one"
+            )
+        self.door.enter(thread, owner)
+
+    def ticketed(self, body: dict[str, Any], thread: str, who: Principal) -> JSONResponse:
+        """An answer on a thread, with a ticket to open its stream (an EventSource cannot send a token)."""
+        return JsonAnswer(body, headers={TICKET_HEADER: self.tickets.mint(thread, who.key, time.time())})
+
+    def send(self, request: Request, thread: str, body: bytes) -> JSONResponse:
+        who = self.auth.principal(request)
+        turn = parsed(Turn, body)
+        reply = self.door.send(thread, turn.text, owner=who.key, session=session_of(request))
+        return self.ticketed(reply.to_dict(), thread, who)
+
+    def waiting(self, request: Request, thread: str) -> JSONResponse:
+        admitted = self.admit(request, thread)
+        waiting = self.door.waiting_for(admitted)
+        shown = {"thread": thread, "waiting": [p.to_dict() for p in waiting], "not_notified": not_notified(waiting)}
+        return self.ticketed(shown, thread, admitted.principal)
+
+    def answer(self, request: Request, thread: str, body: bytes) -> JSONResponse:
+        """An answer, let in as ``admit`` does; also from someone who may answer the pause they name though another
+        answered it first, who is then told so (409), not that the thread does not exist."""
+        given = parsed(Resume, body)
+        admitted = self.admit(request, thread, given.interrupt_id)
+        signed = signed_resume(self.secret, admitted.principal, request.headers.get("stalwart-signature"), body)
+        answer = Answer.of(given.decision, given.value, given.token, "signed" if signed else "http", admitted)
+        reply = self.door.answer(admitted, answer, given.interrupt_id, session=session_of(request))
+        if not admitted.speaks_for_owner:  # an approver's: no ticket, since the thread's stream is its owner's
+            return JsonAnswer(seen_by(self.door, reply, admitted).to_dict())
+        return self.ticketed(reply.to_dict(), thread, admitted.principal)
+
+    def inbox(self, request: Request, **filters: Any) -> JSONResponse:
+        found: Inbox = self.door.inbox(self.auth.principal(request), **filters)
+        return JsonAnswer(found.to_dict())
+
+    def rollback(self, request: Request, thread: str) -> JSONResponse:
+        self.auth.principal(request)
+        check_operator(request, self.operator_token)
+        return JsonAnswer(self.door.rollback(thread, session=session_of(request)).to_dict())
+
+    async def stream(self, request: Request, thread: str) -> Response:
+        await run_in_threadpool(self.enter_stream, request, thread)
+        read: stream.Read = lambda after, limit: self.door.events(thread, after=after, limit=limit)  # noqa: E731
+        after = stream.cursor(request)
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        if self.stream_mode == "once":
+            body = await run_in_threadpool(stream.once, read, after)
+            return Response(body, media_type="text/event-stream", headers=headers)
+        from sse_starlette import EventSourceResponse
+
+        return EventSourceResponse(stream.live(read, after), ping=15, headers=headers)
+
+    def rate(self, request: Request, thread: str, body: bytes) -> dict[str, str]:
+        thumb = parsed(Thumb, body)
+        kept = feedback.rate(
+            self.door.storage, thread, thumb.message, thumb.thumb, session_of(request), self.door.clock()
+        )
+        return {"message": kept.message, "thumb": kept.thumb}
+
+
+def seen_by(door: Door, reply: Reply, admitted: Admission) -> Reply:
+    """The reply to an answer as its giver sees it: the whole of it for the thread's owner (or a link, which stands
+    for them); for an approver in another person's conversation, what became of the call they answered and what
+    now waits for them, never the owner's other results or words."""
+    if admitted.speaks_for_owner:
+        return reply
+    step = reply.answered.step if reply.answered is not None else None
+    may: Callable[[Pause], bool] = lambda pause: door.may_answer(pause, admitted.principal, admitted.owner)  # noqa: E731
+    return reply.seen_by_approver(step, may)
+
+
+def declare_threads(route: Declare, threads: Threads) -> None:
+    """The thread routes and the inbox, each in a worker thread: a door's calls block on its store."""
+
+    @route(
+        "messages",
+        "POST",
+        "/threads/{thread}/messages",
+        body=Turn,
+        response_model=None,
+        responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503),
+    )
+    async def messages(thread: Thread, request: Request) -> JSONResponse:
+        return await run_in_threadpool(threads.send, request, thread, await raw(request))
+
+    @route(
+        "interrupts",
+        "GET",
+        "/threads/{thread}/interrupts",
+        response_model=None,
+        responses=answers(WaitingOut, 400, 401, 404, 503),
+    )
+    async def interrupts(thread: Thread, request: Request) -> JSONResponse:
+        return await run_in_threadpool(threads.waiting, request, thread)
+
+    @route("interrupts", "GET", "/interrupts", response_model=None, responses=answers(InboxOut, 400, 401, 503))
+    async def inbox(
+        request: Request,
+        kind: PauseKind | None = None,
+        tool: str | None = Query(None, pattern=TOOL_PATTERN, description="only pauses about this tool"),
+        cursor: str | None = Query(None, pattern=CURSOR_PATTERN, description="the `next` of the page before"),
+        limit: int = Query(50, ge=1, le=MAX_LIMIT),
+    ) -> JSONResponse:
+        """Every open pause the caller may answer, across threads, newest first; ``next`` reads on."""
+        filters = {"kind": kind, "tool": tool, "cursor": cursor, "limit": limit}
+        return await run_in_threadpool(lambda: threads.inbox(request, **filters))
+
+    @route(
+        "resume",
+        "POST",
+        "/threads/{thread}/resume",
+        body=Resume,
+        response_model=None,
+        responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503),
+    )
+    async def resume(thread: Thread, request: Request) -> JSONResponse:
+        return await run_in_threadpool(threads.answer, request, thread, await raw(request))
+
+    @route(
+        "stream",
+        "GET",
+        "/threads/{thread}/stream",
+        responses={200: {"content": {"text/event-stream": {}}}, **errors(400, 401, 404, 503)},
+    )
+    async def steps(thread: Thread, request: Request) -> Response:
+        return await threads.stream(request, thread)
+
+    @route(
+        "rollback",
+        "POST",
+        "/threads/{thread}/rollback",
+        response_model=None,
+        responses=answers(ReplyOut, 400, 401, 403, 404, 409, 415, 503),
+    )
+    async def rollback(thread: Thread, request: Request) -> JSONResponse:
+        return await run_in_threadpool(threads.rollback, request, thread)
+
+    @route(
+        "feedback",
+        "POST",
+        "/threads/{thread}/feedback",
+        body=Thumb,
+        response_model=FeedbackOut,
+        responses=errors(400, 401, 403, 404, 413, 415, 503),
+    )
+    async def thumb(thread: Thread, request: Request) -> dict[str, str]:
+        await run_in_threadpool(threads.enter, request, thread)
+        return await run_in_threadpool(threads.rate, request, thread, await raw(request))
