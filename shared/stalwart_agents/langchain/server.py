@@ -60,7 +60,7 @@ from ..errors import (
     ThreadBusy,
     VersionConflict,
 )
-from ..storage import Changes, InboxEntry, PauseRecord, RunRecord, Storage, open_storage
+from ..storage import Changes, InboxEntry, PauseRecord, RunRecord, ShownMessage, Storage, open_storage
 from ..vocabulary import JSON, RunStatus
 from .graph_state import Happened, ReplyWords, TurnInput, happened, last_words, said, tool_steps
 from .interrupts import pause_of, unknown_of
@@ -150,7 +150,7 @@ class GraphDoor:
             if self._pending(thread):
                 raise RunBusy("an answer in this thread is being taken; try again in a moment")
             self._invoke(self.turn(text), thread, "on this turn")
-        return self._reply(run)
+        return self._reply(run, session)
 
     def waiting_for(self, admitted: Admission) -> list[Pause]:
         """What waits in the thread, each by LangGraph's interrupt id; new interrupts are registered (and announced)
@@ -167,7 +167,7 @@ class GraphDoor:
         value = answer.checked(shown)
         if stored.status != "open":
             if self._redriven(thread, stored, answer.decision, value):
-                return self._reply(run)
+                return self._reply(run, session)
             raise InterruptStale(ANSWERED)
 
         def claim() -> RunRecord:
@@ -182,7 +182,7 @@ class GraphDoor:
                 self._settle(thread, shown, answer.decision)
             else:
                 self._take(thread, shown, _resumed(shown.kind, answer.decision, value))
-        return self._reply(run)
+        return self._reply(run, session)
 
     def rollback(self, user: str, *, session: str | None = None) -> Reply:
         """An operator's rollback: every open pause of the thread answered ``cancel_all`` through the graph, which
@@ -196,7 +196,7 @@ class GraphDoor:
             cancelled = {_interrupt_of(p.id): ROLLBACK for p in open_now if self._claimed_for_rollback(p.id)}
             if cancelled:
                 self._invoke(_command(cancelled), user, "while rolling back")
-        reply = self._reply(run)
+        reply = self._reply(run, session)
         report: RollbackReport = {
             "reason": "operator",
             "status": "waiting" if reply.waiting else "complete",
@@ -315,13 +315,17 @@ class GraphDoor:
             return False
         return True
 
-    def _reply(self, run: RunRecord) -> Reply:
-        """The service's answer after the graph ran: its words, its calls, and what now waits."""
+    def _reply(self, run: RunRecord, session: str | None) -> Reply:
+        """The service's answer after the graph ran: its words, its calls, and what now waits; kept as shown to
+        ``session`` (a digest), so that session alone may rate it."""
         state = self.graph.get_state(_config(run.thread))
         waiting, missed = self._sync(run.thread, _interrupts_of(state))
         values = state.values
         status: RunStatus = "waiting" if waiting else "done"
-        return Reply(run.thread, run.id, status, self.words(values), tool_steps(values), waiting, not_notified=missed)
+        reply = Reply(run.thread, run.id, status, self.words(values), tool_steps(values), waiting, not_notified=missed)
+        if session is not None and reply.text:
+            self.storage.commit(Changes(shown=[ShownMessage(reply.id, session, run.thread, reply.text, self.clock())]))
+        return reply
 
     def _invoke(self, given: Any, thread: str, what: str) -> None:
         try:
