@@ -108,19 +108,19 @@ class Webhook:
         self._client: httpx.Client | None = None
         self._lock = threading.Lock()
 
-    def __call__(self, thread: str, interrupt: Pause) -> None:
-        self.deliver(*self.payload(thread, interrupt))
+    def __call__(self, thread: str, pause: Pause) -> None:
+        self.deliver(*self.payload(thread, pause))
 
-    def payload(self, thread: str, interrupt: Pause) -> tuple[str, bytes]:
+    def payload(self, thread: str, pause: Pause) -> tuple[str, bytes]:
         """The delivery id and the JSON body; the id depends on the URL and the pause only."""
-        delivery = "d_" + hashlib.sha256((self._url + interrupt.id).encode()).hexdigest()[:32]
+        delivery = "d_" + hashlib.sha256((self._url + pause.id).encode()).hexdigest()[:32]
         body: dict[str, object] = {
             "delivery": delivery,
             "type": "interrupt",
             "thread": thread,
-            "interrupt": interrupt.to_dict(),
+            "interrupt": pause.to_dict(),
         }
-        links = self.links.mint(interrupt) if self.links is not None else {}
+        links = self.links.mint(pause) if self.links is not None else {}
         if links:
             body["links"] = links
         return delivery, canonical(body).encode()

@@ -112,7 +112,7 @@ class Engine:
         reply = self._runs.recover(run)
         return Recovery(False) if reply is None else Recovery(True, reply.opened)
 
-    def answer(self, thread: str, answer: Answer, waiting: str | None = None, session: str | None = None) -> Reply:
+    def answer(self, thread: str, answer: Answer, pause_id: str | None = None, session: str | None = None) -> Reply:
         """Claim a pause in the commit that moves its run; the first answer wins, any other is stale.
 
         Only a person the pause's approver rules allow may answer it (NotAnApprover).  A pause
@@ -122,12 +122,12 @@ class Engine:
         it), a counted approval in the commit that counts it, a refused one on its own.
         """
         try:
-            return self._answer(thread, answer, waiting, session)
+            return self._answer(thread, answer, pause_id, session)
         except (NotAnApprover, AlreadyApproved) as refused:
             self._audit_refusal(thread, answer, refused.pause, refused)
             raise
         except (InterruptStale, BadRequest) as refused:
-            self._audit_refusal(thread, answer, waiting, refused)
+            self._audit_refusal(thread, answer, pause_id, refused)
             raise
 
     def rollback(self, thread: str, session: str | None = None) -> Reply:
@@ -149,12 +149,12 @@ class Engine:
         except ThreadBusy as exc:
             raise RunBusy("a new turn began on this thread while rolling back; try again") from exc
 
-    def _answer(self, thread: str, answer: Answer, waiting: str | None, session: str | None) -> Reply:
-        return claimed_once(lambda: self._answer_once(thread, answer, waiting, session))
+    def _answer(self, thread: str, answer: Answer, pause_id: str | None, session: str | None) -> Reply:
+        return claimed_once(lambda: self._answer_once(thread, answer, pause_id, session))
 
-    def _answer_once(self, thread: str, answer: Answer, waiting: str | None, session: str | None) -> Reply:
-        snapshot = self._snapshot_for(thread, waiting)
-        record, others_open = self._pick(snapshot, thread, waiting)
+    def _answer_once(self, thread: str, answer: Answer, pause_id: str | None, session: str | None) -> Reply:
+        snapshot = self._snapshot_for(thread, pause_id)
+        record, others_open = self._pick(snapshot, thread, pause_id)
         pause = Pause.from_record(record)
         self._refuse_non_approver(snapshot.run, pause, answer)
         value = answer.checked(pause, self._filled_by(snapshot.run, pause))
@@ -228,15 +228,15 @@ class Engine:
         callee = self._runtime.agents[run.agent].named(pause.tool)
         return next(p for p in callee.parameters if p.name == pause.argument)
 
-    def _audit_refusal(self, thread: str, answer: Answer, waiting: str | None, refused: StalwartError) -> None:
+    def _audit_refusal(self, thread: str, answer: Answer, pause_id: str | None, refused: StalwartError) -> None:
         """Keep a refused answer in the log, for a thread that exists (a made-up thread gets no log)."""
         if self._store.last_run(thread) is None:
             return
-        stored = self._store.get_pause(waiting) if waiting is not None else None
+        stored = self._store.get_pause(pause_id) if pause_id is not None else None
         pause = Pause.from_record(stored) if stored is not None else None
         body = {
             "type": "answer",
-            "pause": waiting,
+            "pause": pause_id,
             **({"title": pause.title} if pause is not None else {}),
             **answer.audited(pause),
             "outcome": "refused",
@@ -274,16 +274,16 @@ class Engine:
         except VersionConflict as exc:
             raise RunBusy("the run moved while rolling it back; try again") from exc
 
-    def _snapshot_for(self, thread: str, waiting: str | None) -> Snapshot:
+    def _snapshot_for(self, thread: str, pause_id: str | None) -> Snapshot:
         """The run an answer is for: named by the pause id where given, else the thread's active run."""
-        run_id = run_of(waiting) if waiting is not None else None
+        run_id = run_of(pause_id) if pause_id is not None else None
         if run_id is None:
             active = self._store.active_run(thread)
             run_id = active.id if active is not None else None
         snapshot = self._store.snapshot(run_id) if run_id is not None else None
         if snapshot is None or snapshot.run.thread != thread:
-            if waiting is not None:
-                raise NotFound(f"nothing in this thread waits with the id {waiting!r}")
+            if pause_id is not None:
+                raise NotFound(f"nothing in this thread waits with the id {pause_id!r}")
             self._nothing_waits(thread)
         if snapshot.run.status == "running" and self._runs.recovered(snapshot.run) is not snapshot.run:
             reread = self._store.snapshot(snapshot.run.id)
@@ -291,18 +291,18 @@ class Engine:
             return reread
         return snapshot
 
-    def _pick(self, snapshot: Snapshot, thread: str, waiting: str | None) -> tuple[PauseRecord, bool]:
+    def _pick(self, snapshot: Snapshot, thread: str, pause_id: str | None) -> tuple[PauseRecord, bool]:
         """The pause answered (the first open one where none is named), and whether others stay open."""
         answerable = open_pauses(snapshot.run, snapshot.pauses)
-        if waiting is None:
+        if pause_id is None:
             if not answerable:
                 self._nothing_waits(thread)
             return answerable[0], len(answerable) > 1
-        pause = next((p for p in answerable if p.id == waiting), None)
+        pause = next((p for p in answerable if p.id == pause_id), None)
         if pause is None:
-            if any(p.id == waiting for p in snapshot.pauses):
+            if any(p.id == pause_id for p in snapshot.pauses):
                 raise InterruptStale("this pause is no longer open: someone else answered it, and the run moved on")
-            raise NotFound(f"nothing in this thread waits with the id {waiting!r}")
+            raise NotFound(f"nothing in this thread waits with the id {pause_id!r}")
         return pause, len(answerable) > 1
 
     def _nothing_waits(self, thread: str) -> NoReturn:
