@@ -11,6 +11,7 @@ import http.server
 import json
 import os
 import re
+import runpy
 import subprocess
 import threading
 import tomllib
@@ -23,9 +24,11 @@ import yaml
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from stalwart_agents.config import ModelConfig
+import stalwart_agents
 from stalwart_agents.aws.handlers import AUTHS
+from stalwart_agents.config import ModelConfig
 from stalwart_agents.http.app import ROUTES as ROUTES_OF_SERVE
+from stalwart_agents.reading.cel import PREBUILT_PARSER
 from stalwart_agents.serve import make_app
 from stalwart_agents.storage.dynamodb_schema import TABLE, TTL_ATTRIBUTE
 
@@ -266,22 +269,20 @@ def api_body(template, parameters):
     return resolve(template["Resources"]["HttpApi"]["Properties"]["DefinitionBody"], template, parameters)
 
 
-def fan_out(template):
+def run_by(template, kind):
+    """The one function an event of this kind runs."""
     (name,) = [
-        n
-        for n, f in functions(template).items()
-        if any(e["Type"] == "DynamoDB" for e in f["Properties"]["Events"].values())
+        n for n, f in functions(template).items() if kind in {e["Type"] for e in f["Properties"]["Events"].values()}
     ]
     return name
+
+
+def fan_out(template):
+    return run_by(template, "DynamoDB")
 
 
 def sweep(template):
-    (name,) = [
-        n
-        for n, f in functions(template).items()
-        if any(e["Type"] == "Schedule" for e in f["Properties"]["Events"].values())
-    ]
-    return name
+    return run_by(template, "Schedule")
 
 
 def every_function(template):
@@ -316,7 +317,7 @@ EVERYTHING = JWT | {
 
 
 def test_every_route_of_the_chapter_has_exactly_one_function(template):
-    served = {}
+    served: dict[str, list[tuple[str, str]]] = {}
     for name, function in functions(template).items():
         for event in function["Properties"]["Events"].values():
             if event["Type"] == "HttpApi":
@@ -335,7 +336,7 @@ def test_the_deployed_routes_are_the_services_routes():
     def shaped(path):
         return re.sub(r"\{\w+\}", "{}", path)
 
-    service = {(method, shaped(r.path)) for r in app.routes if isinstance(r, APIRoute) for method in r.methods}
+    service = {(method, shaped(r.path)) for r in app.routes if isinstance(r, APIRoute) for method in r.methods or ()}
     assert service == {(method, shaped(path)) for paths in ROUTES.values() for method, path in paths}
     assert set(ROUTES) == set(ROUTES_OF_SERVE)
 
@@ -349,7 +350,7 @@ def test_each_handler_is_a_few_lines_that_name_their_own_route(template):
         source = (ROOT / "functions" / route_of(function) / "app.py").read_text()
         assert len(source.splitlines()) <= 5
         if route_of(function) in ("fanout", "sweep"):
-            assert f"from stalwart_agents.{route_of(function)} import handler" in source
+            assert f"from stalwart_agents.aws.{route_of(function)} import handler" in source
         else:
             assert "from stalwart_agents.aws.handlers import handler" in source
             assert f'handler = handler("{route_of(function)}")' in source
@@ -386,7 +387,9 @@ def test_links_are_served_with_a_public_url_and_tell_both_their_ends_the_same(te
     links = {name for name in template["Resources"] if name.startswith("Links")}
     assert links >= {"LinksFunction", "LinksRole", "LinksLogs", "LinksErrors", "LinksThrottles"}
     assert links <= deployed_resources(template, {}) and links <= deployed_resources(template, LINKS)
-    assert not any(v.startswith(("STALWART_LINK", "STALWART_PUBLIC")) for v in environment(template, "LinksFunction", {}))
+    assert not any(
+        v.startswith(("STALWART_LINK", "STALWART_PUBLIC")) for v in environment(template, "LinksFunction", {})
+    )
     given = LINKS | {"LinkHours": "2", "LinksAlone": "true"}
     told = {"STALWART_PUBLIC_URL": LINKS["PublicUrl"], "STALWART_LINK_HOURS": "2"}
     assert environment(template, "LinksFunction", given).items() >= (told | {"STALWART_LINKS_ALONE": "true"}).items()
@@ -752,9 +755,8 @@ def test_each_secret_reaches_only_the_function_that_needs_it(template):
             given.append(EVERYTHING["ModelKeyArn"])
         else:
             assert not MODEL_KEY & set(env), name
-        assert sorted(secret_grants(template, name, EVERYTHING)) == sorted(given), (
-            name
-        )  # its own secrets' ARNs, no other
+        # its own secrets' ARNs, no other
+        assert sorted(secret_grants(template, name, EVERYTHING)) == sorted(given), name
         for statement in statements(template, name, EVERYTHING):
             if statement["Resource"] in given:
                 assert set(as_list(statement["Action"])) == {"secretsmanager:GetSecretValue", "ssm:GetParameter"}, name
@@ -813,9 +815,8 @@ def test_a_model_key_needs_the_variable_the_agent_reads(template):
 
 
 def test_no_policy_grants_a_wildcard_action_or_resource(template):
-    assert set(roles(template)) == {
-        role_of(template, name) for name in every_function(template)
-    }  # every role is a function's own
+    # every role is a function's own
+    assert set(roles(template)) == {role_of(template, name) for name in every_function(template)}
     for name in every_function(template):
         for parameters in ({}, EVERYTHING):
             for statement in statements(template, name, parameters):
@@ -1031,12 +1032,8 @@ def test_the_outputs_name_what_an_operator_needs(template):
         "AlarmTopicArn",
     } <= set(outputs)
     assert resolve(outputs["AlarmTopicArn"]["Value"], template, {}) == {"Ref": "AlarmTopic"}
-    assert (
-        resolve(
-            outputs["AlarmTopicArn"]["Value"], template, {"AlarmTopicArn": "arn:aws:sns:eu-west-1:123456789012:pager"}
-        )
-        == "arn:aws:sns:eu-west-1:123456789012:pager"
-    )
+    pager = "arn:aws:sns:eu-west-1:123456789012:pager"
+    assert resolve(outputs["AlarmTopicArn"]["Value"], template, {"AlarmTopicArn": pager}) == pager
 
 
 # ------------------------------------------------------------------ alarms
@@ -1056,10 +1053,8 @@ def test_alarms_watch_every_function_the_dead_letters_and_the_stream(template):
     for name, function in functions(template).items():
         for metric in ("Errors", "Throttles"):
             alarm = alarms[by_what[(metric, name)]]
-            assert alarm.get("Condition") == function.get("Condition"), (
-                metric,
-                name,
-            )  # it exists wherever its function does
+            # it exists wherever its function does
+            assert alarm.get("Condition") == function.get("Condition"), (metric, name)
             assert alarm["Properties"]["Namespace"] == "AWS/Lambda" and alarm["Properties"]["Threshold"] == 1
     iterator_age = alarms[by_what[("IteratorAge", fan_out(template))]]["Properties"]
     assert iterator_age["Statistic"] == "Maximum" and iterator_age["Threshold"] <= 5 * 60 * 1000
@@ -1068,6 +1063,21 @@ def test_alarms_watch_every_function_the_dead_letters_and_the_stream(template):
     assert ("5xx", "HttpApi") in by_what
     for alarm in alarms.values():
         assert alarm["Properties"]["TreatMissingData"] == "notBreaching"  # no traffic is not an outage
+
+
+def test_each_functions_logs_and_alarms_are_what_scripts_template_writes(template):
+    """Every function's log group and its two alarms (and the API's access log) are written by scripts/template.py
+    from one table, between two marker lines of template.yaml: after changing the table, run it."""
+    script = runpy.run_path(str(ROOT / "scripts" / "template.py"))
+    text = TEMPLATE.read_text()
+    assert script["written"](text) == text, "template.yaml is not what scripts/template.py writes: run it"
+    # every log group, and each function's two alarms
+    written = set(yaml.load(script["generated"](), Loader=CloudFormationLoader))
+    assert set(resources(template, "AWS::Logs::LogGroup")) <= written
+    alarms = {
+        f"{name.removesuffix('Function')}{metric}" for name in functions(template) for metric in ("Errors", "Throttles")
+    }
+    assert written & set(resources(template, "AWS::CloudWatch::Alarm")) == alarms
 
 
 def test_alarms_notify_a_topic_whatever_the_parameters(template):
@@ -1176,7 +1186,9 @@ def test_sam_puts_each_integration_beside_its_routes_security(sam, template, tmp
             assert ("security" in operation) == guarded, (parameters, method, path)
         assert ("components" in body) == (mode == "jwt")
         # without a PublicUrl the links function is still there, so its operations keep their integration
-        unlinked = resolve(api["Properties"]["Body"], template, {"Authentication": mode} | JWT)["paths"]["/links/{link}"]
+        unlinked = resolve(api["Properties"]["Body"], template, {"Authentication": mode} | JWT)["paths"][
+            "/links/{link}"
+        ]
         assert {method for method, operation in unlinked.items() if "x-amazon-apigateway-integration" in operation} == {
             "get",
             "post",
@@ -1193,8 +1205,10 @@ def test_sam_build_makes_the_layer_and_every_function(sam, template, tmp_path):
         ROOT / "shared/stalwart_agents/__init__.py"
     ).read_bytes()
     assert (layer / "stalwart_agents" / "storage" / "dynamodb_schema.py").exists()
-    # cel-python's parser built for the runtime's Python, on a build machine that cannot import the arm64 re2
-    header = (layer / "stalwart_agents" / "cel_parser.pickle").read_bytes().partition(b"\n")[0]
+    # cel-python's parser built for the runtime's Python, on a build machine that cannot import the arm64 re2, and
+    # put where the package looks for it
+    parser = layer / "stalwart_agents" / PREBUILT_PARSER.relative_to(Path(stalwart_agents.__file__).parent)
+    header = parser.read_bytes().partition(b"\n")[0]
     assert json.loads(header)["python"] == "3.13"
     assert (layer / "fastapi").is_dir() and (layer / "mangum").is_dir()
     assert not (layer / "uvicorn").exists()
@@ -1211,9 +1225,8 @@ def test_sam_build_makes_the_layer_and_every_function(sam, template, tmp_path):
         compiled = module.parent / "__pycache__" / f"{module.stem}.cpython-313.pyc"
         assert compiled.exists(), module
         header = compiled.read_bytes()[:16]
-        assert header[:4] == MAGIC_313 and int.from_bytes(header[4:8], "little") == 0b01, (
-            module
-        )  # hash-based, unchecked
+        # hash-based, unchecked
+        assert header[:4] == MAGIC_313 and int.from_bytes(header[4:8], "little") == 0b01, module
     assert not list(layer.rglob("*.cpython-311.pyc")) and not (layer / "bin").exists()
     for name in functions(template):
         assert (build / name / "app.py").read_text() == (
