@@ -90,7 +90,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
-        figures = crash(f"sqlite:///{folder}/crash.db", args.kills, Path(folder) / "ledger.jsonl")
+        figures: dict[str, float] = dict(
+            crash(f"sqlite:///{folder}/crash.db", args.kills, Path(folder) / "ledger.jsonl")
+        )
         figures["seconds"] = round(time.perf_counter() - started, 1)
         print(f"sqlite   : {figures}")
 

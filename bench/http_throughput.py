@@ -221,8 +221,8 @@ def webhook_latency(count: int, folder: Path) -> list[float]:
 
     latencies = []
     with serving(receiver) as hook_url:
-        hook = Webhook(f"{hook_url}/hook", "whsec-bench")
-        app = make_app(ORDERS_AGENT, storage=f"sqlite:///{folder / 'hook.db'}", on_interrupt=hook)
+        webhook = Webhook(f"{hook_url}/hook", "whsec-bench")
+        app = make_app(ORDERS_AGENT, storage=f"sqlite:///{folder / 'hook.db'}", on_interrupt=webhook)
         with serving(app) as base, httpx.Client(base_url=base, timeout=30) as client:
             for n in range(count):
                 sent = time.perf_counter()

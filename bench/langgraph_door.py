@@ -42,13 +42,15 @@ def model(state: MessagesState) -> dict[str, Any]:
     last = state["messages"][-1]
     if last.type == "tool":
         return {"messages": [AIMessage(f"Charged: {last.content}.")]}
-    order_id = last.content.rsplit(" ", 1)[-1]
+    order_id = str(last.content).rsplit(" ", 1)[-1]
     call = {"name": "charge_card", "args": {"order_id": order_id, "amount": 40}, "id": f"call_{order_id}"}
     return {"messages": [AIMessage("", tool_calls=[call])]}
 
 
 def tools(state: MessagesState) -> dict[str, Any]:
-    [call] = state["messages"][-1].tool_calls
+    asked = state["messages"][-1]
+    assert isinstance(asked, AIMessage)
+    [call] = asked.tool_calls
     decision = interrupt({"tool": call["name"], "arguments": call["args"]})
     result = f"ch-{call['args']['order_id']}" if decision == "approve" else "not charged"
     return {"messages": [ToolMessage(result, tool_call_id=call["id"], name=call["name"])]}

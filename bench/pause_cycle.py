@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from stalwart_agents import Desk
+from stalwart_agents.storage.sqlite import SqliteStorage
 
 ORDERS_AGENT = Path(__file__).resolve().parent / "orders" / "agent.yaml"
 ORDER_IDS = itertools.count(100_000)
@@ -44,9 +45,11 @@ def cycles_per_second(desk: Desk, cycles: int, prefix: str) -> float:
 def transactions_per_cycle(desk: Desk) -> int:
     """How many write transactions one cycle commits, counted from the statements SQLite runs."""
     statements: list[str] = []
-    desk.storage._connection().set_trace_callback(statements.append)
+    storage = desk.storage
+    assert isinstance(storage, SqliteStorage)
+    storage._connection().set_trace_callback(statements.append)
     cycles_per_second(desk, 1, "count")
-    desk.storage._connection().set_trace_callback(None)
+    storage._connection().set_trace_callback(None)
     return sum(1 for statement in statements if statement.startswith("BEGIN IMMEDIATE"))
 
 

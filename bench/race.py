@@ -103,7 +103,7 @@ def main() -> None:
             try:
                 url = _backend_url(name, Path(folder), stack)
                 started = time.perf_counter()
-                figures = race(url, args.pauses, Path(folder) / "ledger.jsonl")
+                figures: dict[str, float] = dict(race(url, args.pauses, Path(folder) / "ledger.jsonl"))
                 figures["seconds"] = round(time.perf_counter() - started, 1)
                 print(f"{name:9}: {figures}")
             finally:

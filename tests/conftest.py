@@ -1,12 +1,14 @@
 import json
 import uuid
 from pathlib import Path
+from typing import Any, TypeVar
 
 import httpx
 import pytest
 
 from stalwart_agents import Desk
 from stalwart_agents.aws.local import start_moto
+from stalwart_agents.storage import Storage
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = ROOT / "examples" / "shop" / "agent.yaml"
@@ -20,6 +22,19 @@ FAKE_AWS = {
     "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/aws-credentials",
 }
 """Credentials moto accepts, and none of this machine's own AWS configuration."""
+
+T = TypeVar("T")
+
+
+def present(value: T | None) -> T:
+    """``value``, which the test expects to be there (a run, a pause, a match); None fails the test."""
+    assert value is not None
+    return value
+
+
+def delivery_of(store: Storage, pause_id: str) -> dict[str, Any]:
+    """What ``store`` keeps of the announcement of pause ``pause_id``, which must be there and have been announced."""
+    return present(present(store.get_pause(pause_id)).delivery)
 
 
 @pytest.fixture

@@ -76,7 +76,7 @@ def stalwart_serve(config, *args: str) -> Iterator[tuple[str, subprocess.Popen]]
         wait_until_healthy(base)
     except AssertionError:
         process.kill()
-        raise AssertionError(process.stdout.read()) from None
+        raise AssertionError(process.communicate()[0]) from None
     try:
         yield base, process
     finally:

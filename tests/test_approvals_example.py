@@ -16,7 +16,7 @@ from stalwart_agents import Desk, Webhook
 from stalwart_agents.approvals.webhook import sign
 from stalwart_agents.engine.pause import canonical
 from stalwart_agents.serve import make_app
-from tests.conftest import ROOT, SHOP
+from tests.conftest import ROOT, SHOP, present
 from tests.server import Later, serving
 
 WEBHOOK_SECRET, RESUME_SECRET, SIGNING_SECRET = "whsec-approvals", "resume-approvals", "slack-signing-secret"
@@ -25,10 +25,12 @@ CHARGE = {"text": "look up order 4411 and charge 40 to order 4411"}
 
 
 def load_receiver():
-    spec = importlib.util.spec_from_file_location("approvals_receiver", ROOT / "examples" / "approvals" / "receiver.py")
+    spec = present(
+        importlib.util.spec_from_file_location("approvals_receiver", ROOT / "examples" / "approvals" / "receiver.py")
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    present(spec.loader).exec_module(module)
     return module
 
 

@@ -7,12 +7,13 @@ import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import jwt
 import pytest
 
-from stalwart_agents import ConfigError, Desk, InterruptStale, NotFound
+from stalwart_agents import ConfigError, Desk, InterruptStale, NotFound, Pause
 from stalwart_agents.approvals.principal import Principal
 from stalwart_agents.errors import AlreadyApproved, NotAnApprover
 from stalwart_agents.http.auth import SharedSecret
@@ -67,6 +68,11 @@ def charge(desk: Desk, thread: str, amount: int, owner: Principal = ALICE):
     desk.enter(thread, owner.key, start=True)
     [pause] = desk.send(thread, f"charge {amount} to order 4411").waiting
     return pause
+
+
+def approvals(pause: Pause) -> Any:
+    """The approvals ``pause``'s JSON shows: how many it needs, and those given."""
+    return pause.to_dict()["approvals"]
 
 
 def answers(desk: Desk, thread: str) -> list[tuple]:
@@ -393,7 +399,7 @@ def test_four_eyes_needs_two_different_allowed_people(tmp_path, ledger):
         assert first.status == "waiting" and ledger("charge") == []
         [still] = first.waiting
         assert (still.id, still.token) == (pause.id, pause.token)
-        [given] = still.to_dict()["approvals"]["given"]
+        [given] = approvals(still)["given"]
         assert given == {"by": "fiona", "principal": FIONA.to_dict(), "at": "2025-06-15T15:06:40.000Z"}
         assert desk.waiting("t")[0].to_dict()["approvals"] == still.to_dict()["approvals"]
 
@@ -402,7 +408,7 @@ def test_four_eyes_needs_two_different_allowed_people(tmp_path, ledger):
         assert (twice.value.status, twice.value.code) == (409, "already_approved")
         with pytest.raises(NotAnApprover):
             desk.confirm("t", "approve", waiting=pause.id, token=pause.token, principal=ALICE)
-        assert desk.waiting("t")[0].to_dict()["approvals"]["given"] == [given] and ledger("charge") == []
+        assert approvals(desk.waiting("t")[0])["given"] == [given] and ledger("charge") == []
 
         assert desk.confirm("t", "approve", waiting=pause.id, token=pause.token, principal=FRANK).status == "done"
         assert len(ledger("charge")) == 1
@@ -412,7 +418,8 @@ def test_four_eyes_needs_two_different_allowed_people(tmp_path, ledger):
             ("alice", "approve", "refused", "not_an_approver"),
             ("frank", "approve", "taken", None),
         ]
-        counted, *_, taken = desk.history("t")
+        records: list[dict[str, Any]] = desk.history("t")
+        counted, *_, taken = records
         assert counted["ran"] == [] and [call["tool"] for call in taken["ran"]] == ["charge_card"]
 
 
@@ -531,7 +538,8 @@ def test_two_first_approvals_racing_from_two_processes_count_one_and_take_the_ot
             pause = charge(desk, f"first-{n}", 40)
             got = race(path, url, f"first-{n}", pause, FRANK, GINA)
             assert sorted(got.values()) == ["done", "waiting"], got
-            assert sorted(r["outcome"] for r in desk.history(f"first-{n}")) == ["approval", "taken"]
+            records: list[dict[str, Any]] = desk.history(f"first-{n}")
+            assert sorted(r["outcome"] for r in records) == ["approval", "taken"]
         assert len(ledger("charge")) == 3
 
 

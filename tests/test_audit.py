@@ -1,6 +1,7 @@
 """An audit of every answer: who answered what, when, through which channel, and what then ran."""
 
 import hashlib
+from typing import Any
 
 import pytest
 
@@ -57,7 +58,7 @@ def test_the_audit_of_a_race_shows_one_winning_answer_and_the_refused_one(tmp_pa
     pause = desk.send("race", "charge 40 to order 4411").waiting[0]
     assert race(url, "race", pause) == [("ok", "done"), ("stale", None)]
 
-    records = desk.history("race")
+    records: list[dict[str, Any]] = desk.history("race")
     assert sorted(r["outcome"] for r in records) == ["refused", "taken"]
     taken = next(r for r in records if r["outcome"] == "taken")
     refused = next(r for r in records if r["outcome"] == "refused")

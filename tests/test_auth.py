@@ -68,7 +68,7 @@ class Provider:
         self.reset()
 
     def reset(self) -> None:
-        self.published = {"rsa-1": self.rsa, "ec-1": self.ec}
+        self.published: dict[str, rsa.RSAPrivateKey | ec.EllipticCurvePrivateKey] = {"rsa-1": self.rsa, "ec-1": self.ec}
         self.fetches = self.discoveries = 0
         self.outage: Response | None = None
 
@@ -78,8 +78,11 @@ class Provider:
     def jwks(self) -> dict:
         keys = []
         for kid, key in self.published.items():
-            algorithm, alg = (RSAAlgorithm, "RS256") if isinstance(key, rsa.RSAPrivateKey) else (ECAlgorithm, "ES256")
-            keys.append({**json.loads(algorithm.to_jwk(key.public_key())), "kid": kid, "use": "sig", "alg": alg})
+            if isinstance(key, rsa.RSAPrivateKey):
+                jwk, alg = RSAAlgorithm.to_jwk(key.public_key()), "RS256"
+            else:
+                jwk, alg = ECAlgorithm.to_jwk(key.public_key()), "ES256"
+            keys.append({**json.loads(jwk), "kid": kid, "use": "sig", "alg": alg})
         return {"keys": keys}
 
     def app(self) -> FastAPI:
@@ -438,11 +441,13 @@ def test_two_people_each_see_only_their_own_threads_and_anothers_thread_looks_li
     before = desk.events("a-1")
 
     got: list[httpx.Response] = []
+
+    def keep(response: httpx.Response) -> None:
+        response.read()
+        got.append(response)
+
     with httpx.Client(
-        base_url=client.base_url,
-        timeout=10,
-        headers=bearer(bob),
-        event_hooks={"response": [lambda r: (r.read(), got.append(r))]},
+        base_url=client.base_url, timeout=10, headers=bearer(bob), event_hooks={"response": [keep]}
     ) as as_bob:
         resume = {"interrupt_id": pause["id"], "decision": "approve", "token": "guessed"}
         thumb = {"message": "m_1", "thumb": "up"}

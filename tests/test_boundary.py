@@ -14,7 +14,7 @@ import pytest
 from stalwart_agents import Desk
 from stalwart_agents.serve import make_app
 
-from .conftest import SHOP
+from .conftest import SHOP, present
 from .server import serving, stalwart_serve
 
 pytestmark = pytest.mark.sqlite  # the desk under uvicorn keeps its runs in a file, as `stalwart serve` does
@@ -243,7 +243,7 @@ def test_serve_behind_an_authenticating_proxy_starts_on_every_address_and_says_s
         assert httpx.get(f"{base}/healthz").status_code == 200
         process.terminate()
         process.wait(timeout=10)
-        log = process.stdout.read()
+        log = present(process.stdout).read()
     assert "no authentication here: a proxy in front of this address must authenticate every request" in log
 
 

@@ -9,7 +9,7 @@ from stalwart_agents import Desk
 from stalwart_agents.config import Config, load_config, parse_config
 from stalwart_agents.errors import ConfigError
 
-from .conftest import ROOT
+from .conftest import ROOT, present
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -29,7 +29,7 @@ def fails(tmp_path: Path, text: str) -> ConfigError:
 def located(error: ConfigError, line: int, key: str | None) -> str:
     """The error's first sentence, after checking it names the file, the line and the key."""
     where = f"{error.file}:{line}:" + (f" {key}:" if key else "")
-    assert error.file.endswith("agent.yaml")
+    assert present(error.file).endswith("agent.yaml")
     assert (error.line, error.key) == (line, key)
     assert str(error).startswith(where), str(error)
     return str(error).splitlines()[0][len(where) :].strip()

@@ -128,9 +128,11 @@ def test_an_answer_that_never_comes_is_settled_by_reading_the_token_back(
     winner, _ = two_desks
     pause = winner.send("t-1", CLAIM).waiting[0]
     with Desk.from_file(SHOP, storage=winner.storage.url) as cut_off:
+        storage = cut_off.storage
+        assert isinstance(storage, DynamoStorage)
         calls: list[str] = []
-        cut_off.storage.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
-        lost = LostAnswers(cut_off.storage.client, times=-1)
+        storage.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
+        lost = LostAnswers(storage.client, times=-1)
         reply = answered_by(cut_off, "t-1", pause)()
     assert reply.status == "done" and lost.reached > 1 and "GetItem" in calls
     assert [charge["order_id"] for charge in ledger("charge")] == ["4411"]

@@ -66,6 +66,8 @@ def test_every_lazy_name_is_also_imported_for_type_checkers():
 
     tree = ast.parse(inspect.getsource(stalwart_agents))
     checked = next(node for node in tree.body if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test))
-    for_checkers = {alias.asname or alias.name for node in checked.body for alias in node.names}
+    imports = [node for node in checked.body if isinstance(node, ast.Import | ast.ImportFrom)]
+    assert imports == checked.body  # nothing but imports under TYPE_CHECKING
+    for_checkers = {alias.asname or alias.name for node in imports for alias in node.names}
     eager = set(vars(stalwart_agents)) & set(stalwart_agents.__all__) - set(stalwart_agents._LAZY)
     assert for_checkers == set(stalwart_agents._LAZY) and for_checkers | eager == set(stalwart_agents.__all__)

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 import uuid
+from typing import cast
 from urllib.parse import urlencode, urlsplit
 
 import boto3
@@ -25,6 +26,7 @@ import pytest
 import yaml
 from fastapi import FastAPI
 from mangum import Mangum
+from mangum.types import LambdaContext
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -38,7 +40,7 @@ from stalwart_agents.http import app as serve
 from stalwart_agents.http.auth import ApiGatewayClaims, NoAuth
 from stalwart_agents.serve import make_app
 
-from .conftest import ROOT, SHOP
+from .conftest import ROOT, SHOP, delivery_of, present
 from .server import at_once, receiving, serving
 from .test_http import SHOP_CONFIG
 from .test_template import (
@@ -137,7 +139,7 @@ class Deployed:
         self.routes = {(method, path): name for method, path, name in http_routes(template) if name in exists}
         names = set(self.routes.values()) | {name for name in (sweep(template), fan_out(template)) if name in exists}
         self.environ = {name: self._environ(name, parameters, storage_url) for name in names}
-        self.requests = {name: [] for name in names}
+        self.requests: dict[str, list] = {name: [] for name in names}
         self.handlers = {name: self.fresh(name) for name in names}
 
     def _environ(self, name, parameters, storage_url):
@@ -168,8 +170,8 @@ class Deployed:
             spec = importlib.util.spec_from_file_location(
                 f"function_{route}_{uuid.uuid4().hex}", ROOT / "functions" / route / "app.py"
             )
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
+            module = importlib.util.module_from_spec(present(spec))
+            present(present(spec).loader).exec_module(module)
         cold_start = getattr(sys.modules[module.handler.__module__], "_cold_start", None)
         if cold_start is None:
             return module.handler
@@ -642,7 +644,7 @@ def test_mangum_hands_the_verified_claims_to_the_service():
         event = copy.deepcopy(event) | {"rawPath": "/who", "rawQueryString": "", "body": None, "isBase64Encoded": False}
         event["headers"] = {"host": HOST} | (headers or {})
         event["requestContext"]["http"].update(method="GET", path="/who")
-        answer = handler(event, None)
+        answer = handler(event, cast("LambdaContext", None))  # the route reads nothing of the context
         return answer["statusCode"], json.loads(answer["body"])
 
     assert ask(JWT_EVENT) == (
@@ -731,7 +733,7 @@ def test_the_fan_out_posts_each_new_pause_the_stream_brings(template, storage_ur
     assert deliver(records, desk.storage, Webhook(receiver.url, "whsec-lambda")) == []
     [delivery] = receiver.got
     assert delivery["interrupt"] == pause.to_dict() and delivery["thread"] == "u-17"
-    assert desk.storage.get_pause(pause.id).delivery["delivered"] is True
+    assert delivery_of(desk.storage, pause.id)["delivered"] is True
 
 
 def test_a_failing_receiver_leaves_the_record_for_a_retry_and_the_pause_marked(template, storage_url, receiver):

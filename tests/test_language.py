@@ -10,6 +10,8 @@ from py3langid.langid import LanguageIdentifier
 
 from stalwart_agents.reading import language
 
+from .conftest import present
+
 
 @pytest.mark.parametrize(
     ("text", "code"),
@@ -83,4 +85,4 @@ def test_the_model_is_loaded_once_by_concurrent_first_calls(monkeypatch):
         thread.join()
     assert loads == [1]
     assert found == ["pt"] * 8
-    assert language._identifier.langs == list(language.LANGUAGES)
+    assert present(language._identifier).langs == list(language.LANGUAGES)

@@ -82,7 +82,7 @@ def paused(base, receiver, thread=THREAD, headers=None):
     """Start a charge in ``thread``; the pause as the turn gave it, and the links its delivery carried."""
     answer = httpx.post(f"{base}/threads/{thread}/messages", json=CHARGE, headers=headers, timeout=10)
     [pause] = answer.json()["waiting"]
-    delivered = next((d for d in receiver.got if d["interrupt"]["id"] == pause["id"]), {})
+    delivered: dict = next((d for d in receiver.got if d["interrupt"]["id"] == pause["id"]), {})
     return pause, delivered.get("links")
 
 

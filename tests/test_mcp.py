@@ -1,6 +1,8 @@
 """Tools from a real MCP server (tests/mcp/mail.py), over stdio and streamable HTTP: its annotations decide what
 a person confirms, agent.yaml's overrides win over them, and a tool changed under a paused run does not run."""
 
+from typing import Any
+
 import pytest
 
 from stalwart_agents.tools.mcp import ToolChanged
@@ -137,7 +139,7 @@ def test_the_model_sees_each_mcp_tools_json_schema(mail, tmp_path):
     from stalwart_agents.reading.model import tool_schema
 
     desk = mail.desk(tmp_path)
-    schema = tool_schema(desk.agent().tools["transfer"])
+    schema: dict[str, Any] = tool_schema(desk.agent().tools["transfer"])
     assert schema["description"].startswith("Move money")
     assert schema["parameters"]["properties"].keys() == {"to", "amount"}
     assert schema["parameters"]["required"] == ["to", "amount"]

@@ -9,6 +9,7 @@ import pytest
 from stalwart_agents import ConfigError, Desk
 from stalwart_agents.config import load_config
 
+from .conftest import present
 from .mcp.servers import SERVER, TOKEN, mail_server
 
 
@@ -52,7 +53,7 @@ def config_error(tmp_path, text: str) -> ConfigError:
 def test_a_bad_mcp_entry_is_a_config_error_naming_file_line_and_key(tmp_path, entry, line, key, sentence):
     listed = textwrap.indent(entry, "      ")
     error = config_error(tmp_path, f"storage: memory://\nagents:\n  - name: desk\n    mcp:\n{listed}")
-    assert error.file.endswith("agent.yaml") and (error.line, error.key) == (line, key)
+    assert present(error.file).endswith("agent.yaml") and (error.line, error.key) == (line, key)
     assert sentence in str(error)
 
 
@@ -120,7 +121,7 @@ def server_yaml(mail, tools: str = "", extra: str = "") -> str:
 )
 def test_an_override_the_servers_tools_contradict_is_placed_at_its_key(mail, tmp_path, tools, key, sentence):
     error = config_error(tmp_path, server_yaml(mail, tools))
-    assert error.file.endswith("agent.yaml") and error.line == 10 and error.key == f"agents[0].mcp[0].{key}"
+    assert present(error.file).endswith("agent.yaml") and error.line == 10 and error.key == f"agents[0].mcp[0].{key}"
     assert sentence in str(error)
 
 

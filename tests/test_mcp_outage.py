@@ -7,6 +7,7 @@ import pytest
 
 from stalwart_agents import ConfigError
 
+from .conftest import present
 from .mcp.servers import TOKEN, mail_server
 
 TOOLS = {
@@ -77,6 +78,6 @@ def test_a_server_that_cannot_be_reached_at_load_is_a_config_error_naming_it(mai
     with pytest.raises(ConfigError) as caught:
         mail.desk(tmp_path, TOOLS)
     error = caught.value
-    assert error.file.endswith("agent.yaml") and error.key == "agents[0].mcp[0]" and error.line == 5
+    assert present(error.file).endswith("agent.yaml") and error.key == "agents[0].mcp[0]" and error.line == 5
     assert "could not list the server's tools when the agent loaded: the MCP server mail" in str(error)
     assert TOKEN not in str(error)

@@ -120,7 +120,8 @@ def test_a_python_callable_can_be_the_model(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(ROOT / "tests" / "model"))
     with Desk.from_file(agent_file(tmp_path, "{python: 'models:propose'}", on_unread="model")) as desk:
         reply = desk.send("u-17", TURN)
-    assert reply.status == "done" and reply.steps[0].result["order_id"] == "4412"
+    result = reply.steps[0].result
+    assert reply.status == "done" and isinstance(result, dict) and result["order_id"] == "4412"
     assert "shop saw 5 tools." in reply.text
 
 

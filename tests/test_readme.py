@@ -21,7 +21,7 @@ import pytest
 
 from stalwart_agents.logs import FIELDS, JsonLines, TextLines
 
-from .conftest import ROOT
+from .conftest import ROOT, present
 from .server import free_port
 
 README = (ROOT / "README.md").read_text()
@@ -84,7 +84,7 @@ def test_each_command_prints_what_the_readme_shows(command, shown, tmp_path):
         shown = [line.replace(":8700/", f":{port}/") for line in shown]
         process = subprocess.Popen(words, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
-            printed = [process.stdout.readline().rstrip("\n") for _ in shown]
+            printed = [present(process.stdout).readline().rstrip("\n") for _ in shown]
         finally:
             process.terminate()
             process.wait(timeout=10)
@@ -108,7 +108,7 @@ def test_the_log_lines_shown_are_written_as_the_service_writes_them():
     fields = {k: v for k, v in shown.items() if k not in ("time", "level", "message")}
     assert JsonLines().format(logged(shown["level"], shown["message"], shown["time"], fields)) == as_json
     at, level, rest = plain.split(" ", 2)
-    message, pairs = re.fullmatch(r"(.*?) (\w+=.*)", rest).groups()
+    message, pairs = present(re.fullmatch(r"(.*?) (\w+=.*)", rest)).groups()
     fields = {
         k: json.loads(v) if v.startswith('"') else v for k, v in re.findall(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)', pairs)
     }

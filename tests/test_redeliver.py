@@ -19,6 +19,7 @@ from stalwart_agents.approvals.redeliver import Backoff, Redelivered, Redelivere
 from stalwart_agents.approvals.webhook import Webhook
 from stalwart_agents.storage import open_storage
 
+from .conftest import delivery_of, present
 from .server import at_once, receiving, stalwart_serve
 from .test_crash import wait_for
 from .test_sagas import BANK
@@ -68,9 +69,9 @@ def a_pause_not_notified(url: str, receiver) -> tuple[str, float]:
     with Desk.from_file(BANK, storage=url, on_interrupt=webhook(receiver)) as desk:
         reply = desk.send("t", "pay 500 to ana")
         failed = time.time()
-        [missed] = reply.to_dict()["not_notified"]
+        [missed] = reply.not_notified
         assert redeliver(desk.storage, webhook(receiver), failed + 5, NO_JITTER) == Redelivered()
-        assert desk.storage.get_pause(missed["interrupt"]).delivery["next_at"] <= failed + FIRST_RETRY
+        assert delivery_of(desk.storage, missed["interrupt"])["next_at"] <= failed + FIRST_RETRY
         return missed["interrupt"], failed + FIRST_RETRY
 
 
@@ -79,7 +80,7 @@ def test_a_receiver_down_at_first_gets_the_pause_later_signed_afresh_once_per_at
     store = open_storage(bank)
     sender = webhook(down)
     assert redeliver(store, sender, t0 + 1, NO_JITTER).failed == [pause_id]
-    assert store.get_pause(pause_id).delivery["next_at"] == t0 + 1 + 60  # the second failure waits 60 s
+    assert delivery_of(store, pause_id)["next_at"] == t0 + 1 + 60  # the second failure waits 60 s
     assert redeliver(store, sender, t0 + 60, NO_JITTER).failed == []  # not due yet: nothing is sent
     assert len(down.tried) == 2
     down.status = 200
@@ -111,7 +112,7 @@ def test_a_restart_between_attempts_loses_nothing(bank, down):
     with Desk.from_file(BANK, storage=bank, on_interrupt=webhook(down)) as desk:
         assert redeliver(desk.storage, webhook(down), t0 + 30, NO_JITTER).delivered == []  # the schedule was kept
         assert redeliver(desk.storage, webhook(down), t0 + 61, NO_JITTER).delivered == [pause_id]
-        assert desk.storage.get_pause(pause_id).delivery == {"delivered": True, "attempts": 3, "at": t0 + 61}
+        assert present(desk.storage.get_pause(pause_id)).delivery == {"delivered": True, "attempts": 3, "at": t0 + 61}
     assert len(down.tried) == 3 and [got["interrupt"]["id"] for got in down.got] == [pause_id]
 
 
@@ -128,7 +129,7 @@ def test_two_workers_on_one_store_never_both_send_an_attempt(bank, down):
             )
             assert sum(len(r.failed) + len(r.delivered) for r in results) == 1
             assert len(down.tried) == number  # exactly one request per attempt
-            assert desks[0].storage.get_pause(pause_id).delivery["attempts"] == number
+            assert delivery_of(desks[0].storage, pause_id)["attempts"] == number
     finally:
         for desk in desks:
             desk.close()
@@ -140,13 +141,13 @@ def test_past_its_age_a_delivery_is_given_up_and_says_so(bank, down):
     store = open_storage(bank)
     backoff = Backoff(give_up_after=3600.0, random=lambda: 0.0)
     assert redeliver(store, webhook(down), t0 + 3601, backoff).given_up == [pause_id]
-    assert store.get_pause(pause_id).delivery["given_up"] is True
+    assert delivery_of(store, pause_id)["given_up"] is True
     assert store.due_deliveries(t0 + 10 * 86400) == []
     assert len(down.tried) == 1  # only the request's own attempt
     store.close()
     with Desk.from_file(BANK, storage=bank) as desk:
         [pause] = desk.waiting("t")
-    said = pause.delivery["error"]
+    said = present(pause.delivery)["error"]
     assert said.startswith("gave up after 1 attempt over 1 h; the last: ") and "503" in said
 
 
@@ -169,7 +170,7 @@ def test_a_redeliverer_retries_in_the_background_until_stopped(bank, down):
         wait_for(lambda: len(down.got) == 1)
     finally:
         worker.stop()
-    assert store.get_pause(pause_id).delivery["delivered"] is True
+    assert delivery_of(store, pause_id)["delivered"] is True
     store.close()
 
 

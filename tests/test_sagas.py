@@ -2,6 +2,7 @@
 
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -10,10 +11,19 @@ from stalwart_agents import Desk, InterruptStale, OutcomeUnknown
 BANK = Path(__file__).resolve().parent / "bank" / "agent.yaml"
 
 
+class Bank(Desk):
+    """The bank's desk, and beside it what a test arranges or reads: its tools module (CALLS, the calls it made, and
+    FAIL, the failures arranged for them) and the seconds its retries slept."""
+
+    tools: ModuleType
+    slept: list[float]
+
+
 @pytest.fixture
 def bank():
-    """The bank's tools module, with its record of calls and its arranged failures reset."""
-    desk = Desk.from_file(BANK, sleep=lambda seconds: slept.append(seconds))
+    """The bank's desk, with its tools' record of calls and their arranged failures reset."""
+    desk = Bank.from_file(BANK, sleep=lambda seconds: slept.append(seconds))
+    assert isinstance(desk, Bank)
     slept: list[float] = []
     tools = sys.modules[desk.agents["bank"].tools["pay"].fn.__module__]
     tools.CALLS.clear()

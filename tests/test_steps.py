@@ -10,18 +10,21 @@ from stalwart_agents import Desk
 STEPS = Path(__file__).resolve().parent / "steps" / "agent.yaml"
 
 
+def calls_of(desk: Desk) -> list[tuple[str, dict]]:
+    """Every call the steps' tools really made (steps_calls.CALLS, shared by both agents' tool modules)."""
+    return sys.modules[desk.agents["desk"].tools["charge"].fn.__module__].CALLS
+
+
 @pytest.fixture
 def desk():
     desk = Desk.from_file(STEPS)
-    calls = sys.modules[desk.agents["desk"].tools["charge"].fn.__module__].CALLS
-    calls.clear()
-    desk.calls = calls
+    calls_of(desk).clear()
     yield desk
     desk.close()
 
 
 def made(desk, name=None):
-    return [call for call in desk.calls if name is None or call[0] == name]
+    return [call for call in calls_of(desk) if name is None or call[0] == name]
 
 
 def test_two_writes_side_by_side_pause_together_each_with_its_own_id_and_token(desk):

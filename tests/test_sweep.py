@@ -19,6 +19,7 @@ from stalwart_agents.aws.sweep import Sweeper, sweep
 from stalwart_agents.serve import make_app
 from stalwart_agents.storage import open_storage
 
+from .conftest import delivery_of, present
 from .server import serving, stalwart_serve
 from .test_crash import ledger_lines, wait_for
 from .test_sagas import BANK
@@ -64,7 +65,7 @@ def test_a_sweep_carries_on_a_dead_workers_run_and_announces_the_pause_it_opens(
         assert (swept.recovered, swept.opened, swept.failed) == ([stale], [pause.id], [])
         assert (pause.kind, pause.tool) == ("outcome_unknown", "pay")
         assert [(thread, p.id) for thread, p in told] == [("t", pause.id)]
-        assert desk.storage.get_pause(pause.id).delivery["delivered"] is True
+        assert delivery_of(desk.storage, pause.id)["delivered"] is True
         assert desk.storage.stale_runs(time.time() + 60) == []
         assert sweep(desk).recovered == []
     assert [line["tool"] for line in ledger_lines(ledger)] == ["pay"]
@@ -146,7 +147,7 @@ def test_reading_a_thread_whose_worker_died_writes_nothing(bank, stale):
     assert waiting.status_code == 200 and waiting.json()["waiting"] == []
     assert streamed.status_code == 200 and '"type": "turn"' in streamed.text.replace('":"', '": "')
     assert store.writes == [] and not committed_since(watch, version)
-    assert desk.storage.get_run(stale).status == "running"
+    assert present(desk.storage.get_run(stale)).status == "running"
     desk.recover("t")  # what the sweep does: now the store is written
     assert "commit" in store.writes and committed_since(watch, version)
     desk.close()
@@ -190,5 +191,5 @@ def test_stalwart_serve_sweeps_on_its_own(bank, stale):
     config, url, _ = bank
     with stalwart_serve(config, "--storage", url) as (base, process):
         wait_for(lambda: httpx.get(f"{base}/threads/t/interrupts").json()["waiting"] != [])
-    output = process.stdout.read()
+    output = present(process.stdout).read()
     assert process.returncode == -signal.SIGTERM and "Traceback" not in output and "sweep failed" not in output

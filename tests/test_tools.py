@@ -7,6 +7,8 @@ import pytest
 
 from stalwart_agents import ConfigError, Desk, OutcomeUnknown, tool
 
+from .conftest import present
+
 
 def desk_with(tmp_path, tools_source):
     (tmp_path / "tools.py").write_text(textwrap.dedent(tools_source))
@@ -45,7 +47,7 @@ def test_a_slot_no_parameter_takes_is_an_error_naming_file_line_and_tool(tmp_pat
         """,
         )
     error = caught.value
-    assert error.file.endswith("tools.py") and error.line == 4 and error.key == "look_up_order.says"
+    assert present(error.file).endswith("tools.py") and error.line == 4 and error.key == "look_up_order.says"
     assert "takes no parameter 'order'" in str(error)
 
 

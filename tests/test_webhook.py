@@ -65,13 +65,14 @@ class Receiver:
         self.status = 200
         self.delay = 0.0
         self.clock = time.time
-        self.requests = []
+        self.requests: list[dict] = []
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 header = self.headers.get("Stalwart-Signature")
+                verified: int | BadSignature
                 try:
                     verified = verify_signature(SECRET, header, body, now=receiver.clock())
                 except BadSignature as exc:

@@ -41,7 +41,7 @@ def model(state: MessagesState) -> dict:
     if last.type == "tool":
         said = f"Done: {last.content}." if last.status == "success" else f"Nothing was refunded: {last.content}."
         return {"messages": [AIMessage(said)]}
-    named = re.search(r"order (\d+)", last.content)
+    named = re.search(r"order (\d+)", str(last.content))
     order_id = named.group(1) if named else str(interrupt({"question": "Which order should I refund?"}))
     call = {"name": "refund_order", "args": {"order_id": order_id, "amount": 40}, "id": f"call_{order_id}"}
     return {"messages": [AIMessage("", tool_calls=[call])]}
@@ -49,7 +49,9 @@ def model(state: MessagesState) -> dict:
 
 def review(state: MessagesState) -> Command:
     """A person confirms each call before it runs: ``interrupt()`` returns approve, skip or cancel_all."""
-    [call] = state["messages"][-1].tool_calls
+    asked = state["messages"][-1]
+    assert isinstance(asked, AIMessage)  # the model's message, with the call it asks for
+    [call] = asked.tool_calls
     origins = {name: "model" for name in call["args"]}
     decision = interrupt({"tool": call["name"], "arguments": call["args"], "origins": origins, "irreversible": True})
     if decision == "approve":

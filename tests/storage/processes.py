@@ -39,6 +39,7 @@ def claim_each_round(name: str, barrier: Any, results: Any, url: str, rounds: in
     try:
         for n in range(rounds):
             run = store.get_run(f"run-{n}")
+            assert run is not None
             barrier.wait(timeout=30)
             try:
                 claim(store, f"pause-{n}", {"by": name}, run.replace(status="running"), expected_version=0)
@@ -69,8 +70,9 @@ def assert_one_winner_each_round(results: list[tuple[int, str, str]], store: Sto
         [winner] = [name for name, outcome in outcomes.items() if outcome == "won"]
         assert set(outcomes.values()) - {"won"} <= {"PauseClosed", "VersionConflict"}
         assert len(outcomes) == 2
-        assert store.get_pause(f"pause-{n}").answer == {"by": winner}
-        assert store.get_run(f"run-{n}").version == 1
+        pause, run = store.get_pause(f"pause-{n}"), store.get_run(f"run-{n}")
+        assert pause is not None and pause.answer == {"by": winner}
+        assert run is not None and run.version == 1
 
 
 def begin_owned_each_round(name: str, barrier: Any, results: Any, url: str, rounds: int) -> None:
@@ -101,6 +103,7 @@ def assert_one_owner_each_round(results: list[tuple[int, str, str]], store: Stor
         [winner] = [name for name, outcome in outcomes.items() if outcome == "won"]
         [loser] = [name for name in outcomes if name != winner]
         assert outcomes[loser] == "NotFound"
-        assert store.owner(f"new-{n}") == winner and store.last_run(f"new-{n}").id == f"run-{n}-{winner}"
+        last = store.last_run(f"new-{n}")
+        assert store.owner(f"new-{n}") == winner and last is not None and last.id == f"run-{n}-{winner}"
         assert store.get_run(f"run-{n}-{loser}") is None
         assert [body for _, body in store.events(f"new-{n}")] == [{"by": winner}]

@@ -29,6 +29,7 @@ from stalwart_agents.storage import (
     Storage,
 )
 
+from ..conftest import present
 from .writes import append_event, begin_run, claim, journal_start, journal_update, open_pause, save_run, show_message
 
 AWKWARD: dict[str, Any] = {
@@ -124,7 +125,7 @@ def test_begin_run_refuses_a_thread_with_an_active_run(store: Storage) -> None:
         begin_run(store, a_run("run-2"))
     assert refused.value.active_run == "run-1"
     assert store.get_run("run-2") is None
-    assert store.last_run("thread-a").id == "run-1"
+    assert present(store.last_run("thread-a")).id == "run-1"
 
 
 def test_a_run_begun_finished_is_its_threads_last_run_but_not_its_active_one(store: Storage) -> None:
@@ -145,7 +146,7 @@ def test_racing_begins_on_one_thread_have_exactly_one_winner(store: Storage) -> 
     outcomes = race(8, lambda number: begin_run(store, a_run(f"run-{number}")))
     [winner] = winners_of(outcomes)
     assert all(isinstance(outcome, ThreadBusy) for number, outcome in enumerate(outcomes) if number != winner)
-    assert store.active_run("thread-a").id == f"run-{winner}"
+    assert present(store.active_run("thread-a")).id == f"run-{winner}"
 
 
 def test_save_run_is_compare_and_set(store: Storage) -> None:
@@ -161,7 +162,7 @@ def test_save_run_is_compare_and_set(store: Storage) -> None:
 def test_save_run_stores_the_next_version_whatever_version_the_record_carries(store: Storage) -> None:
     run = begin_run(store, a_run())
     assert save_run(store, run.replace(version=41), expected_version=0).version == 1
-    assert store.get_run(run.id).version == 1
+    assert present(store.get_run(run.id)).version == 1
 
 
 def test_saving_an_unknown_run_is_a_conflict_with_nothing_current(store: Storage) -> None:
@@ -174,7 +175,7 @@ def test_saving_an_unknown_run_is_a_conflict_with_nothing_current(store: Storage
 def test_save_run_keeps_the_run_on_its_thread(store: Storage) -> None:
     run = begin_run(store, a_run(thread="thread-a"))
     assert save_run(store, run.replace(thread="thread-b"), expected_version=0).thread == "thread-a"
-    assert store.active_run("thread-a").id == run.id
+    assert present(store.active_run("thread-a")).id == run.id
     assert store.active_run("thread-b") is None
 
 
@@ -183,16 +184,16 @@ def test_a_finished_run_frees_its_thread(store: Storage, status: str) -> None:
     run = begin_run(store, a_run("run-1"))
     save_run(store, run.replace(status=status), expected_version=0)
     assert store.active_run(run.thread) is None
-    assert store.last_run(run.thread).status == status
+    assert present(store.last_run(run.thread)).status == status
     begin_run(store, a_run("run-2"))
-    assert store.active_run(run.thread).id == "run-2"
-    assert store.last_run(run.thread).id == "run-2"
+    assert present(store.active_run(run.thread)).id == "run-2"
+    assert present(store.last_run(run.thread)).id == "run-2"
 
 
 def test_an_unfinished_run_keeps_its_thread(store: Storage) -> None:
     run = begin_run(store, a_run())
     save_run(store, run.replace(status="waiting"), expected_version=0)
-    assert store.active_run(run.thread).status == "waiting"
+    assert present(store.active_run(run.thread)).status == "waiting"
     with pytest.raises(ThreadBusy):
         begin_run(store, a_run("run-2"))
 
@@ -202,7 +203,7 @@ def test_racing_saves_of_one_run_have_exactly_one_winner(store: Storage) -> None
     outcomes = race(8, lambda number: save_run(store, run.replace(state={"by": number}), expected_version=0))
     [winner] = winners_of(outcomes)
     assert all(isinstance(outcome, VersionConflict) for number, outcome in enumerate(outcomes) if number != winner)
-    assert store.get_run(run.id).state == {"by": winner}
+    assert present(store.get_run(run.id)).state == {"by": winner}
 
 
 # pauses
@@ -237,7 +238,7 @@ def test_a_claim_answers_an_open_pause_and_saves_the_run_together(store: Storage
     )
     assert saved == run.replace(status="running", state={"s": 1}, version=1)
     assert store.get_run(run.id) == saved
-    pause = store.get_pause("pause-1")
+    pause = present(store.get_pause("pause-1"))
     assert (pause.status, pause.answer) == ("answered", {"answer": "yes"})
 
 
@@ -245,7 +246,7 @@ def test_a_claim_that_finishes_the_run_frees_its_thread(store: Storage) -> None:
     run = a_waiting_run_with_a_pause(store)
     claim(store, "pause-1", {"answer": "no"}, run.replace(status="cancelled"), expected_version=0)
     assert store.active_run(run.thread) is None
-    assert store.last_run(run.thread).status == "cancelled"
+    assert present(store.last_run(run.thread)).status == "cancelled"
 
 
 def test_a_second_claim_on_the_same_pause_is_refused_and_changes_nothing(store: Storage) -> None:
@@ -263,7 +264,7 @@ def test_claim_with_a_stale_run_version_changes_neither_pause_nor_run(store: Sto
     refused = refused_claim(store, "pause-1", run, expected_version=0)
     assert isinstance(refused, VersionConflict)
     assert refused.current == moved
-    assert store.get_pause("pause-1").status == "open"
+    assert present(store.get_pause("pause-1")).status == "open"
 
 
 def test_a_claim_on_an_unknown_pause_is_refused_with_nothing_current(store: Storage) -> None:
@@ -283,7 +284,7 @@ def test_a_claim_whose_answer_is_not_json_changes_nothing(store: Storage) -> Non
     run = a_waiting_run_with_a_pause(store)
     with pytest.raises(TypeError):
         claim(store, "pause-1", {"answer": object()}, run, expected_version=0)
-    assert store.get_pause("pause-1").status == "open"
+    assert present(store.get_pause("pause-1")).status == "open"
     assert store.get_run(run.id) == run
 
 
@@ -299,7 +300,7 @@ def test_racing_claims_from_many_threads_have_exactly_one_winner(store: Storage)
         [winner] = winners_of(outcomes)
         losers = [outcome for number, outcome in enumerate(outcomes) if number != winner]
         assert all(isinstance(outcome, (PauseClosed, VersionConflict)) for outcome in losers)
-        assert store.get_pause(pause_id).answer == {"by": winner}
+        assert present(store.get_pause(pause_id)).answer == {"by": winner}
         assert store.get_run(run.id) == outcomes[winner]
 
 
@@ -424,7 +425,7 @@ def test_records_round_trip_unicode_and_nested_json_exactly(store: Storage) -> N
 def test_values_come_back_as_json_would_return_them(store: Storage) -> None:
     stored = begin_run(store, a_run(state={"pair": (1, 2), 3: "three"}))
     assert stored.state == {"pair": [1, 2], "3": "three"}
-    assert store.get_run(stored.id).state == stored.state
+    assert present(store.get_run(stored.id)).state == stored.state
 
 
 def test_a_value_json_cannot_hold_is_refused_and_nothing_is_stored(store: Storage) -> None:
@@ -451,13 +452,13 @@ def test_records_handed_out_are_copies_that_cannot_change_the_store(store: Stora
     stored = begin_run(store, run)
     run.state["items"].append("by the caller")
     stored.state["items"].append("by the caller")
-    store.get_run(run.id).state["items"].append("by the caller")
-    store.active_run(run.thread).state["items"].append("by the caller")
-    event = {"items": [1]}
+    present(store.get_run(run.id)).state["items"].append("by the caller")
+    present(store.active_run(run.thread)).state["items"].append("by the caller")
+    event: dict[str, list[object]] = {"items": [1]}
     append_event(store, run.thread, event)
     event["items"].append("by the caller")
     store.events(run.thread)[0][1]["items"].append("by the caller")
-    assert store.get_run(run.id).state == {"items": [1]}
+    assert present(store.get_run(run.id)).state == {"items": [1]}
     assert store.events(run.thread)[0][1] == {"items": [1]}
 
 
@@ -562,7 +563,7 @@ def test_a_commit_takes_effect_whole_or_not_at_all(store: Storage) -> None:
     )
     with pytest.raises(JournalExists):
         store.commit(doomed)
-    assert store.get_pause("pause-1").status == "open" and store.get_pause("pause-2") is None
+    assert present(store.get_pause("pause-1")).status == "open" and store.get_pause("pause-2") is None
     assert store.get_run(run.id) == run and [e.key for e in store.journal(run.id)] == ["call-1"] and logged(store) == []
 
 
@@ -571,7 +572,7 @@ def test_a_snapshot_reads_a_run_with_its_pauses_and_journal(store: Storage) -> N
     store.commit(
         Changes(pauses=[a_pause("pause-2", step=2), a_pause("pause-1")], starts=[an_entry("b"), an_entry("a")])
     )
-    snapshot = store.snapshot(run.id)
+    snapshot = present(store.snapshot(run.id))
     assert snapshot.run == run and [p.id for p in snapshot.pauses] == ["pause-1", "pause-2"]
     assert [e.key for e in snapshot.journal] == ["b", "a"] and store.snapshot("nope") is None
 
@@ -587,8 +588,8 @@ def test_a_delivery_outcome_is_written_on_its_pause(store: Storage) -> None:
     store.note_delivery(run.id, "pause-1", {"delivered": False, "error": "refused"})
     store.note_delivery(run.id, "pause-1", {"delivered": True})
     store.note_delivery(run.id, "no-such-pause", {"delivered": True})
-    assert store.get_pause("pause-1").delivery == {"delivered": True}
-    assert store.snapshot(run.id).pauses[0].delivery == {"delivered": True}
+    assert present(store.get_pause("pause-1")).delivery == {"delivered": True}
+    assert present(store.snapshot(run.id)).pauses[0].delivery == {"delivered": True}
 
 
 def test_a_delivery_is_claimed_by_one_caller_at_a_time_and_never_once_delivered(store: Storage) -> None:
@@ -727,7 +728,7 @@ def test_prune_never_removes_a_waiting_or_running_thread(store: Storage) -> None
         assert store.prune(now).threads == 0
     for run in (waiting, running):
         assert_kept(store, run, now)
-    assert store.get_run(waiting.id) == waiting and store.get_pause("pause-1").status == "open"
+    assert store.get_run(waiting.id) == waiting and present(store.get_pause("pause-1")).status == "open"
 
 
 def test_a_thread_with_recent_activity_is_kept(store: Storage) -> None:
@@ -742,7 +743,7 @@ def test_a_thread_with_recent_activity_is_kept(store: Storage) -> None:
         assert expires_by(store, ["thread-busy"], now)[("T#thread-busy", "THREAD")] is False
     else:
         assert_kept(store, busy, now)
-        assert store.last_run("thread-busy").id == "run-later"
+        assert present(store.last_run("thread-busy")).id == "run-later"
 
 
 def test_prune_removes_shown_replies_and_thumbs_older_than_the_retention(store: Storage) -> None:

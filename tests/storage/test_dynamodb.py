@@ -38,8 +38,8 @@ from stalwart_agents.storage.dynamodb_sizes import (  # noqa: E402
     item_size,
 )
 
-from ..conftest import REGION  # noqa: E402
-from .test_sqlite import in_two_processes, waiting_run  # noqa: E402
+from ..conftest import REGION, present  # noqa: E402
+from .processes import in_two_processes, waiting_run  # noqa: E402
 from .writes import append_event, begin_run, claim, open_pause  # noqa: E402
 
 ROUNDS = 10
@@ -121,7 +121,7 @@ def test_a_claim_is_one_request_after_the_snapshot_it_was_read_from(
 ) -> None:
     opened.store.commit(pausing_turn(a_run(1)))
     cold = Opened(table, moto_endpoint)
-    snapshot = cold.store.snapshot("run-1")
+    snapshot = present(cold.store.snapshot("run-1"))
     assert [p.status for p in snapshot.pauses] == ["open"] and [e.key for e in snapshot.journal] == ["call-1"]
     claim = Changes(
         claim=("pause-run-1", {"ok": True}),
@@ -162,9 +162,9 @@ def test_what_a_commit_assumed_wrongly_is_corrected_and_retried(opened: Opened) 
     calls = opened.calls_of(lambda: committed.append(store.commit(odd)))
     assert calls == ["TransactWriteItems", "Query", "GetItem", "TransactWriteItems", "TransactWriteItems"]
     saved = committed[0].run
-    assert saved.thread == "thread-a" and store.active_run("thread-a").id == "run-3"
-    assert store.get_pause("pause-b").answer == {"ok": True} and store.get_run("run-2").version == 0
-    assert store.snapshot("run-1").run == saved
+    assert saved.thread == "thread-a" and present(store.active_run("thread-a")).id == "run-3"
+    assert present(store.get_pause("pause-b")).answer == {"ok": True} and present(store.get_run("run-2")).version == 0
+    assert present(store.snapshot("run-1")).run == saved
 
 
 def test_a_transaction_conflict_is_retried(fake_aws: None) -> None:
@@ -221,8 +221,8 @@ def test_two_processes_racing_a_claim_have_exactly_one_winner(opened: Opened, ta
         outcomes = {name: outcome for number, name, outcome in results if number == n}
         [winner] = [name for name, outcome in outcomes.items() if outcome == "won"]
         assert len(outcomes) == 2 and set(outcomes.values()) - {"won"} <= {"PauseClosed", "VersionConflict"}
-        assert opened.store.get_pause(f"pause-{n}").answer == {"by": winner}
-        assert opened.store.get_run(f"run-{n}").version == 1
+        assert present(opened.store.get_pause(f"pause-{n}")).answer == {"by": winner}
+        assert present(opened.store.get_run(f"run-{n}")).version == 1
         assert [body["what"] for _, body in opened.store.events(f"thread-{n}")] == [winner]
 
 
@@ -259,7 +259,7 @@ def test_no_item_grows_with_the_run(opened: Opened, table: str) -> None:
     for batch in range(20):
         entries = [JournalEntry(run.id, f"call-{batch}-{n}", "send_mail", arguments, "started") for n in range(10)]
         events = [Event(run.thread, {"type": "step", "n": batch * 25 + n, "text": "z" * 200}) for n in range(25)]
-        run = store.commit(Changes(run=run, version=run.version, starts=entries, events=events)).run
+        run = present(store.commit(Changes(run=run, version=run.version, starts=entries, events=events)).run)
     store.commit(
         Changes(
             updates=[
@@ -486,7 +486,7 @@ def bodies(store: DynamoStorage, thread: str = "thread-a", after: int = 0, limit
 def an_expired_thread_of_anas(opened: Opened, table: str) -> RunRecord:
     """Ana's thread-a, waiting on her approval of a mail, all of it expired."""
     opened.store.own("thread-a", "ana")
-    run = opened.store.commit(pausing_turn(a_run(1))).run
+    run = present(opened.store.commit(pausing_turn(a_run(1))).run)
     expire(opened, table, "T#thread-a", "R#run-1")
     return run
 
@@ -518,7 +518,9 @@ def test_a_new_person_claiming_an_expired_thread_owns_a_new_thread_and_sees_noth
     assert bo.store.active_run("thread-a") is None and bo.store.last_run("thread-a") is None
     assert bodies(bo.store) == []
     bos = bo.store.commit(pausing_turn(a_run(2)))
-    assert bo.store.active_run("thread-a").id == "run-2" and bo.store.last_run("thread-a").id == "run-2"
+    assert (
+        present(bo.store.active_run("thread-a")).id == "run-2" and present(bo.store.last_run("thread-a")).id == "run-2"
+    )
     assert bos.event_ids == [3, 4]  # after the old thread's, which are never written over
     assert bodies(bo.store) == [(3, "turn"), (4, "paused")] and bodies(opened.store, after=3) == [(4, "paused")]
 
@@ -527,7 +529,7 @@ def test_a_writer_remembering_the_expired_thread_begins_it_anew(opened: Opened, 
     """The store that wrote the old thread remembers its counter and its run; its next commit meets the expired item."""
     an_expired_thread_of_anas(opened, table)
     committed = opened.store.commit(pausing_turn(a_run(2)))
-    assert opened.store.owner("thread-a") is None and opened.store.active_run("thread-a").id == "run-2"
+    assert opened.store.owner("thread-a") is None and present(opened.store.active_run("thread-a")).id == "run-2"
     assert bodies(opened.store) == [(committed.event_ids[0], "turn"), (committed.event_ids[1], "paused")]
     thread = stored_items(opened, table)[("T#thread-a", "THREAD")]
     assert "owner" not in thread and float(thread[TTL_ATTRIBUTE]["N"]) > opened.store.clock()
@@ -574,7 +576,7 @@ def test_prune_on_its_schedule_keeps_a_waiting_thread_and_never_brings_back_what
     for step in range(1, 26):
         store.prune(1_000_000.0 + step * store.retention * 0.4)
     store.clock = lambda: 1_000_000.0 + 10 * store.retention
-    assert store.active_run("thread-a").id == "run-1"
+    assert present(store.active_run("thread-a")).id == "run-1"
     assert [pause.status for pause in store.run_pauses("run-1")] == ["open"]
     assert [what for _, what in bodies(store)] == ["turn", "paused"]
     assert store.active_run("thread-b") is None and store.snapshot("run-2") is None
@@ -588,7 +590,7 @@ def test_a_begin_honours_an_owner_kept_before_and_owns_a_thread_begun_without_on
     )
     with pytest.raises(NotFound):
         store.commit(Changes(begin=a_run(2, thread="thread-old", status="done"), owner="bo"))
-    assert store.get_run("run-2") is None and store.last_run("thread-old").id == "run-1"
+    assert store.get_run("run-2") is None and present(store.last_run("thread-old")).id == "run-1"
     store.commit(Changes(begin=a_run(2, thread="thread-old", status="done"), owner="cy"))
     assert stored_items(opened, table)[("T#thread-old", "THREAD")]["owner"] == {"S": "cy"}
     begin_run(store, a_run(3, thread="thread-py", status="done"))
@@ -597,7 +599,7 @@ def test_a_begin_honours_an_owner_kept_before_and_owns_a_thread_begun_without_on
         "GetItem",
         "TransactWriteItems",
     ]
-    assert store.owner("thread-py") == "bo" and store.active_run("thread-py").id == "run-4"
+    assert store.owner("thread-py") == "bo" and present(store.active_run("thread-py")).id == "run-4"
     assert opened.calls_of(
         lambda: store.commit(Changes(run=a_run(4, thread="thread-py", status="done"), version=0))
     ) == ["TransactWriteItems"]

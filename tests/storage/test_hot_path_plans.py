@@ -17,8 +17,9 @@ import pytest
 from stalwart_agents import Desk
 from stalwart_agents.approvals.principal import ANONYMOUS
 from stalwart_agents.storage import open_storage
+from stalwart_agents.storage.sqlite import SqliteStorage
 
-from ..conftest import SHOP
+from ..conftest import SHOP, present
 
 CHARGE = "look up order 4411 and charge {} to order 4411"
 WHOLE_TABLE = re.compile(r"SCAN (?!\d+ CONSTANT ROWS\b)(?!.*\bUSING (COVERING )?INDEX\b)")
@@ -55,6 +56,7 @@ def test_sqlite_keys_every_statement_of_a_turn_an_answer_and_the_readings(tmp_pa
     with Desk.from_file(SHOP, storage=store) as desk:
         crowd(desk, 20)
         sent: list[str] = []
+        assert isinstance(store, SqliteStorage)
         connection = store._connection()
         connection.set_trace_callback(sent.append)
         a_turn_an_answer_and_the_readings(desk, "t")
@@ -142,7 +144,11 @@ def test_postgres_keys_every_statement_of_a_turn_an_answer_and_the_readings(
         scans = {
             query: tables
             for query, params in statements
-            if (tables := seq_scans(db.execute(f"EXPLAIN (FORMAT JSON) {query}", params).fetchone()[0][0]["Plan"]))
+            if (
+                tables := seq_scans(
+                    present(db.execute(f"EXPLAIN (FORMAT JSON) {query}", params).fetchone())[0][0]["Plan"]
+                )
+            )
         }
     assert len(statements) > 20 and scans == {}
     assert len(ledger("charge")) == 501

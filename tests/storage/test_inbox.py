@@ -9,6 +9,7 @@ import pytest
 
 from stalwart_agents.storage import InboxEntry, PauseRecord, RunRecord, Storage
 
+from ..conftest import present
 from .test_conformance import DAY, T0, a_pause, a_run, a_whole_finished_thread, at
 from .writes import begin_run, claim, open_pause
 
@@ -103,11 +104,11 @@ def test_the_inbox_filters_by_kind_and_by_tool(store: Storage) -> None:
 
 def test_an_answered_pause_leaves_the_inbox_in_the_commit_that_answers_it(store: Storage) -> None:
     open_pauses(store)
-    run = store.get_run("run-thread-bo")
+    run = present(store.get_run("run-thread-bo"))
     claim(store, "p-b2", {"decision": "approve"}, run.replace(status="running"), expected_version=run.version)
     assert "p-b2" not in listed(store.inbox())
     assert listed(store.inbox(tool="charge_card")) == ["p-a2", "p-a1"] and listed(store.inbox(kind="ask")) == ["p-n1"]
-    assert store.get_pause("p-b2").status == "answered"
+    assert present(store.get_pause("p-b2")).status == "answered"
 
 
 def test_a_pruned_threads_pauses_leave_the_inbox(store: Storage) -> None:

@@ -89,7 +89,7 @@ def test_postgres_reads_the_inbox_by_an_index_of_open_pauses(postgres_url: str) 
             [[explained]] = db.execute("EXPLAIN (FORMAT JSON) " + POSTGRES.render(INBOX[flags]), PARAMS).fetchall()
             steps = nodes(explained[0]["Plan"])
             assert not any(step.get("Relation Name") == "pauses" and "Seq Scan" in step["Node Type"] for step in steps)
-            indexes = {step.get("Index Name") for step in steps} & PAUSE_INDEXES
+            indexes = PAUSE_INDEXES & {step.get("Index Name") for step in steps}
             assert indexes and all(name.startswith("pauses_open") for name in indexes), (flags, steps)
 
 

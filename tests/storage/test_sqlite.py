@@ -16,6 +16,7 @@ from stalwart_agents.storage import open_storage, sql_schema
 from stalwart_agents.storage.sql_schema import MIGRATIONS
 from stalwart_agents.storage.sqlite import SqliteStorage
 
+from ..conftest import present
 from .processes import (
     assert_one_owner_each_round,
     assert_one_winner_each_round,
@@ -96,7 +97,7 @@ def test_a_new_migration_applies_once_and_keeps_paused_runs(
     store.setup()
     assert pragma(path, "user_version") == len(MIGRATIONS) + 1
     assert store.get_run(run.id) == run
-    assert store.get_pause("pause-1").status == "open"
+    assert present(store.get_pause("pause-1")).status == "open"
 
 
 def test_a_failing_migration_changes_nothing(path: Path, store: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -178,7 +179,12 @@ def test_close_closes_the_connection_of_every_thread(path: Path) -> None:
 
 def test_the_connection_of_a_thread_that_ended_is_closed(path: Path) -> None:
     store = SqliteStorage(path)
-    worker = threading.Thread(target=lambda: (store.setup(), append_event(store, "thread-a", {"n": 1})))
+
+    def set_up_and_write() -> None:
+        store.setup()
+        append_event(store, "thread-a", {"n": 1})
+
+    worker = threading.Thread(target=set_up_and_write)
     worker.start()
     worker.join()
     gc.collect()
