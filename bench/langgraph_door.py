@@ -3,7 +3,7 @@
 One cycle is one new thread: a turn whose graph proposes a charge and stops on
 ``interrupt()`` before it, then the approval that runs it.  Plain LangGraph is
 run as its documentation shows (invoke, read ``__interrupt__``, invoke
-``Command(resume=...)``); the door runs the same graph through ``InterruptServer``
+``Command(resume=...)``); the door runs the same graph through ``GraphDoor``
 in this process (``send``, then ``resume`` with the pause's token), which adds
 the pause registered with its token, the claim, the hold on the thread and the
 reply built from the state.  Each side has its own SqliteSaver file (or
@@ -33,7 +33,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.types import Command, interrupt
 
-from stalwart_agents.langchain.server import InterruptServer
+from stalwart_agents.langchain.server import GraphDoor
 
 THREADS = itertools.count()
 
@@ -82,7 +82,7 @@ def plain_cycle(graph: Any) -> None:
     assert done["messages"][-1].content.startswith("Charged"), done
 
 
-def door_cycle(server: InterruptServer) -> None:
+def door_cycle(server: GraphDoor) -> None:
     thread = f"door-{next(THREADS)}"
     [pause] = server.send(thread, f"charge order {next(THREADS)}").waiting
     done = server.resume(thread, pause.id, "approve", pause.token)
@@ -105,7 +105,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         plain = build_graph(saver(Path(folder), "plain", options.memory))
         store = "memory://" if options.memory else f"sqlite:///{Path(folder) / 'runs.db'}"
-        server = InterruptServer(build_graph(saver(Path(folder), "door", options.memory)), storage=store)
+        server = GraphDoor(build_graph(saver(Path(folder), "door", options.memory)), storage=store)
         sides: dict[str, Callable[[], None]] = {"door": lambda: door_cycle(server), "plain": lambda: plain_cycle(plain)}
         for cycle in sides.values():  # warm both up, unmeasured
             rate(cycle, 10)

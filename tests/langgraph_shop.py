@@ -8,7 +8,9 @@ LANGGRAPH_LEDGER counts real charges, outside the graph; where LANGGRAPH_FAIL_ON
 names a file that does not exist yet, the approved charge first creates it and
 raises, as a card network that is down once would, before anything is charged;
 where LANGGRAPH_PAID_THEN_FAILED does, the charge is made and then the node raises
-once, as a timeout after the card network took the payment would.
+once, as a timeout after the card network took the payment would; where
+LANGGRAPH_PAID_THEN_HUNG does, the charge is made and the node then hangs once, for
+a test to kill the worker mid-node.
 
 ``app`` is the door under /agent of a team's Starlette application, over the
 checkpointer LANGGRAPH_CHECKPOINTS names (a SQLite file, or a postgresql:// URL)
@@ -22,6 +24,7 @@ import json
 import os
 import re
 import sqlite3
+import time
 from typing import TypedDict
 
 from langchain_core.messages import AIMessage, ToolMessage
@@ -66,6 +69,10 @@ def charge_card(order_id: str) -> str:
         raise ConnectionError("the card network is down")
     with open(os.environ["LANGGRAPH_LEDGER"], "a", encoding="utf-8") as ledger:
         ledger.write(json.dumps({"charge": order_id}) + "\n")
+    hung = os.environ.get("LANGGRAPH_PAID_THEN_HUNG")
+    if hung and not os.path.exists(hung):
+        open(hung, "w").close()
+        time.sleep(120)
     paid_then_failed = os.environ.get("LANGGRAPH_PAID_THEN_FAILED")
     if paid_then_failed and not os.path.exists(paid_then_failed):
         open(paid_then_failed, "w").close()
@@ -89,7 +96,7 @@ def model(state: MessagesState) -> dict:
     if last.type == "tool":
         said = f"Charged order {last.content[3:]}: {last.content}." if last.status == "success" else last.content
         return {"messages": [AIMessage(said)]}
-    named = re.search(r"\d+", last.content)
+    named = re.search(r"\d+", str(last.content))
     order_id = named.group() if named else str(interrupt({"question": "Which order should I charge?"}))
     call = {"name": "charge_card", "args": {"order_id": order_id, "amount": 40}, "id": f"call_{order_id}"}
     return {"messages": [AIMessage("", tool_calls=[call])]}
@@ -97,7 +104,9 @@ def model(state: MessagesState) -> dict:
 
 def tools(state: MessagesState) -> dict:
     """Each tool call, once a person approves it: skip and cancel_all answer the model instead of charging."""
-    [call] = state["messages"][-1].tool_calls
+    asked = state["messages"][-1]
+    assert isinstance(asked, AIMessage), "the tools node follows the model's call"
+    [call] = asked.tool_calls
     decision = interrupt({"tool": call["name"], "arguments": call["args"], "reasons": ["write"]})
     if decision != "approve":
         said = "Nothing was charged: the charge was cancelled." if decision == "cancel_all" else "Skipped the charge."
@@ -141,7 +150,10 @@ def team_app():
 
     graph = build_chat_graph(saver_for(os.environ["LANGGRAPH_CHECKPOINTS"]))
     door = langgraph_app(
-        graph, storage=os.environ["LANGGRAPH_RUNS"], operator_token=os.environ.get("LANGGRAPH_OPERATOR")
+        graph,
+        storage=os.environ["LANGGRAPH_RUNS"],
+        operator_token=os.environ.get("LANGGRAPH_OPERATOR"),
+        hold_seconds=float(os.environ.get("LANGGRAPH_HOLD_SECONDS", "300")),
     )
     return Starlette(routes=[Route("/healthz", lambda request: JSONResponse({"ok": True})), Mount("/agent", app=door)])
 

@@ -210,9 +210,9 @@ def test_the_package_hands_its_saved_parser_to_cel_python(saved, tmp_path):
     shutil.copytree(
         ROOT / "shared" / "stalwart_agents", tmp_path / "stalwart_agents", ignore=shutil.ignore_patterns("__pycache__")
     )
-    shutil.copy(saved, tmp_path / "stalwart_agents" / "cel_parser.pickle")
+    shutil.copy(saved, tmp_path / "stalwart_agents" / "reading" / "cel_parser.pickle")
     script = (
-        "from celpy.celparser import CELParser; from stalwart_agents import cel;"
+        "from celpy.celparser import CELParser; from stalwart_agents.reading import cel;"
         " print(cel.__file__, cel.evaluate('args.amount * 2 > 1000', {'args': {'amount': 600}}),"
         " cel.evaluate('args.amount * 2 > 1000', {'args': {'amount': 6}}), CELParser.CEL_PARSER.source_path)"
     )
@@ -223,4 +223,9 @@ def test_the_package_hands_its_saved_parser_to_cel_python(saved, tmp_path):
         text=True,
         check=True,
     )
-    assert done.stdout.split() == [str(tmp_path / "stalwart_agents" / "cel.py"), "True", "False", "<deserialized>"]
+    assert done.stdout.split() == [
+        str(tmp_path / "stalwart_agents" / "reading" / "cel.py"),
+        "True",
+        "False",
+        "<deserialized>",
+    ]

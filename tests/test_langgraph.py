@@ -5,11 +5,11 @@ import pytest
 
 pytest.importorskip("langgraph")
 
-from stalwart_agents import InterruptStale, Webhook  # noqa: E402
-from stalwart_agents.langchain.server import InterruptServer  # noqa: E402
+from stalwart_agents import InterruptStale, Webhook
+from stalwart_agents.langchain.server import GraphDoor
 
-from .langgraph_shop import build_graph, sqlite_saver  # noqa: E402
-from .server import receiving, serving  # noqa: E402
+from .langgraph_shop import build_graph, sqlite_saver
+from .server import receiving, serving
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ def charges(folder):
 
 def test_an_interrupt_before_a_tool_call_is_a_pause_with_langgraphs_id_and_a_token(shop):
     graph, folder = shop
-    server = InterruptServer(graph, storage=f"sqlite:///{folder / 'runs.db'}")
+    server = GraphDoor(graph, storage=f"sqlite:///{folder / 'runs.db'}")
     graph.invoke({"order_id": "4411"}, {"configurable": {"thread_id": "u-17"}})
     [pause] = server.interrupts("u-17")
     [interrupt] = graph.get_state({"configurable": {"thread_id": "u-17"}}).interrupts
@@ -46,7 +46,9 @@ def test_an_interrupt_before_a_tool_call_is_a_pause_with_langgraphs_id_and_a_tok
 def test_each_interrupt_is_posted_signed_to_the_webhook(shop):
     graph, folder = shop
     with receiving("whsec-lg") as receiver:
-        server = InterruptServer(graph, storage=f"sqlite:///{folder / 'runs.db'}", on_interrupt=Webhook(receiver.url, "whsec-lg"))
+        server = GraphDoor(
+            graph, storage=f"sqlite:///{folder / 'runs.db'}", on_interrupt=Webhook(receiver.url, "whsec-lg")
+        )
         graph.invoke({"order_id": "4411"}, {"configurable": {"thread_id": "u-17"}})
         [pause] = server.interrupts("u-17")
         server.interrupts("u-17")
@@ -79,7 +81,7 @@ def test_several_pending_interrupts_are_answered_by_id_and_the_others_stay_open(
     builder.add_edge("charge", END)
     builder.add_edge("mail", END)
     graph = builder.compile(checkpointer=SqliteSaver(sqlite3.connect(str(tmp_path / "c.db"), check_same_thread=False)))
-    server = InterruptServer(graph, storage=f"sqlite:///{tmp_path / 'runs.db'}")
+    server = GraphDoor(graph, storage=f"sqlite:///{tmp_path / 'runs.db'}")
     graph.invoke({}, {"configurable": {"thread_id": "side"}})
     charge_pause, mail_pause = sorted(server.interrupts("side"), key=lambda p: p.tool)
     assert {charge_pause.tool, mail_pause.tool} == {"charge_card", "send_receipt"}
@@ -106,7 +108,10 @@ def test_the_door_works_over_an_in_memory_checkpointer_and_streams_its_pauses(tm
                     received += chunk
         except httpx.ReadTimeout:
             pass
-        done = httpx.post(f"{base}/threads/m/resume", json={"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]})
+        done = httpx.post(
+            f"{base}/threads/m/resume",
+            json={"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]},
+        )
     assert b"event: pause" in received and pause["id"].encode() in received
     assert done.json()["waiting"] == [] and charges(tmp_path) == ['{"charge": "4411"}']
 
@@ -115,4 +120,3 @@ def test_webhook_is_importable_from_the_doors_module_as_the_chapter_places_it():
     from stalwart_agents.langchain import server
 
     assert server.Webhook is Webhook and "Webhook" in server.__all__
-

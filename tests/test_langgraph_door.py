@@ -7,6 +7,8 @@ import contextlib
 import os
 import subprocess
 import sys
+import threading
+import time
 import uuid
 from functools import partial
 
@@ -216,7 +218,7 @@ def two_processes(where, tmp_path, request, **env):
             servers.append((process, f"http://127.0.0.1:{port}"))
         for _, base in servers:
             wait_until_healthy(base)
-        yield [f"{base}/agent" for _, base in servers]
+        yield [(process, f"{base}/agent") for process, base in servers]
     finally:
         for process, _ in servers:
             process.terminate()
@@ -225,7 +227,7 @@ def two_processes(where, tmp_path, request, **env):
 
 @pytest.mark.parametrize("where", ["sqlite", "postgres"])
 def test_two_uvicorn_processes_racing_one_answer_run_it_once(where, tmp_path, request):
-    with two_processes(where, tmp_path, request) as (first, second):
+    with two_processes(where, tmp_path, request) as [(_, first), (_, second)]:
         for n in range(4):
             thread = f"race-{n}"
             [pause] = say(first, thread, f"charge order 44{n}").json()["waiting"]
@@ -240,7 +242,7 @@ def test_a_payment_that_raised_is_made_once_whichever_process_is_asked_again(whe
     """Both processes answer at once, the winner's node pays and raises; then the same answer and a read reach the
     other process: one payment, and one outcome_unknown pause that a person answers on either."""
     marker = str(tmp_path / "paid-then-failed")
-    with two_processes(where, tmp_path, request, LANGGRAPH_PAID_THEN_FAILED=marker) as (first, second):
+    with two_processes(where, tmp_path, request, LANGGRAPH_PAID_THEN_FAILED=marker) as [(_, first), (_, second)]:
         [pause] = say(first, "t", "charge order 4411").json()["waiting"]
         answers = at_once(*(partial(answer, base, "t", pause) for base in (first, second)))
         assert sorted(a.status_code for a in answers) == [200, 409]
@@ -265,7 +267,7 @@ def test_a_graph_slower_than_the_hold_keeps_its_thread_and_its_answer_runs_once(
     from langgraph.graph import END, START, StateGraph
     from langgraph.types import interrupt
 
-    from stalwart_agents.langchain.server import InterruptServer
+    from stalwart_agents.langchain.server import GraphDoor
 
     ran = []
 
@@ -282,7 +284,7 @@ def test_a_graph_slower_than_the_hold_keeps_its_thread_and_its_answer_runs_once(
     builder.add_node("charge", charge)
     builder.add_edge(START, "charge")
     builder.add_edge("charge", END)
-    server = InterruptServer(
+    server = GraphDoor(
         builder.compile(checkpointer=InMemorySaver()), storage="memory://", hold_seconds=0.5, turn=lambda text: {}
     )
     server.send("t", "charge 40")
@@ -294,3 +296,34 @@ def test_a_graph_slower_than_the_hold_keeps_its_thread_and_its_answer_runs_once(
     assert server.interrupts("t") == []
     worker.join()
     assert [reply.status for reply in resumed] == ["done"] and ran == ["charge"]
+
+
+def answered_or_cut_off(base, thread, pause):
+    """An answer whose worker may be killed before it replies."""
+    with contextlib.suppress(httpx.HTTPError):
+        answer(base, thread, pause)
+
+
+@pytest.mark.parametrize("where", ["sqlite", "postgres"])
+def test_a_worker_killed_after_its_node_paid_leaves_a_question_not_a_second_payment(where, tmp_path, request):
+    """The process giving the graph an answer is killed mid-node, after the payment: once its hold runs out, the
+    other process asks a person whether it happened, and a person's answer there settles it with one payment."""
+    hung = {"LANGGRAPH_PAID_THEN_HUNG": str(tmp_path / "hung"), "LANGGRAPH_HOLD_SECONDS": "1"}
+    with two_processes(where, tmp_path, request, **hung) as [(worker, first), (_, second)]:
+        [pause] = say(first, "t", "charge order 4411").json()["waiting"]
+        answering = threading.Thread(target=partial(answered_or_cut_off, first, "t", pause))
+        answering.start()
+        deadline = time.monotonic() + 30
+        while not charges(tmp_path) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert httpx.get(f"{second}/threads/t/interrupts").json()["waiting"] == []  # the worker still holds it
+        worker.kill()
+        worker.wait(timeout=10)
+        time.sleep(1.5)
+        [unknown] = httpx.get(f"{second}/threads/t/interrupts").json()["waiting"]
+        assert unknown["kind"] == "outcome_unknown" and "worker" in unknown["reasons"][0]
+        assert answer(second, "t", pause).json()["error"] == "interrupt_stale"
+        assert answer(second, "t", unknown, "happened").status_code == 200
+        assert httpx.get(f"{second}/threads/t/interrupts").json()["waiting"] == []
+        answering.join(timeout=10)
+    assert charges(tmp_path) == ['{"charge": "4411"}']

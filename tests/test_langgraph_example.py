@@ -11,8 +11,8 @@ import pytest
 
 pytest.importorskip("langgraph")
 
-from .conftest import ROOT  # noqa: E402
-from .server import free_port, wait_until_healthy  # noqa: E402
+from .conftest import ROOT
+from .server import free_port, wait_until_healthy
 
 EXAMPLE = ROOT / "examples" / "langgraph"
 
@@ -29,12 +29,18 @@ def test_the_readmes_commands_run_the_example_as_it_says(tmp_path):
     served = serve.strip().replace("examples/langgraph", str(EXAMPLE)).replace("8000", port)
     env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
     server = subprocess.Popen(
-        ["bash", "-c", served], cwd=tmp_path, env=env, start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        ["bash", "-c", served],
+        cwd=tmp_path,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         wait_until_healthy(f"http://127.0.0.1:{port}")
-        done = subprocess.run(["bash", "-ec", curls.replace("8000", port)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            ["bash", "-ec", curls.replace("8000", port)], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=10)

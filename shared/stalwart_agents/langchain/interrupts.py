@@ -89,15 +89,15 @@ def _new(
     )
 
 
-def unknown_of(pause: Pause, pause_id: str, error: str, at: float) -> Pause:
-    """A pause asking whether ``pause``'s call happened: the graph raised after it took the answer, so the door
-    cannot know whether the node's write ran, and never sends it again by itself."""
+def unknown_of(pause: Pause, pause_id: str, cause: str, at: float) -> Pause:
+    """A pause asking whether ``pause``'s call happened: the node that took the answer did not finish (``cause``
+    says why), so the door cannot know whether its write ran, and never sends it again by itself."""
     return replace(
         pause,
         id=pause_id,
         kind="outcome_unknown",
         question=f"Did {pause.tool or 'it'} happen?",
-        reasons=[f"outcome_unknown: the graph raised {error} after it took the answer"],
+        reasons=[f"outcome_unknown: {cause}"],
         answers=list(ANSWERS["outcome_unknown"]),
         token=new_token(),
         created_at=iso(at),

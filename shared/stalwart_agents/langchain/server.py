@@ -143,6 +143,7 @@ class GraphDoor:
         """A person's turn: the graph invoked on ``turn(text)``; refused (run_waiting) while a pause waits."""
         enter(self.storage, thread, owner, start=True)
         self.redrive(thread)
+        self._sync(thread)  # an answer a dead worker left is asked about before the turn is refused for it
         with self._holding(self._run(thread)) as run:
             waiting = self._sync(thread)[0]
             if waiting:
@@ -278,7 +279,8 @@ class GraphDoor:
                 raise GraphFailed(f"the graph raised {type(exc).__name__} after it took the answer") from exc
             if node in self.rerun:
                 raise GraphFailed(f"the graph raised {type(exc).__name__} {_KEPT}") from exc
-            self._ask_whether_it_happened(thread, pause, type(exc).__name__)
+            cause = f"the graph raised {type(exc).__name__} after it took the answer"
+            self._ask_whether_it_happened(thread, pause, cause, [])
 
     def _settle(self, thread: str, unknown: Pause, decision: str) -> None:
         """A person's word on a write nobody knew the outcome of: ``happened`` carries the graph on past the node,
@@ -294,12 +296,36 @@ class GraphDoor:
         given = next(p for p in self.storage.run_pauses(_run_id(thread)) if p.id == interrupt)
         self._take(thread, unknown, _taken(given))
 
-    def _ask_whether_it_happened(self, thread: str, pause: Pause, error: str) -> None:
+    def _ask_whether_it_happened(self, thread: str, pause: Pause, cause: str, missed: list[NotNotified]) -> None:
         run = self._run(thread)
         interrupt = _interrupt_of(pause.id)
         asked = sum(1 for p in self.storage.run_pauses(run.id) if _interrupt_of(p.id) == interrupt)
-        unknown = unknown_of(pause, f"{interrupt}{UNKNOWN}{asked}", error, self.clock())
-        self._open(unknown, [])
+        self._open(unknown_of(pause, f"{interrupt}{UNKNOWN}{asked}", cause, self.clock()), missed)
+
+    def _orphaned(
+        self, run: RunRecord, known: Mapping[str, PauseRecord], live: set[str], missed: list[NotNotified]
+    ) -> bool:
+        """Answers a worker claimed and then died giving (it held the thread, and its hold ran out): the node may
+        have made its write, so a person is asked whether it happened, as a node that raised is.  Decided under a
+        hold of this request's own, so a worker still running the graph is never taken for a dead one."""
+        due = {i for i in live & known.keys() if not any(_open_for(p, i) for p in known.values())}
+        if not due or (run.lease_owner is not None and (run.lease_until or 0) > self.clock()):
+            return False
+        opened = False
+        try:
+            with self._holding(run):
+                pending = self._rerun_or_not(run.thread)
+                kept = self.storage.run_pauses(run.id)
+                for interrupt in due & pending:
+                    if any(_open_for(p, interrupt) for p in kept):
+                        continue
+                    last = max((p for p in kept if _interrupt_of(p.id) == interrupt), key=lambda p: p.created_at)
+                    cause = "the worker giving the graph the answer stopped before the node finished"
+                    self._ask_whether_it_happened(run.thread, Pause.from_record(last), cause, missed)
+                    opened = True
+        except RunBusy:
+            return False
+        return opened
 
     def _node_of(self, thread: str, interrupt: str) -> str | None:
         """The node whose pending interrupt this is; None once the graph took the answer (the interrupt is gone)."""
@@ -343,6 +369,12 @@ class GraphDoor:
         tasks = getattr(self.graph.get_state(_config(thread)), "tasks", ()) or ()
         return {i.id for t in tasks if t.name in self.rerun for i in t.interrupts or ()}
 
+    def _rerun_or_not(self, thread: str) -> set[str]:
+        """The pending interrupts of nodes not declared safe to re-run: those whose kept answer is never given
+        again by itself."""
+        tasks = getattr(self.graph.get_state(_config(thread)), "tasks", ()) or ()
+        return {i.id for t in tasks if t.name not in self.rerun for i in t.interrupts or ()}
+
     def _stored(self, thread: str, pause: str) -> tuple[RunRecord, PauseRecord]:
         run = self.storage.get_run(_run_id(thread))
         stored = next((p for p in self.storage.run_pauses(run.id) if p.id == pause), None) if run else None
@@ -363,6 +395,8 @@ class GraphDoor:
             if interrupt.id not in known:
                 known[interrupt.id] = self._open(pause_of(run, interrupt, self.clock()), missed)
         live = {interrupt.id for interrupt in pending}
+        if self._orphaned(run, known, live, missed):
+            known = {p.id: p for p in self.storage.run_pauses(run.id)}
         shown = [p for p in known.values() if p.status == "open" and _interrupt_of(p.id) in live]
         return [Pause.from_record(p) for p in sorted(shown, key=lambda p: p.created_at)], missed
 
@@ -464,6 +498,10 @@ def _open(entry: InboxEntry) -> Pause | None:
     return Pause.from_record(entry.pause) if entry.pause.status == "open" else None
 
 
+def _open_for(pause: PauseRecord, interrupt: str) -> bool:
+    return pause.status == "open" and _interrupt_of(pause.id) == interrupt
+
+
 def _interrupt_of(pause_id: str) -> str:
     """The LangGraph interrupt a pause stands for: its own id, or the one an ``outcome_unknown`` pause asks about."""
     return pause_id.split(UNKNOWN, 1)[0]
@@ -511,17 +549,26 @@ def langgraph_app(
     reply: ReplyWords = last_words,
     rerun: Collection[str] = (),
     settled: Happened = happened,
+    hold_seconds: float = HOLD_SECONDS,
     **service: Unpack[Service],
 ) -> FastAPI:
     """An ASGI application with the service's routes over ``graph``; mount it anywhere.
 
-    ``turn``, ``reply``, ``rerun`` and ``settled`` are ``GraphDoor``'s; everything else (``secret``, ``operator_token``,
-    ``auth``, ``allowed_hosts``, ``allowed_origins``, ``public_url``, ``link_hours``, ``links_alone``,
-    ``stream_mode``, ``routes``) is ``make_app``'s, and means the same: this is the same router over another door.
+    ``turn``, ``reply``, ``rerun``, ``settled`` and ``hold_seconds`` are ``GraphDoor``'s; everything else
+    (``secret``, ``operator_token``, ``auth``, ``allowed_hosts``, ``allowed_origins``, ``public_url``,
+    ``link_hours``, ``links_alone``, ``stream_mode``, ``routes``) is ``make_app``'s, and means the same: this is
+    the same router over another door.
     """
     from ..http.app import door_app
 
     door = GraphDoor(
-        graph, storage=storage, on_interrupt=on_interrupt, turn=turn, reply=reply, rerun=rerun, settled=settled
+        graph,
+        storage=storage,
+        on_interrupt=on_interrupt,
+        turn=turn,
+        reply=reply,
+        rerun=rerun,
+        settled=settled,
+        hold_seconds=hold_seconds,
     )
     return door_app(door, title="stalwart-agents for LangGraph", **service)
