@@ -51,10 +51,10 @@ def test_the_service_answers_with_the_status_the_error_carries(desk):
         code = "teapot"
         status = 418
 
-    def brew(user, principal=None):
+    def brew(admitted):
         raise Teapot("short and stout")
 
-    desk.waiting = brew
+    desk.waiting_for = brew
     with serving(make_app(desk)) as base:
         httpx.post(f"{base}/threads/t/messages", json={"text": "look up order 4412"})
         answer = httpx.get(f"{base}/threads/t/interrupts")
