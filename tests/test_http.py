@@ -301,12 +301,15 @@ def test_each_new_pause_is_posted_signed_to_the_webhook(desk, receiver):
     with serving(make_app(desk, on_interrupt=Webhook(receiver.url, "whsec-test"))) as base:
         answer = httpx.post(f"{base}/threads/u-17/messages", json=CHARGE).json()
     [body] = receiver.got
-    assert (
-        body["interrupt"] == answer["waiting"][0]
-        and body["thread"] == "u-17"
-        and receiver.delivery_ids == [body["delivery"]]
-    )
+    shown = dict(answer["waiting"][0])
+    chat_card = shown.pop("card")
+    assert body["interrupt"] == shown and body["thread"] == "u-17" and receiver.delivery_ids == [body["delivery"]]
     assert answer["not_notified"] == []
+    # The delivery's card is the chat's card as someone other than the person who asked reads it.
+    assert [a["decision"] for a in body["card"]["answers"]] == ["approve", "skip", "cancel_all"]
+    assert chat_card["arguments"][0]["origin"] == {"key": "origin_typed", "values": {}}
+    assert body["card"]["arguments"][0]["origin"] == {"key": "origin_typed_them", "values": {}}
+    assert body["card"]["title"] == chat_card["title"] == "Charge 40 to order 4411"
 
 
 def test_a_dead_webhook_never_fails_the_turn(desk):

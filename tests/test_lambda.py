@@ -326,9 +326,11 @@ def open_deployed(template, open_stack, storage_url, monkeypatch, ledger):
 
 
 def shape(value):
-    """A JSON value with its ids, tokens and times blanked: what two servers answering the same turn share."""
+    """A JSON value with its ids, tokens and times blanked, and who asked left out (the function's caller is signed
+    in, the local server's is nobody): what two servers answering the same turn share."""
     if isinstance(value, dict):
-        return {k: "…" if k in ("id", "run", "token", "created_at") else shape(v) for k, v in value.items()}
+        kept = {k: v for k, v in value.items() if k != "asked_by"}
+        return {k: "…" if k in ("id", "run", "token", "created_at", "when") else shape(v) for k, v in kept.items()}
     if isinstance(value, list):
         return [shape(v) for v in value]
     return value

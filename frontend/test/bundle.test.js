@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { options, outfile, packaged, root } from '../scripts/bundle.js';
+import { options, outfile, packaged, packagedStrings, root, stringsJson } from '../scripts/bundle.js';
+import { shipped } from '../src/strings.js';
 
 const LIMIT = 25 * 1024;
 
@@ -21,6 +22,10 @@ test('the gzipped bundle is at most 25 KB', () => {
 
 test('the Python package serves exactly the built bundle', () => {
   assert.ok(readFileSync(outfile).equals(readFileSync(packaged)), 'shared/stalwart_agents/static/agent-ui.js differs: run npm run build');
+});
+
+test('the Python package says exactly the shipped strings (npm run build)', () => {
+  assert.equal(readFileSync(packagedStrings, 'utf8'), stringsJson(shipped), 'static/strings.json differs: run npm run build');
 });
 
 test('the bundle the Python package serves is a fresh build of src/', async () => {

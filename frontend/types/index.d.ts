@@ -167,7 +167,17 @@ export type StringKey =
   | 'reason_unread' | 'reason_language' | 'reason_undo_failed' | 'reason_outcome_unknown'
   | 'resultsTitle' | 'recordApprove' | 'recordApproval' | 'recordSkip' | 'recordCancelAll' | 'recordAnswer'
   | 'recordHappened' | 'recordDidNotHappen' | 'recordRetry' | 'recordDoneByHand' | 'recordAbandon'
-  | 'recordDelegate' | 'recordDecline' | 'recordOther' | 'recordBy' | 'examplesTitle';
+  | 'recordDelegate' | 'recordDecline' | 'recordOther' | 'recordBy' | 'examplesTitle'
+  | 'origin_typed_by' | 'origin_reply_by' | 'origin_context_of' | 'origin_typed_them' | 'origin_reply_them'
+  | 'origin_context_them' | 'decidesApprover' | 'waitsFor' | 'askedBy'
+  | 'askedByYou' | 'askedAt' | 'reason_rule_failed' | 'recordApproveBy' | 'recordApprovalBy'
+  | 'recordSkipBy' | 'recordCancelAllBy' | 'recordAnswerBy' | 'recordHappenedBy' | 'recordDidNotHappenBy'
+  | 'recordRetryBy' | 'recordDoneByHandBy' | 'recordAbandonBy' | 'recordDelegateBy' | 'recordDeclineBy'
+  | 'recordOtherBy' | 'outcomeTitle' | 'outcome_done' | 'outcome_failed' | 'outcome_unknown'
+  | 'outcome_started' | 'outcome_skipped' | 'outcome_cancelled' | 'outcomeWaits' | 'outcomeCounted'
+  | 'linkExpires' | 'linkSignIn' | 'linkTaken' | 'linkUsed' | 'linkUsedBy' | 'linkUsedAlready'
+  | 'linkExpired' | 'linkBroken' | 'linkBrokenText' | 'linkSignInTitle' | 'linkNotTaken' | 'linkFailed'
+  | 'inboxAnswered';
 
 export type Strings = Record<StringKey, string>;
 

@@ -201,6 +201,8 @@ class ApproverConfig(_Model):
     kind: tuple[PauseKind, ...] | None = None
     when: str | None = None
     who: str
+    label: str | None = None
+    """Who the rule lets answer, in a person's words ("finance"): what a card says must decide."""
 
     @field_validator("tool", "kind", mode="before")
     @classmethod
@@ -228,9 +230,25 @@ class ApproverConfig(_Model):
             return False
         return cel.evaluate(self.when, call) is not False
 
+    def misjudges(self, call: dict[str, Any]) -> bool:
+        """Whether ``when`` reads what the call has and still cannot be evaluated (a string compared with a number):
+        the rule then governs, and the team must be told its rule failed."""
+        if self.when is None or not cel.fields_of(self.when, "args") <= call["args"].keys():
+            return False
+        return cel.evaluate(self.when, call) is None
+
     def allows(self, call_and_person: dict[str, Any]) -> bool:
         """Whether ``who`` holds; one that cannot be evaluated allows nobody."""
-        return cel.evaluate(self.who, call_and_person) is True
+        return self.judges(call_and_person) is True
+
+    def judges(self, call_and_person: dict[str, Any]) -> bool | None:
+        """Whether ``who`` holds; None where it cannot be evaluated (a value of another type than it compares)."""
+        return cel.evaluate(self.who, call_and_person)
+
+    @property
+    def deciders(self) -> str:
+        """Who the rule lets answer, in words: its ``label``, else its name."""
+        return self.label or self.name
 
 
 class CheckConfig(_Model):
@@ -303,6 +321,7 @@ class McpToolConfig(_Model):
     label: str | None = None
     describe: str = ""
     labels: dict[str, str] = {}
+    units: dict[str, str] = {}
 
     @field_validator("says", mode="before")
     @classmethod

@@ -22,9 +22,10 @@ from .agent import Agent
 from .approvals import audit
 from .approvals.admission import Admission, enter
 from .approvals.announce import Notify, announce
+from .approvals.card import Verdict
 from .approvals.inbox import Inbox, read_inbox
 from .approvals.principal import ANONYMOUS, Principal
-from .approvals.rules import Approvers, owner_of, unapprovable
+from .approvals.rules import DECLINES, Approvers, approved_by, is_owner, owner_of, unapprovable
 from .approvals.rules import misnamed as misnamed_approver
 from .aws.metrics import Meter, NoMeter
 from .config import Config, load_config
@@ -110,6 +111,7 @@ class Desk:
         agent: str | None = None,
         session: str | None = None,
         owner: str | None = None,
+        asker: str | None = None,
     ) -> Reply:
         """A person's turn in the thread ``user``; raises RunWaiting while something there waits.
 
@@ -120,7 +122,7 @@ class Desk:
         """
         if not isinstance(text, str):
             raise BadRequest("a turn is text")
-        started = self._engine.start(_thread(user), text, self.agent(agent), context, session, owner)
+        started = self._engine.start(_thread(user), text, self.agent(agent), context, session, owner, asker)
         return self._notified(started)
 
     def confirm(
@@ -223,6 +225,25 @@ class Desk:
         """
         approvers = self._approvers(pause.run, agent)
         return approvers is not None and approvers.may_answer(pause, principal, owner or ANONYMOUS.key)
+
+    def verdict(self, pause: Pause, reader: Admission | None) -> Verdict:
+        """The answers ``reader`` may give ``pause`` by its agent's rules (each one judged as the engine will judge
+        it: an owner may always decline, nobody approves twice), who the rules give it to, and the team's words."""
+        agent = self.agents.get(self._agent_of_run(pause.run))
+        if agent is None:
+            return Verdict(())
+        tool = agent.tools.get(pause.tool)
+        units, tools = (tool.units if tool else {}), {name: t.label for name, t in agent.tools.items()}
+        approvers = agent.approvers
+        deciders = tuple(rule.deciders for rule in approvers.governing(pause)) if approvers.rules else ()
+        if reader is None:
+            return Verdict(tuple(pause.answers), deciders, (), units, tools)
+        who, owner = reader.principal, reader.owner or ANONYMOUS.key
+        allowed, failed = approvers.judged(pause, who, owner)
+        answers = tuple(d for d in pause.answers if allowed or (d in DECLINES and is_owner(who, owner)))
+        if pause.approvals is not None and approved_by(pause.approvals["given"], who, owner):
+            answers = tuple(d for d in answers if d != "approve")
+        return Verdict(answers, deciders, failed, units, tools)
 
     def _approvers(self, run: str, agent: str | None) -> Approvers | None:
         """The rules of the agent whose run ``run`` is: none read where every agent has the same, else one read of

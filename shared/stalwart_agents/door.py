@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Protocol, TypedDict
 
 from .approvals.admission import Admission
+from .approvals.card import Verdict
 from .approvals.inbox import Inbox
 from .approvals.principal import Principal
 from .engine.answer import Answer
@@ -24,7 +25,7 @@ from .engine.reply import Reply
 from .storage import Storage
 from .vocabulary import JSON
 
-__all__ = ["Admission", "Described", "Door"]
+__all__ = ["Admission", "Described", "Door", "Verdict"]
 
 
 class Described(TypedDict):
@@ -53,8 +54,11 @@ class Door(Protocol):
         """Let ``owner`` (a principal's key) into their own thread, or raise NotFound."""
         ...
 
-    def send(self, thread: str, text: str, *, owner: str, session: str | None = None) -> Reply:
-        """A turn; a thread nobody began becomes ``owner``'s, another's answers NotFound."""
+    def send(
+        self, thread: str, text: str, *, owner: str, session: str | None = None, asker: str | None = None
+    ) -> Reply:
+        """A turn; a thread nobody began becomes ``owner``'s, another's answers NotFound.  ``asker`` is who that is,
+        in words, for the cards of the pauses it opens."""
         ...
 
     def waiting_for(self, admitted: Admission) -> list[Pause]:
@@ -80,3 +84,7 @@ class Door(Protocol):
     ) -> Inbox: ...
 
     def may_answer(self, pause: Pause, principal: Principal, owner: str | None) -> bool: ...
+
+    def verdict(self, pause: Pause, reader: Admission | None) -> Verdict:
+        """What the rules say of ``pause`` for ``reader`` (None: a channel, whoever the rules let answer)."""
+        ...

@@ -159,6 +159,8 @@ class RunWaiting(StalwartError):
     def __init__(self, message: str, waiting: list[Any]) -> None:
         super().__init__(message)
         self.waiting = waiting
+        self.shown: list[dict[str, Any]] | None = None
+        """What waits as the service shows it to the person refused (each pause with its card), where it knows."""
 
 
 class RunBusy(StalwartError):

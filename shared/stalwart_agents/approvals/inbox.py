@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..engine.move import waiting_pauses
 from ..engine.pause import Pause
@@ -43,6 +43,8 @@ class Inbox:
 
     waiting: list[Pause]
     next: str | None
+    owners: dict[str, str] = field(default_factory=dict, compare=False)
+    """Each pause's thread owner (a principal's key), by pause id: who reads it as the person who asked."""
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -80,6 +82,7 @@ def read_inbox(
         raise BadRequest("tool names a tool: at most 200 printable characters")
     before, seen = position(cursor), 0
     found: list[Pause] = []
+    owners: dict[str, str] = {}
     while seen < READ_AT_MOST:
         asked = min(READ_AT_MOST - seen, max(limit - len(found), 50))
         page = storage.inbox(before=before, limit=asked, kind=kind, tool=tool)
@@ -87,13 +90,15 @@ def read_inbox(
             seen += 1
             before = (entry.pause.created_at, entry.pause.id)
             pause = (shown or answerable)(entry)
-            if pause is not None and may_answer(pause, principal, entry.owner or ANONYMOUS.key, entry.run.agent):
+            owner = entry.owner or ANONYMOUS.key
+            if pause is not None and may_answer(pause, principal, owner, entry.run.agent):
                 found.append(pause)
+                owners[pause.id] = owner
                 if len(found) == limit:
-                    return Inbox(found, cursor_of(before))
+                    return Inbox(found, cursor_of(before), owners)
         if len(page) < asked:
-            return Inbox(found, None)
-    return Inbox(found, cursor_of(before) if before is not None else None)
+            return Inbox(found, None, owners)
+    return Inbox(found, cursor_of(before) if before is not None else None, owners)
 
 
 def answerable(entry: InboxEntry) -> Pause | None:

@@ -30,6 +30,14 @@ class Principal:
         """What the store keeps as a thread's owner: issuer and subject, unambiguously joined."""
         return json.dumps([self.issuer, self.subject], separators=(",", ":"))
 
+    @property
+    def called(self) -> str | None:
+        """What a card calls them: their name, else their e-mail, else their subject; None for the anonymous."""
+        if not self.verified:
+            return None
+        named = self.claims.get("name") or self.claims.get("email")
+        return named if isinstance(named, str) and named else self.subject
+
     def to_dict(self) -> dict[str, Any]:
         return {"iss": self.issuer, "sub": self.subject, "verified": self.verified}
 

@@ -21,6 +21,7 @@ right to decline is the owner's own, not a link's.
 from __future__ import annotations
 
 import hmac
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -40,6 +41,7 @@ WHO = ("iss", "sub", "verified", "owner", "link", "groups", "roles", "email", "n
 """What a ``who`` condition may read of the person."""
 DECLINES = frozenset({"skip", "cancel_all"})
 """The answers that never run the call: the thread's owner may always give them."""
+log = logging.getLogger("stalwart_agents")
 GOVERNING_KEPT = 10_000
 """How many pauses' governing rules an agent remembers (the least recently read are forgotten first)."""
 
@@ -70,6 +72,9 @@ class Approvers:
                 return self._governing[pause.id]
         call = about(pause)
         rules = tuple(rule for rule in self.rules if rule.covers(pause.tool, pause.kind) and rule.governs(call))
+        for rule in rules:
+            if rule.misjudges(call):
+                log.error("the approver rule %s: its when could not be evaluated for pause %s", rule.name, pause.id)
         with self._lock:
             self._governing[pause.id] = rules
             if len(self._governing) > GOVERNING_KEPT:
@@ -82,16 +87,31 @@ class Approvers:
 
     def refusal(self, pause: Pause, principal: Principal, owner: str | None, decision: str | None = None) -> str | None:
         """Why ``principal`` may not answer ``pause`` (with ``decision``, where known), as the person is told; None
-        where they may.  The owner declining (``DECLINES``) is never refused."""
+        where they may.  The owner declining (``DECLINES``) is never refused.  A rule that cannot be evaluated is
+        logged for the team and named as such, never as the person's own refusal."""
         if decision in DECLINES and is_owner(principal, owner):
             return None
+        allowed, failed = self.judged(pause, principal, owner)
+        if allowed:
+            return None
+        if failed:
+            log.error("the approver rule %s could not be evaluated for pause %s", ", ".join(failed), pause.id)
+            return f"the approver rule {failed[0]} could not be checked; the team running this service has been told"
+        if not self.governing(pause):
+            return "only the person whose conversation this is may answer it"
+        return f"the approver rules for this {pause.kind} of {pause.tool or 'the turn'} do not include you"
+
+    def judged(self, pause: Pause, principal: Principal, owner: str | None) -> tuple[bool, tuple[str, ...]]:
+        """Whether ``principal`` may answer ``pause`` (any answer), and the governing rules that could not be
+        evaluated (their ``when`` or, for this person, their ``who``)."""
         rules = self.governing(pause) if self.rules else ()
         if not rules:
-            return None if owns(principal, owner) else "only the person whose conversation this is may answer it"
-        values = {**about(pause), "who": person(principal, owner)}
-        if any(rule.allows(values) for rule in rules):
-            return None
-        return f"the approver rules for this {pause.kind} of {pause.tool or 'the turn'} do not include you"
+            return owns(principal, owner), ()
+        call = about(pause)
+        values = {**call, "who": person(principal, owner)}
+        judged = [(rule, rule.judges(values)) for rule in rules]
+        failed = tuple(rule.name for rule, holds in judged if holds is None or rule.misjudges(call))
+        return any(holds is True for _, holds in judged), failed
 
 
 def about(pause: Pause) -> dict[str, Any]:

@@ -18,6 +18,7 @@ import httpx
 
 from ..engine.pause import Pause, canonical
 from ..errors import StalwartError
+from .card import Card
 from .signature import HEADER, BadSignature, sign, standard_signature, verify_signature
 
 if TYPE_CHECKING:
@@ -75,7 +76,9 @@ class Webhook:
     with it.  Each attempt is signed afresh, so a retry is never refused as stale; the
     delivery id stays the same, so a receiver can drop a duplicate.  With ``links``, the
     body also carries ``links``: a signed URL per answer the pause takes, minted afresh
-    for each delivery, so a redelivered pause never carries links that expired waiting.
+    for each delivery, so a redelivered pause never carries links that expired waiting.  With
+    ``cards`` (the service sets it), the body carries ``card``: the pause as a channel's reader sees it
+    (``approvals/card.py``), for a receiver to render instead of the raw pause.
     """
 
     def __init__(
@@ -88,6 +91,7 @@ class Webhook:
         clock: Callable[[], float] = time.time,
         transport: httpx.BaseTransport | None = None,
         links: Links | None = None,
+        cards: Callable[[Pause], Card] | None = None,
     ) -> None:
         if not isinstance(url, str):
             raise ValueError("webhook url must be a string")
@@ -105,6 +109,7 @@ class Webhook:
         self._clock = clock
         self._transport = transport
         self.links = links
+        self.cards = cards
         self._client: httpx.Client | None = None
         self._lock = threading.Lock()
 
@@ -120,6 +125,8 @@ class Webhook:
             "thread": thread,
             "interrupt": pause.to_dict(),
         }
+        if self.cards is not None:
+            body["card"] = self.cards(pause)
         links = self.links.mint(pause) if self.links is not None else {}
         if links:
             body["links"] = links

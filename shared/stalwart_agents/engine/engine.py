@@ -63,11 +63,13 @@ class Engine:
         context: dict[str, JSON] | None = None,
         session: str | None = None,
         owner: str | None = None,
+        asker: str | None = None,
     ) -> Reply:
         """Read the turn and run it; the run is begun in the same commit as its first durable write.
 
         ``context`` holds what the application gives (the signed-in customer...), by parameter name.  ``owner``
         (a principal's key), where given, is who the thread must be, or become, the turn's: see ``_refuse_stranger``.
+        ``asker`` is who that is, in words, for the cards of the run's pauses.
         """
         active = self._store.active_run(thread)
         if owner is not None:
@@ -78,7 +80,8 @@ class Engine:
         reading = agent.selector.read(text)
         given = dict(context or {})
         plan = tuple(_planned(agent, clause, given) for clause in reading.clauses)
-        state = RunState(turn=text, context=given, plan=plan, unread=None if reading.read else Unread(reading.language))
+        unread = None if reading.read else Unread(reading.language)
+        state = RunState(turn=text, context=given, plan=plan, unread=unread, asker=asker)
         run = self._runs.new_run(thread, agent.name, state)
         turn = self._runs.event(thread, {"type": "turn", "run": run.id, "text": text})
         lease = self._runs.lease(run, begin=True, owner=owner)

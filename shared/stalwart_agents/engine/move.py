@@ -259,7 +259,7 @@ def reply_of(run: RunRecord, progress: Progress) -> Reply:
         waiting=_with_approvals(run, progress.waiting),
         refusals=progress.refusals,
         rollback=progress.rollback,
-        opened=progress.opened,
+        opened=_with_approvals(run, progress.opened),
     )
 
 
@@ -275,8 +275,9 @@ def waiting_pauses(run: RunRecord, pauses: list[PauseRecord]) -> list[Pause]:
 
 
 def _with_approvals(run: RunRecord, pauses: list[Pause]) -> list[Pause]:
-    given = RunState.approvals_of(run)
-    return [pause.with_approvals(given.get(pause.id, ())) for pause in pauses]
+    """The pauses as shown: with the approvals given so far, and who asked, where the run knows."""
+    given, asker = RunState.approvals_of(run), run.state.get("asker")
+    return [pause.with_approvals(given.get(pause.id, ())).asked(asker) for pause in pauses]
 
 
 def _walk(

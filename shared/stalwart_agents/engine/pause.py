@@ -205,6 +205,7 @@ class Pause:
     label: str = ""
     labels: dict[str, str] = field(default_factory=dict)
     sources: dict[str, Source] = field(default_factory=dict)
+    asked_by: str | None = None
     delivery: Delivery | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -236,6 +237,8 @@ class Pause:
             value = getattr(self, name)
             if value is not None:
                 body[name] = value
+        if self.asked_by is not None:
+            body["asked_by"] = self.asked_by
         return body
 
     def _explained(self, argument: ArgumentDict) -> ArgumentDict:
@@ -246,6 +249,10 @@ class Pause:
         if name in self.sources:
             shown["source"] = self.sources[name]
         return shown
+
+    def asked(self, by: str | None) -> Pause:
+        """This pause as shown, naming who began the turn that opened it (their run keeps it, not the pause)."""
+        return self if by is None or by == self.asked_by else replace(self, asked_by=by)
 
     def with_approvals(self, given: Sequence[Approval]) -> Pause:
         """This pause showing the approvals ``given`` so far, where it needs several; any other, as it is."""
@@ -269,6 +276,7 @@ class Pause:
         """The pause as a store keeps it: its JSON, less what the record's fields hold and what goes without saying
         (the answers of its kind, a label that is the tool's name), which ``from_record`` puts back."""
         payload = self.to_dict(token=False)
+        payload.pop("asked_by", None)
         implied = {"id": self.id, "kind": self.kind, "thread": self.thread, "run": self.run, "step": self.step}
         implied |= {"answers": list(ANSWERS[self.kind]), "irreversible": False, "label": self.tool, "title": self.label}
         implied |= {"question": _asked(payload)} if self.kind == "confirm" else {}
@@ -308,4 +316,4 @@ def _unexplained(argument: ArgumentDict) -> ArgumentDict:
 
 
 _KIND_FIELDS = ("prompt", "argument", "turn", "undo", "pending", "after_answer", "approvals")
-_STORED = frozenset(spec.name for spec in fields(Pause)) - {"token", "delivery"}
+_STORED = frozenset(spec.name for spec in fields(Pause)) - {"token", "delivery", "asked_by"}

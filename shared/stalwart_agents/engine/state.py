@@ -65,6 +65,8 @@ class RunState:
     """The ids of the pauses the run's last move reached: the only ones an answer may take."""
     approvals: Mapping[str, tuple[Approval, ...]] = field(default_factory=dict)
     """The approvals given so far, by pause id, of pauses that need several people to approve."""
+    asker: str | None = None
+    """Who began the turn, in words (their name, else their e-mail), where a service knew: what a card says of them."""
 
     @classmethod
     def of(cls, run: RunRecord) -> RunState:
@@ -79,6 +81,7 @@ class RunState:
             saga=Saga(saga["reason"], saga["target"]) if saga is not None else None,
             waiting=cls.reached(run),
             approvals=cls.approvals_of(run),
+            asker=stored.get("asker"),
         )
 
     @staticmethod
@@ -107,6 +110,8 @@ class RunState:
             stored["saga"] = self.saga.to_json()
         if self.approvals:
             stored["approvals"] = {pause: [dict(a) for a in given] for pause, given in self.approvals.items()}
+        if self.asker is not None:
+            stored["asker"] = self.asker
         return stored
 
     def approved(self, pause: str, approval: Approval) -> RunState:

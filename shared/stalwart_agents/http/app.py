@@ -16,6 +16,7 @@ from typing import Literal, TypedDict, Unpack
 
 from fastapi import FastAPI
 
+from ..approvals.card import card_of
 from ..approvals.links import DEFAULT_HOURS, Links
 from ..approvals.webhook import Webhook
 from ..desk import Desk
@@ -134,11 +135,20 @@ def door_app(
     route = Declare(app, routes)
     declare_pages(route, door, door.describe() if "config" in routes or "interface" in routes else _UNNAMED)
     declare_threads(route, Threads(door, auth, Tickets(key.encode()), secret, operator_token, stream_mode))
+    _card_in_deliveries(door)
     if public_url is not None:
         app.state.links = _links(route, door, auth, public_url, link_hours, links_alone)
     edge.no_422(app)
     app.state.door = door
     return app
+
+
+def _card_in_deliveries(door: Door) -> None:
+    """The webhook's deliveries carry the card beside the pause, as a channel reads it (whoever the rules let
+    answer, never the person who asked)."""
+    notify = getattr(door, "on_interrupt", None)
+    if isinstance(notify, Webhook) and notify.cards is None:
+        notify.cards = lambda pause: card_of(pause, door.verdict(pause, None), None)
 
 
 def _links(route: Declare, door: Door, auth: Auth, public_url: str, hours: float, alone: bool) -> Links:

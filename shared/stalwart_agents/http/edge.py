@@ -155,7 +155,7 @@ def _error(
 
 def _stalwart_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StalwartError)
-    extra = {"waiting": [w.to_dict() for w in exc.waiting]} if isinstance(exc, RunWaiting) else {}
+    extra = {"waiting": exc.shown or [w.to_dict() for w in exc.waiting]} if isinstance(exc, RunWaiting) else {}
     challenge = None
     if isinstance(exc, Unauthorized):
         challenge = {"WWW-Authenticate": 'Bearer error="invalid_token"' if exc.invalid_token else "Bearer"}

@@ -20,13 +20,14 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ..approvals.admission import Admission
+from ..approvals.card import card_of
 from ..approvals.inbox import CURSOR_PATTERN, MAX_LIMIT, TOOL_PATTERN, Inbox, not_notified
 from ..approvals.principal import Principal
 from ..door import Door
 from ..engine.answer import Answer
 from ..engine.pause import Pause
 from ..engine.reply import Reply
-from ..errors import Unauthorized
+from ..errors import RunWaiting, Unauthorized
 from ..vocabulary import PauseKind
 from . import feedback, stream
 from .auth import Auth
@@ -80,14 +81,30 @@ class Threads:
     def send(self, request: Request, thread: str, body: bytes) -> JSONResponse:
         who = self.auth.principal(request)
         turn = parsed(Turn, body)
-        reply = self.door.send(thread, turn.text, owner=who.key, session=session_of(request))
-        return self.ticketed(reply.to_dict(), thread, who)
+        reader = Admission(thread, who, who.key)
+        try:
+            reply = self.door.send(thread, turn.text, owner=who.key, session=session_of(request), asker=who.called)
+        except RunWaiting as waits:
+            waits.shown = self.cards(waits.waiting, reader)
+            raise
+        return self.ticketed(self.replied(reply, reader), thread, who)
 
     def waiting(self, request: Request, thread: str) -> JSONResponse:
         admitted = self.admit(request, thread)
         waiting = self.door.waiting_for(admitted)
-        shown = {"thread": thread, "waiting": [p.to_dict() for p in waiting], "not_notified": not_notified(waiting)}
+        shown = {"thread": thread, "waiting": self.cards(waiting, admitted), "not_notified": not_notified(waiting)}
         return self.ticketed(shown, thread, admitted.principal)
+
+    def cards(self, pauses: list[Pause], reader: Admission) -> list[dict[str, object]]:
+        return [self.carded(pause, reader) for pause in pauses]
+
+    def carded(self, pause: Pause, reader: Admission) -> dict[str, object]:
+        """A pause's JSON, with the card ``reader`` sees of it."""
+        return {**pause.to_dict(), "card": card_of(pause, self.door.verdict(pause, reader), reader)}
+
+    def replied(self, reply: Reply, reader: Admission) -> dict[str, object]:
+        """A reply's JSON, each pause in it with the card ``reader`` sees of it."""
+        return {**reply.to_dict(), "waiting": self.cards(reply.waiting, reader)}
 
     def answer(self, request: Request, thread: str, body: bytes) -> JSONResponse:
         """An answer, let in as ``admit`` does; also from someone who may answer the pause they name though another
@@ -98,12 +115,18 @@ class Threads:
         answer = Answer.of(given.decision, given.value, given.token, "signed" if signed else "http", admitted)
         reply = self.door.answer(admitted, answer, given.interrupt_id, session=session_of(request))
         if not admitted.speaks_for_owner:  # an approver's: no ticket, since the thread's stream is its owner's
-            return JsonAnswer(seen_by(self.door, reply, admitted).to_dict())
-        return self.ticketed(reply.to_dict(), thread, admitted.principal)
+            return JsonAnswer(self.replied(seen_by(self.door, reply, admitted), admitted))
+        return self.ticketed(self.replied(reply, admitted), thread, admitted.principal)
 
     def inbox(self, request: Request, **filters: Any) -> JSONResponse:
-        found: Inbox = self.door.inbox(self.auth.principal(request), **filters)
-        return JsonAnswer(found.to_dict())
+        who = self.auth.principal(request)
+        found: Inbox = self.door.inbox(who, **filters)
+        readers = {p.id: Admission(p.thread, who, found.owners.get(p.id)) for p in found.waiting}
+        cards = [
+            {**p.to_dict(), "card": card_of(p, self.door.verdict(p, readers[p.id]), readers[p.id])}
+            for p in found.waiting
+        ]
+        return JsonAnswer({**found.to_dict(), "waiting": cards})
 
     def rollback(self, request: Request, thread: str) -> JSONResponse:
         self.auth.principal(request)

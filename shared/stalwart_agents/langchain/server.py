@@ -38,6 +38,7 @@ from fastapi import FastAPI
 
 from ..approvals.admission import Admission, enter
 from ..approvals.announce import Notify, announce
+from ..approvals.card import Verdict
 from ..approvals.inbox import Inbox, read_inbox
 from ..approvals.principal import ANONYMOUS, Principal
 from ..approvals.rules import is_owner, owner_of
@@ -139,12 +140,25 @@ class GraphDoor:
     def may_answer(self, pause: Pause, principal: Principal, owner: str | None) -> bool:
         return is_owner(principal, owner or ANONYMOUS.key)
 
-    def send(self, thread: str, text: str, *, owner: str = ANONYMOUS.key, session: str | None = None) -> Reply:
+    def verdict(self, pause: Pause, reader: Admission | None) -> Verdict:
+        """Every answer for the thread's owner (or a channel, which answers for them), none for anyone else."""
+        mine = reader is None or self.may_answer(pause, reader.principal, reader.owner)
+        return Verdict(tuple(pause.answers) if mine else ())
+
+    def send(
+        self,
+        thread: str,
+        text: str,
+        *,
+        owner: str = ANONYMOUS.key,
+        session: str | None = None,
+        asker: str | None = None,
+    ) -> Reply:
         """A person's turn: the graph invoked on ``turn(text)``; refused (run_waiting) while a pause waits."""
         enter(self.storage, thread, owner, start=True)
         self.redrive(thread)
         self._sync(thread)  # an answer a dead worker left is asked about before the turn is refused for it
-        with self._holding(self._run(thread)) as run:
+        with self._holding(self._run(thread, asker)) as run:
             waiting = self._sync(thread)[0]
             if waiting:
                 raise RunWaiting("this thread's graph waits for a decision; answer it before a new turn", waiting)
@@ -398,13 +412,16 @@ class GraphDoor:
         if self._orphaned(run, known, live, missed):
             known = {p.id: p for p in self.storage.run_pauses(run.id)}
         shown = [p for p in known.values() if p.status == "open" and _interrupt_of(p.id) in live]
-        return [Pause.from_record(p) for p in sorted(shown, key=lambda p: p.created_at)], missed
+        asker = run.state.get("asker")
+        return [Pause.from_record(p).asked(asker) for p in sorted(shown, key=lambda p: p.created_at)], missed
 
-    def _run(self, thread: str) -> RunRecord:
+    def _run(self, thread: str, asker: str | None = None) -> RunRecord:
+        """The thread's one run in the store, begun where it has none; it keeps who began the thread, in words."""
         run = self.storage.get_run(_run_id(thread))
         if run is not None:
             return run
-        begun = RunRecord(_run_id(thread), thread, agent=self.name, status="waiting", created_at=self.clock())
+        state = {"asker": asker} if asker else {}
+        begun = RunRecord(_run_id(thread), thread, self.name, "waiting", state=state, created_at=self.clock())
         try:
             committed = self.storage.commit(Changes(begin=begun)).run
         except (ThreadBusy, VersionConflict):

@@ -104,6 +104,7 @@ def _tool(server: McpServer, definition: Definition, config: McpConfig) -> Tool:
             label=override.label or hints.title or definition.title or definition.name,
             describe=override.describe,
             labels=override.labels,
+            units=override.units,
         )
     except ConfigError as exc:
         sentence = str(exc).removeprefix(f"{exc.key}: ")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -42,7 +43,8 @@ class Tool:
 
     ``label`` is a person's name for the tool ("Charge a card"), ``describe`` a one-line
     template of a call over its arguments ("Charge {amount} to order {order_id}"), and
-    ``labels`` a person's name for each parameter; ``question`` is the tool's own
+    ``labels`` a person's name for each parameter, ``units`` the unit of a parameter's value (a currency code
+    such as ``EUR`` is shown with two decimals); ``question`` is the tool's own
     confirmation question, empty where the described call asks it.  ``schema`` is the
     JSON Schema of its arguments where the tool brings its own (an MCP tool's), for the
     model to see as it is; None where the function's signature is the schema.  ``definition``
@@ -62,6 +64,7 @@ class Tool:
     label: str = ""
     describe: str = ""
     labels: Mapping[str, str] = field(default_factory=dict, hash=False)
+    units: Mapping[str, str] = field(default_factory=dict, hash=False)
     schema: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
     definition: str = ""
     signature: inspect.Signature = field(init=False, repr=False, compare=False)
@@ -92,7 +95,12 @@ class Tool:
         fields = _fields(self.describe)
         if not self.describe or any(name is not None and name not in values for _, name in fields):
             return self.label or self.name
-        return "".join(text + (_rendered(values[name]) if name is not None else "") for text, name in fields)
+        shown = (self.shown(name, values[name]) if name is not None else "" for _, name in fields)
+        return "".join(text + value for (text, _), value in zip(fields, shown, strict=True))
+
+    def shown(self, parameter: str, value: JSON) -> str:
+        """A value of ``parameter`` as a person reads it, in its unit where the tool gives one."""
+        return shown_value(value, self.units.get(parameter))
 
     def label_of(self, parameter: str) -> str:
         """A person's name for ``parameter``: its label, else its own name."""
@@ -123,10 +131,11 @@ def tool(
     label: str | None = None,
     describe: str = "",
     labels: Mapping[str, str] | None = None,
+    units: Mapping[str, str] | None = None,
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Declare a tool: ``@tool`` alone, or ``@tool(write=True, undo="refund_charge", says=[...])``.
 
-    ``describe`` and ``labels`` may name only parameters the tool takes: anything else is a
+    ``describe``, ``labels`` and ``units`` may name only parameters the tool takes: anything else is a
     ConfigError here, where the mistake is made, not when a person is first asked.
     """
 
@@ -145,6 +154,7 @@ def tool(
             label=label or tool_name,
             describe=describe,
             labels=dict(labels or {}),
+            units=dict(units or {}),
         )
         _check_words(declared)
         return declared
@@ -158,7 +168,7 @@ def _check_words(declared: Tool) -> None:
         described = [name for _, name in _fields(declared.describe) if name is not None]
     except ValueError as exc:
         raise ConfigError(f"describe {declared.describe!r} is not a template: {exc}", key=declared.name) from exc
-    for where, names in (("describe", described), ("labels", list(declared.labels))):
+    for where, names in (("describe", described), ("labels", list(declared.labels)), ("units", list(declared.units))):
         for parameter in names:
             if not parameter.isidentifier() or not declared.takes(parameter):
                 raise ConfigError(f"{where} names {parameter!r}, which is not a parameter it takes", key=declared.name)
@@ -177,10 +187,20 @@ def _fields(template: str) -> list[tuple[str, str | None]]:
     return pairs
 
 
-def _rendered(value: JSON) -> str:
-    """A value as it reads in a sentence: text as it is, a whole number without ``.0``, anything else as JSON."""
+def shown_value(value: JSON, unit: str | None = None) -> str:
+    """A value as it reads in a sentence: text as it is, a whole number without ``.0``, anything else as JSON; with
+    a unit, after the value, and an amount of a currency (a three-letter code) with two decimals."""
+    if unit and isinstance(value, int | float) and not isinstance(value, bool):
+        amount = f"{value:,.2f}" if _CURRENCY.fullmatch(unit) else shown_value(value)
+        return f"{amount} {unit}"
+    if unit and isinstance(value, str) and _NUMBER.fullmatch(value):
+        return shown_value(float(value), unit)
     if isinstance(value, str):
         return value
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+_CURRENCY = re.compile(r"[A-Z]{3}")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")

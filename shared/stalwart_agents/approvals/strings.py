@@ -1,0 +1,47 @@
+"""The interface's shipped strings, for what the server says itself: the link page, a channel's message.
+
+They are the web components' own table (``frontend/src/strings.js``), which the
+front end's build writes into the package as ``static/strings.json``, so a pause
+reads the same on a link page, in Slack and in the chat.  ``say`` fills ``{name}``
+as the components' ``format`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any, TypedDict
+
+
+class Said(TypedDict):
+    """Words by their key in the strings, and the values that fill them: a surface says them in its own strings."""
+
+    key: str
+    values: dict[str, Any]
+
+
+def said(key: str, **values: Any) -> Said:
+    return {"key": key, "values": values}
+
+
+@cache
+def shipped() -> Mapping[str, str]:
+    """The strings as shipped, read once per process."""
+    text = resources.files("stalwart_agents").joinpath("static", "strings.json").read_text(encoding="utf-8")
+    loaded: dict[str, str] = json.loads(text)
+    return loaded
+
+
+def say(words: Said, strings: Mapping[str, str] | None = None) -> str:
+    """The words in ``strings`` (the shipped ones by default), each ``{name}`` filled; a name without a value stays
+    as written, and a key the table lacks is said as itself, as the components do."""
+    table = shipped() if strings is None else strings
+    text = table.get(words["key"], words["key"])
+    values = words["values"]
+    return _FIELD.sub(lambda m: m.group(0) if values.get(m.group(1)) is None else str(values[m.group(1)]), text)
+
+
+_FIELD = re.compile(r"\{(\w+)\}")
