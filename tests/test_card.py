@@ -12,6 +12,7 @@ from stalwart_agents import Desk, NotAnApprover, NotFound
 from stalwart_agents.approvals.admission import Admission
 from stalwart_agents.approvals.card import card_of
 from stalwart_agents.approvals.strings import say, shipped
+from stalwart_agents.engine.answer import Answer
 from stalwart_agents.tools.python import shown_value, tool
 
 from .test_approvers import ALICE, FINANCE_FOR_LARGE, FIONA, FOUR_EYES, FRANK, GINA, MALLORY, opened
@@ -143,3 +144,20 @@ def test_a_reader_admitted_to_the_thread_is_read_as_the_admission_says(tmp_path,
         pause = started(desk, "large", "charge 1500 to order 4411")
         stranger = Admission("large", MALLORY, ALICE.key)
         assert decisions(card_of(pause, desk.verdict(pause, stranger), stranger)) == []
+
+
+def answer_events(desk: Desk, thread: str) -> list[dict[str, Any]]:
+    return [body for _, body in desk.events(thread) if body["type"] == "answer"]
+
+
+def test_a_record_of_an_answer_says_whether_the_asker_gave_it_and_names_who_did(tmp_path, ledger):
+    with opened(tmp_path, LABELLED) as desk:
+        large = started(desk, "large", "charge 1500 to order 4411")
+        fiona = desk.admit("large", FIONA, pause=large.id)
+        desk.answer(fiona, Answer.of("approve", None, large.token, "http", fiona), large.id)
+        small = started(desk, "small", "charge 40 to order 4411")
+        alice = desk.admit("small", ALICE)
+        desk.answer(alice, Answer.of("skip", None, small.token, "http", alice), small.id)
+        [by_fiona], [by_alice] = answer_events(desk, "large"), answer_events(desk, "small")
+    assert (by_fiona["by_owner"], by_fiona["name"], by_fiona["decision"]) == (False, "fiona", "approve")
+    assert (by_alice["by_owner"], by_alice["name"], by_alice["decision"]) == (True, "alice@shop.example", "skip")

@@ -72,7 +72,7 @@ class Answer:
         carried = hashlib.sha256(self.token.encode()).hexdigest()[:16] if self.token is not None else None
         shown = {"kind": pause.kind, "tool": pause.tool, "arguments": pause.arguments} if pause else {}
         verified = bool(self.principal and self.principal.get("verified"))
-        return {
+        audited: dict[str, object] = {
             **shown,
             "decision": self.decision,
             "value": self.value,
@@ -82,6 +82,10 @@ class Answer:
             "principal": self.principal,
             "verified": verified,
         }
+        if self.admitted is not None:
+            # What a record of it says to each reader: "You approved" to the thread's owner only, else their name.
+            audited |= {"by_owner": self.admitted.is_owner, "name": self.admitted.principal.called}
+        return audited
 
     def checked(self, pause: Pause, fills: Parameter | None = None) -> JSON:
         """The value the run will read, once the decision is one the pause takes; BadRequest otherwise.
