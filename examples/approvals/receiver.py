@@ -1,10 +1,11 @@
-"""A channel for Stalwart's pauses: each posted to Slack with its buttons, each click answered by the resume route.
+"""A channel for Stalwart's pauses: each posted to Slack as its card, each click answered by the resume route.
 
 The pattern fits any channel: verify the delivery, post it, verify the way back, resume signed.
+Run it from the stalwart-agents checkout's root:
 
     STALWART_URL=https://agents.example STALWART_WEBHOOK_SECRET=whsec-... STALWART_RESUME_SECRET=... \\
     SLACK_BOT_TOKEN=xoxb-... SLACK_CHANNEL=C0123 SLACK_SIGNING_SECRET=... \\
-    uvicorn --factory receiver:from_env --port 8080
+    uvicorn --app-dir examples/approvals --factory receiver:from_env --port 8080
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ import json
 import os
 import secrets
 import threading
+import time
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, Literal
 from urllib.parse import parse_qs
 
 import httpx
@@ -25,12 +28,34 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.signature import SignatureVerifier
 from starlette.concurrency import run_in_threadpool
 
+from stalwart_agents.approvals.card import Answer, Argument, Card
 from stalwart_agents.approvals.signature import BadSignature, sign, verify_signature
+from stalwart_agents.approvals.strings import Said, said, say
 
+Block = dict[str, Any]
 SLACK_API = "https://slack.com/api/"
 NEEDS_A_VALUE = {"answer"}
 """Decisions that carry a typed value: a button cannot give one, so the message sends the person to the app."""
-BUTTON_STYLE = {"approve": "primary", "cancel_all": "danger", "decline": "danger", "abandon": "danger"}
+SLACK_STYLE = {"primary": "primary", "danger": "danger"}
+"""The card's styles as Slack's: ``secondary`` is a button without a style (Slack refuses any other)."""
+RAW_STYLE = {"approve": "primary", "cancel_all": "danger", "decline": "danger", "abandon": "danger"}
+"""The styles of a pause delivered without a card, by an older service."""
+RECORDS = {
+    "approve": "recordApproveBy",
+    "skip": "recordSkipBy",
+    "cancel_all": "recordCancelAllBy",
+    "happened": "recordHappenedBy",
+    "did_not_happen": "recordDidNotHappenBy",
+    "retry": "recordRetryBy",
+    "done_by_hand": "recordDoneByHandBy",
+    "abandon": "recordAbandonBy",
+    "decline": "recordDeclineBy",
+}
+"""The record of each decision, naming who gave it, in the interface's shipped strings."""
+ARGUMENTS_PER_SECTION = 5
+"""Two fields an argument (its label and origin, its value), and Slack takes ten fields a section."""
+HEADER, BUTTON, FIELD, TEXT = 150, 75, 2000, 3000
+"""Slack's limits on a header's, a button's, a field's and a section's text."""
 
 
 @dataclass(frozen=True)
@@ -67,20 +92,43 @@ class Settings:
 
 @dataclass(frozen=True)
 class Waiting:
-    """What answering a pause takes, kept here so that Slack only ever sees an opaque reference."""
+    """What answering a pause takes, kept here so that Slack only ever sees an opaque reference; and what the
+    message showed of it (the card, or the raw pause from a service that sends none), to show it once decided."""
 
     thread: str
     interrupt: str
     token: str
+    card: Card | None
+    pause: dict[str, Any]
+
+    @property
+    def title(self) -> str:
+        if self.card is not None:
+            return self.card["title"]
+        return str(self.pause.get("title") or self.pause.get("tool") or "")
+
+
+@dataclass(frozen=True)
+class Decided:
+    """The click that answered a pause: who gave which answer (its words), when, and the record that says so."""
+
+    who: str
+    decision: str
+    words: str
+    at: float
+    record: str
 
 
 class Ledger:
-    """Deliveries seen and pauses posted: in memory here; a receiver with replicas keeps them in a shared store."""
+    """Deliveries seen, pauses posted and the decisions taken on them: in memory here; a receiver with replicas
+    keeps them in a shared store."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._deliveries: set[str] = set()
         self._waiting: dict[str, Waiting] = {}
+        self._decided: dict[str, Decided] = {}
+        self._turns: dict[str, threading.Lock] = {}
 
     def first_sight(self, delivery: str) -> bool:
         """True once per delivery id: a retried delivery is acknowledged and not posted again."""
@@ -104,32 +152,127 @@ class Ledger:
         with self._lock:
             return self._waiting.get(reference)
 
+    def turn(self, reference: str) -> threading.Lock:
+        """One click on a message at a time, so a second click finds the first one's decision, never a race."""
+        with self._lock:
+            return self._turns.setdefault(reference, threading.Lock())
 
-def message_blocks(pause: dict[str, Any], reference: str) -> list[dict[str, Any]]:
-    """The pause in Block Kit: the tool, each argument and its origin, why it stopped, one button per answer."""
+    def decide(self, reference: str, decided: Decided) -> None:
+        with self._lock:
+            self._decided[reference] = decided
+
+    def decided(self, reference: str) -> Decided | None:
+        with self._lock:
+            return self._decided.get(reference)
+
+
+def message_blocks(card: Card, reference: str) -> list[Block]:
+    """The card in Block Kit: its title, the warning where nothing undoes the call, each argument with its value
+    and where it came from, why it asks, who decides and who asked; one button per answer, styled as the card says.
+    """
+    blocks = card_blocks(card)
+    if card["waits_for"] is not None:
+        blocks.append(_section(_esc(_say(card["waits_for"]))))
+    buttons = [_button(answer, reference) for answer in card["answers"] if answer["decision"] not in NEEDS_A_VALUE]
+    if buttons:
+        blocks.append({"type": "actions", "block_id": "stalwart", "elements": buttons})
+    typed = any(answer["decision"] in NEEDS_A_VALUE for answer in card["answers"])
+    if typed or not (buttons or card["waits_for"]):
+        blocks.append(_context(_say(said("linkSignIn"))))
+    return blocks
+
+
+def decided_blocks(card: Card, decided: Decided) -> list[Block]:
+    """The card once answered: its title, who decided what and when, then what was asked; no buttons left."""
+    [header, *rest] = card_blocks(card)
+    return [header, _record(decided), *rest]
+
+
+def card_blocks(card: Card) -> list[Block]:
+    """What the message says of the pause, open or decided: every word the card's, none the receiver's own."""
+    blocks: list[Block] = [{"type": "header", "text": _plain(card["title"] or card["question"], HEADER)}]
+    if card["irreversible"]:
+        blocks.append(_section(f":warning: *{_esc(_say(said('irreversible')))}*"))
+    if card["question"] and card["question"].rstrip("?") != card["title"]:
+        blocks.append({"type": "section", "text": _plain(card["question"], TEXT)})
+    arguments = card["arguments"]
+    for start in range(0, len(arguments), ARGUMENTS_PER_SECTION):
+        shown = arguments[start : start + ARGUMENTS_PER_SECTION]
+        section: Block = {"type": "section", "fields": [f for argument in shown for f in _fields(argument)]}
+        if start == 0:
+            section["text"] = _mrkdwn(f"*{_esc(_say(said('argumentsTitle')))}*")
+        blocks.append(section)
+    if card["reasons"]:
+        reasons = "".join(f"\n• {_esc(_say(reason))}" for reason in card["reasons"])
+        blocks.append(_section(f"*{_esc(_say(said('reasonsTitle')))}*{reasons}"))
+    who = [card["deciders"], card["asked"]] if card["deciders"] is not None else [card["asked"]]
+    blocks.append({"type": "context", "elements": [_mrkdwn(_esc(_say(words))) for words in who]})
+    return blocks
+
+
+def _fields(argument: Argument) -> list[Block]:
+    """An argument as a row of two fields: its label over where its value came from; the value, exactly as it is
+    (plain text, on one line, as the link page shows it), so no markup in it can hide or restyle what it says."""
+    origin = _say(argument["origin"])
+    if "source" in argument:
+        origin += " · " + _say(said("origin_from", tool=argument["source"]["title"]))
+    value = " ".join(argument["shown"].split()) or json.dumps(argument["shown"])
+    return [_mrkdwn(f"*{_esc(argument['label'])}*\n_{_esc(origin)}_", FIELD), _plain(value, FIELD)]
+
+
+def _button(answer: Answer, reference: str) -> Block:
+    button: Block = {
+        "type": "button",
+        "action_id": answer["decision"],
+        "text": _plain(_say(answer["words"]), BUTTON),
+        "value": reference,
+    }
+    if answer["style"] in SLACK_STYLE:
+        button["style"] = SLACK_STYLE[answer["style"]]
+    return button
+
+
+def _record(decided: Decided) -> Block:
+    return _section(f"*{_esc(decided.record)}*\n{when(decided.at)}")
+
+
+def notice(card: Card) -> str:
+    """The message's text, for notifications and screen readers: the warning first where there is one."""
+    words = card["question"] or card["title"]
+    return _esc(f"{_say(said('irreversible'))} {words}" if card["irreversible"] else words)
+
+
+def raw_blocks(pause: dict[str, Any], reference: str) -> list[Block]:
+    """A pause from a service that sends no card, as it came: the tool, each argument and its origin code, why it
+    stopped, one button per answer."""
     lines = [f"*{pause['tool']}* is waiting for a person", pause["question"]]
     lines += [f"• `{a['name']}` = `{json.dumps(a['value'])}` _(from {a['origin']})_" for a in pause["arguments"]]
     lines += [f"> {reason}" for reason in pause.get("reasons", [])]
     if pause.get("irreversible"):
         lines.append(":warning: This cannot be undone.")
-    blocks: list[dict[str, Any]] = [{"type": "section", "text": {"type": "mrkdwn", "text": "\n".join(lines)}}]
-    buttons = [_button(decision, reference) for decision in pause["answers"] if decision not in NEEDS_A_VALUE]
+    blocks: list[Block] = [_section("\n".join(lines))]
+    buttons = [_raw_button(decision, reference) for decision in pause["answers"] if decision not in NEEDS_A_VALUE]
     if buttons:
         blocks.append({"type": "actions", "block_id": "stalwart", "elements": buttons})
     else:
-        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": "Answer this one in the app."}]})
+        blocks.append(_context(_say(said("linkSignIn"))))
     return blocks
 
 
-def _button(decision: str, reference: str) -> dict[str, Any]:
-    button: dict[str, Any] = {
+def raw_decided_blocks(pause: dict[str, Any], decided: Decided) -> list[Block]:
+    [described, *_] = raw_blocks(pause, "")
+    return [described, _record(decided)]
+
+
+def _raw_button(decision: str, reference: str) -> Block:
+    button: Block = {
         "type": "button",
         "action_id": decision,
-        "text": {"type": "plain_text", "text": _label(decision)},
+        "text": _plain(_label(decision), BUTTON),
         "value": reference,
     }
-    if decision in BUTTON_STYLE:
-        button["style"] = BUTTON_STYLE[decision]
+    if decision in RAW_STYLE:
+        button["style"] = RAW_STYLE[decision]
     return button
 
 
@@ -137,12 +280,58 @@ def _label(decision: str) -> str:
     return decision.replace("_", " ").capitalize()
 
 
-def outcome_blocks(pause_text: str, outcome: str) -> list[dict[str, Any]]:
-    """The message once answered: what was asked, and who answered what; no buttons left to click."""
-    return [
-        {"type": "section", "text": {"type": "mrkdwn", "text": pause_text}},
-        {"type": "context", "elements": [{"type": "mrkdwn", "text": outcome}]},
-    ]
+def when(at: float) -> str:
+    """A moment as a person reads it anywhere: the day, the time, and that it is UTC (1 Dec 2026, 16:26 UTC)."""
+    moment = time.gmtime(at)
+    return f"{moment.tm_mday} {time.strftime('%b %Y, %H:%M', moment)} UTC"
+
+
+def _say(words: Said) -> str:
+    """Said words in the shipped strings; a moment among their values (an ISO time) as ``when`` writes it."""
+    return say(said(words["key"], **{k: _moment(v) if k == "when" else v for k, v in words["values"].items()}))
+
+
+def _moment(value: object) -> object:
+    if not isinstance(value, str):
+        return value
+    try:
+        return when(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp())
+    except ValueError:
+        return value
+
+
+def _esc(text: str) -> str:
+    """Text for Slack's mrkdwn: what it would read as a link, a mention or a command (``<...>``) shown as written."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _plain(text: str, limit: int) -> Block:
+    return {"type": "plain_text", "text": _cut(text, limit) or " ", "emoji": False}
+
+
+def _mrkdwn(text: str, limit: int = TEXT) -> Block:
+    return {"type": "mrkdwn", "text": _cut(text, limit)}
+
+
+def _section(text: str) -> Block:
+    return {"type": "section", "text": _mrkdwn(text)}
+
+
+def _context(text: str) -> Block:
+    return {"type": "context", "elements": [_mrkdwn(_esc(text))]}
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """What the resume route said of a click: taken (the pause is answered), counted (an approval, and more are
+    needed), answered already (from here or anywhere else), or not taken, and why."""
+
+    outcome: Literal["taken", "counted", "answered", "failed"]
+    why: str = ""
 
 
 class Receiver:
@@ -166,14 +355,15 @@ class Receiver:
             return JSONResponse({"ok": True, "ignored": body["type"]})
         if not self.ledger.first_sight(delivery or body["delivery"]):
             return JSONResponse({"ok": True, "duplicate": True})
-        pause = body["interrupt"]
-        reference = self.ledger.keep(Waiting(body["thread"], pause["id"], pause["token"]))
+        pause, card = body["interrupt"], body.get("card")
+        shown = {name: value for name, value in pause.items() if name != "token"}
+        reference = self.ledger.keep(Waiting(body["thread"], pause["id"], pause["token"], card, shown))
+        if card is not None:
+            text, blocks = notice(card), message_blocks(card, reference)
+        else:  # an older service, which sends the pause alone
+            text, blocks = f"{pause['tool']} is waiting for a person: {pause['question']}", raw_blocks(pause, reference)
         try:
-            self.slack.chat_postMessage(
-                channel=self.settings.slack_channel,
-                text=f"{pause['tool']} is waiting for a person: {pause['question']}",
-                blocks=message_blocks(pause, reference),
-            )
+            self.slack.chat_postMessage(channel=self.settings.slack_channel, text=text, blocks=blocks)
         except SlackClientError as exc:
             self.ledger.forget(delivery or body["delivery"])
             why = exc.response["error"] if isinstance(exc, SlackApiError) else type(exc).__name__
@@ -181,27 +371,40 @@ class Receiver:
         return JSONResponse({"ok": True})
 
     def clicked(self, raw: bytes, headers: dict[str, str]) -> JSONResponse:
-        """A button from Slack: its signature checked by slack_sdk, the pause answered, the message updated."""
+        """A button from Slack, its signature checked by slack_sdk.  The first click that answers the pause turns
+        the message into the record of the decision; any other click is answered to its clicker alone, and the
+        message, with its record of who decided, stays as it is."""
         if not self._from_slack(raw, headers):
             return refused("the request is not signed by Slack, or was signed more than five minutes ago")
         try:
             payload = json.loads(parse_qs(raw.decode())["payload"][0])
             [action] = payload["actions"] if payload["type"] == "block_actions" else []
+            reference, decision = action["value"], action["action_id"]
+            user, channel, ts = payload["user"], payload["channel"]["id"], payload["message"]["ts"]
         except (KeyError, TypeError, ValueError):
             return JSONResponse({"error": "unexpected", "message": "not a click on one of our buttons"}, 400)
-        waiting = self.ledger.find(action["value"])
-        who = f"<@{payload['user']['id']}>"
-        if waiting is None:
-            outcome = f"this approval is no longer known here (clicked by {who})"
-        else:
-            outcome = self._resume(waiting, action["action_id"], who)
-        message = payload["message"]
-        self.slack.chat_update(
-            channel=payload["channel"]["id"],
-            ts=message["ts"],
-            text=f"{message.get('text', '')}: {outcome}",
-            blocks=outcome_blocks(message["blocks"][0]["text"]["text"], outcome),
-        )
+        waiting = self.ledger.find(reference)
+        if waiting is None:  # posted before a restart, or by another replica: the app's inbox still has it
+            self._tell(channel, user["id"], _say(said("linkSignIn")))
+            return JSONResponse({"ok": True})
+        with self.ledger.turn(reference):
+            done = self.ledger.decided(reference)
+            if done is None:
+                resumed = self._resume(waiting, decision)
+                if resumed.outcome != "taken":
+                    self._tell(channel, user["id"], self._sentence(resumed, waiting))
+                    return JSONResponse({"ok": True})
+                done = self._record(waiting, decision, _name(user))
+                self.ledger.decide(reference, done)
+                blocks = (
+                    decided_blocks(waiting.card, done)
+                    if waiting.card is not None
+                    else raw_decided_blocks(waiting.pause, done)
+                )
+                self.slack.chat_update(channel=channel, ts=ts, text=_esc(done.record), blocks=blocks)
+                return JSONResponse({"ok": True})
+        late = said("linkUsedBy", who=done.who, decision=done.words, when=when(done.at))
+        self._tell(channel, user["id"], _say(late))
         return JSONResponse({"ok": True})
 
     def _from_slack(self, raw: bytes, headers: dict[str, str]) -> bool:
@@ -210,33 +413,63 @@ class Receiver:
         except ValueError:
             return False
 
-    def _resume(self, waiting: Waiting, decision: str, who: str) -> str:
+    def _tell(self, channel: str, user: str, sentence: str) -> None:
+        """A reply only the clicker sees: the message everyone sees is left as it was."""
+        self.slack.chat_postEphemeral(channel=channel, user=user, text=_esc(sentence))
+
+    def _record(self, waiting: Waiting, decision: str, who: str) -> Decided:
+        """The decision as the message keeps it: who (as Slack names them), the answer's words, when."""
+        answers = waiting.card["answers"] if waiting.card is not None else []
+        words = next((_say(a["words"]) for a in answers if a["decision"] == decision), _label(decision))
+        delegated = waiting.card is not None and waiting.card["kind"] == "delegate" and decision == "approve"
+        key = "recordDelegateBy" if delegated else RECORDS.get(decision, "recordOtherBy")
+        record = _say(said(key, who=who, title=waiting.title, decision=words))
+        return Decided(who, decision, words, time.time(), record)
+
+    def _sentence(self, resumed: Resumed, waiting: Waiting) -> str:
+        if resumed.outcome == "answered":
+            return f"{_say(said('linkUsed'))}: {waiting.title}"
+        if resumed.outcome == "counted":
+            return _say(said("outcomeCounted"))
+        return f"{_say(said('linkNotTaken'))}: {resumed.why}"
+
+    def _resume(self, waiting: Waiting, decision: str) -> Resumed:
         """The resume route, signed with the resume secret: a channel has no signed-in person, so it proves itself."""
         body = json.dumps({"interrupt_id": waiting.interrupt, "decision": decision, "token": waiting.token}).encode()
         headers = {"Content-Type": "application/json", "Stalwart-Signature": sign(self.settings.resume_secret, body)}
         try:
             response = self.stalwart.post(f"/threads/{waiting.thread}/resume", content=body, headers=headers)
         except httpx.TransportError:
-            return f"not answered: the agent service could not be reached (clicked by {who})"
+            return Resumed("failed", "the agent service could not be reached")
         if response.status_code == 200:
-            return f"{_label(decision)} by {who}"
-        if response.status_code == 409 and _code(response) == "interrupt_stale":
-            return f"already answered (clicked by {who})"
-        return f"not answered: {_message(response)} (clicked by {who})"
+            still = [p for p in _json(response).get("waiting") or [] if p.get("id") == waiting.interrupt]
+            return Resumed("counted" if still else "taken")
+        if response.status_code == 409 and _code(response) in ("interrupt_stale", "pause_closed"):
+            return Resumed("answered")
+        if response.status_code == 409 and _code(response) == "already_approved":
+            return Resumed("counted")
+        return Resumed("failed", _message(response))
+
+
+def _name(user: dict[str, Any]) -> str:
+    """Who clicked, as the interaction's payload names them."""
+    return str(user.get("username") or user.get("name") or user["id"])
+
+
+def _json(response: httpx.Response) -> dict[str, Any]:
+    try:
+        found = response.json()
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 def _code(response: httpx.Response) -> str:
-    try:
-        return str(response.json().get("error", ""))
-    except ValueError:
-        return ""
+    return str(_json(response).get("error", ""))
 
 
 def _message(response: httpx.Response) -> str:
-    try:
-        return str(response.json().get("message", f"status {response.status_code}"))
-    except ValueError:
-        return f"status {response.status_code}"
+    return str(_json(response).get("message", f"status {response.status_code}"))
 
 
 def refused(why: str) -> JSONResponse:
@@ -259,6 +492,11 @@ def make_receiver(settings: Settings) -> FastAPI:
         raw = await request.body()
         return await _in_thread(receiver.clicked, raw, dict(request.headers))
 
+    @app.get("/healthz")
+    async def healthz() -> dict[str, bool]:
+        """Up: for a load balancer, and for the tests that start the receiver as the README does."""
+        return {"ok": True}
+
     return app
 
 
@@ -269,5 +507,5 @@ async def _in_thread(function: Any, *args: Any) -> JSONResponse:
 
 
 def from_env() -> FastAPI:
-    """The receiver as ``uvicorn --factory receiver:from_env`` serves it."""
+    """The receiver as ``uvicorn --app-dir examples/approvals --factory receiver:from_env`` serves it."""
     return make_receiver(Settings.from_env())
