@@ -1,5 +1,6 @@
 /**
- * A decision in the conversation ("You approved: Charge 40 to order 4411", by whom and when),
+ * A decision in the conversation, said from the reader's side: "You approved: Charge 40 to order 4411"
+ * where the thread's owner (the chat's reader) answered, "Fiona Walsh approved: ..." where someone else did;
  * made from the thread's `answer` events, so a reload, another tab or another person's answer
  * shows the same record.  A refused answer decided nothing and makes none.
  */
@@ -29,7 +30,8 @@ const NOBODY = 'stalwart:none';
  * @property {string} outcome "taken", or "approval" for one approval of several
  * @property {string} title the call answered, in words
  * @property {unknown} [value] an ask's answer
- * @property {string} who who answered, "" where the service does not know
+ * @property {string} who who answered, by name; "" where the service does not know
+ * @property {boolean} mine whether the reader (the thread's owner) answered it
  * @property {string} at when, as an ISO time
  */
 
@@ -48,16 +50,22 @@ export function recordOf(event) {
     title: String(event.title || event.tool || ''),
     value: event.value,
     who: whoOf(event),
+    mine: mineOf(event),
     at: isoTime(event.at),
   };
 }
 
-/** What the record says. @param {DecisionRecord} record */
+/**
+ * What the record says: "You ..." where the reader answered, "{who} ..." where someone else did (a record kept
+ * before records said whose they were is the reader's where it names no one).
+ * @param {DecisionRecord} record
+ */
 export function recordText(record) {
-  if (record.kind === 'delegate' && record.decision === 'approve') return t('recordDelegate');
-  const key = record.outcome === 'approval' ? 'recordApproval' : (KEYS[record.decision] ?? 'recordOther');
+  const delegated = record.kind === 'delegate' && record.decision === 'approve';
+  const key = delegated ? 'recordDelegate' : record.outcome === 'approval' ? 'recordApproval' : (KEYS[record.decision] ?? 'recordOther');
   const value = typeof record.value === 'string' ? record.value : JSON.stringify(record.value);
-  return t(key, { title: record.title, value, decision: record.decision });
+  const theirs = !(record.mine ?? !record.who) && record.who;
+  return t(theirs ? `${key}By` : key, { title: record.title, value, decision: record.decision, who: record.who });
 }
 
 /** When, as the page's language writes a date and time. @param {string} at */
@@ -66,11 +74,21 @@ export function whenText(at) {
   return Number.isNaN(date.getTime()) ? at : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** @param {Record<string, any>} event */
+/** Who answered, by the name the service gives them. @param {Record<string, any>} event */
 function whoOf(event) {
   const principal = event.principal;
   if (principal?.iss === NOBODY) return '';
-  return String(event.by || principal?.sub || '');
+  return String(event.name || event.by || principal?.sub || '');
+}
+
+/**
+ * Whether the thread's owner answered: as the event says (`by_owner`), else where it names no one (an answer
+ * this page gave, or one from a service that signs no one in).
+ * @param {Record<string, any>} event
+ */
+function mineOf(event) {
+  if (typeof event.by_owner === 'boolean') return event.by_owner;
+  return !event.principal || event.principal.iss === NOBODY;
 }
 
 /** An ISO time from the ISO time or the epoch seconds an event carries; now where it carries neither. @param {unknown} at */

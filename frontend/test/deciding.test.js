@@ -26,7 +26,7 @@ const ABOUT = { agent: 'shop', base: '', description: 'Looks up orders and charg
 const APPROVED = {
   type: 'answer', run: 'r_1', pause: CHARGE.id, kind: 'confirm', tool: 'charge_card', title: CHARGE.title, arguments: CHARGE.arguments,
   decision: 'approve', value: null, channel: 'http', by: 'alice@example.com', principal: { iss: 'https://id.example.com', sub: 'alice', verified: true },
-  outcome: 'taken', at: '2025-01-01T09:30:00.000Z',
+  by_owner: true, name: 'Alice Moreau', outcome: 'taken', at: '2025-01-01T09:30:00.000Z',
 };
 
 const $ = (root, selector) => root.shadowRoot.querySelector(selector);
@@ -183,7 +183,7 @@ test('a long result is cut short in its line, and kept whole inside', async () =
   assert.deepEqual(JSON.parse($(el, '.results pre').textContent), long);
 });
 
-test('an answer event makes a decision record: what, who and when, completing the one this page made', async () => {
+test('an answer event makes a decision record: what and when, from the reader\'s side, completing the one this page made', async () => {
   const { el } = await chat({
     'GET /threads/u-17/interrupts': { thread: 'u-17', waiting: [CHARGE], not_notified: [] },
     'POST /threads/u-17/resume': reply('Done: charge_card.'),
@@ -197,8 +197,9 @@ test('an answer event makes a decision record: what, who and when, completing th
   const records = $$(el, '.record');
   assert.equal(records.length, 1, 'the event completes the record, it does not add a second');
   assert.equal(records[0].dataset.decision, 'approve');
+  assert.equal(words(records[0].querySelector('.what')), 'You approved: Charge 40 to order 4411', 'the owner\'s own answer is "You"');
   const meta = records[0].querySelector('.meta');
-  assert.match(words(meta), /^by alice@example\.com · /);
+  assert.doesNotMatch(words(meta), /by /, 'and is never also "by" someone');
   assert.equal(meta.querySelector('time').getAttribute('datetime'), '2025-01-01T09:30:00.000Z');
 });
 

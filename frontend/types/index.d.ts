@@ -177,6 +177,10 @@ export type StringKey =
   | 'outcome_started' | 'outcome_skipped' | 'outcome_cancelled' | 'outcomeWaits' | 'outcomeCounted'
   | 'linkExpires' | 'linkSignIn' | 'linkTaken' | 'linkUsed' | 'linkUsedBy' | 'linkUsedAlready'
   | 'linkExpired' | 'linkBroken' | 'linkBrokenText' | 'linkSignInTitle' | 'linkNotTaken' | 'linkFailed'
+  /** The answerer's display name. */
+  name?: string | null;
+  /** Whether the answerer is the thread's owner (the chat's reader): their record says "You ...". */
+  by_owner?: boolean;
   | 'inboxAnswered';
 
 export type Strings = Record<StringKey, string>;

@@ -537,13 +537,13 @@ function renderResults(results) {
   </ul>`;
 }
 
-/** A decision taken: what, and by whom and when. @param {Entry} entry */
+/** A decision taken: what and by whom ("You approved", "Fiona approved"), and when. @param {Entry} entry */
 function renderRecord(entry) {
   const record = entry.record;
   if (!record) return '';
   return html`<div class="entry record" data-entry=${entry.n} data-decision=${record.decision} data-outcome=${record.outcome} tabindex="-1">
     <p class="what">${recordText(record)}</p>
-    <p class="meta muted">${record.who ? html`${t('recordBy', { who: record.who })} · ` : ''}<time datetime=${record.at}>${whenText(record.at)}</time></p>
+    <p class="meta muted"><time datetime=${record.at}>${whenText(record.at)}</time></p>
   </div>`;
 }
 
