@@ -143,6 +143,16 @@ export const shipped = Object.freeze({
   linkNotTaken: 'This answer was not taken',
   linkFailed: 'The service failed on this link; its log has the details.',
   inboxAnswered: 'You answered {decision}: {title}',
+  // The inbox as a desk: its filters by tool and by kind of pause.
+  filterTool: 'Tool',
+  filterKind: 'Kind',
+  allTools: 'All tools',
+  allKinds: 'All kinds',
+  kind_confirm: 'Calls to approve',
+  kind_ask: 'Questions to answer',
+  kind_outcome_unknown: 'Calls that may not have happened',
+  kind_saga_stuck: 'Undos that failed',
+  kind_delegate: 'Turns to pass on',
 });
 
 /** The strings in force: the shipped ones, with whatever `setStrings()` replaced. */

@@ -9,9 +9,17 @@ export const ELEMENTS = {
     attributes: ['base', 'kind', 'page-size', 'theme', 'tool'],
     properties: ['fetcher'],
     events: [],
-    parts: ['title', 'refresh', 'status', 'empty', 'list', 'row', 'thread', 'last-words', 'approvals', 'row-error', 'more'],
+    parts: ['title', 'refresh', 'filters', 'status', 'empty', 'list', 'row', 'thread', 'last-words', 'approvals', 'row-error', 'more'],
     slots: [],
   },
+};
+
+/**
+ * Parts the package adds to elements of the chapter's table (issue 25: the card's lines from any reader's side):
+ * the manifest lists them beside the chapter's own, which all stay.
+ */
+export const PARTS = {
+  'stalwart-confirm': ['asked', 'deciders', 'waits-for'],
 };
 
 /** The inbox's strings, issue 16's and issue 25's (the card from any reader's side), as shipped. */
@@ -104,4 +112,13 @@ export const STRINGS = {
   linkNotTaken: 'This answer was not taken',
   linkFailed: 'The service failed on this link; its log has the details.',
   inboxAnswered: 'You answered {decision}: {title}',
+  filterTool: 'Tool',
+  filterKind: 'Kind',
+  allTools: 'All tools',
+  allKinds: 'All kinds',
+  kind_confirm: 'Calls to approve',
+  kind_ask: 'Questions to answer',
+  kind_outcome_unknown: 'Calls that may not have happened',
+  kind_saga_stuck: 'Undos that failed',
+  kind_delegate: 'Turns to pass on',
 };

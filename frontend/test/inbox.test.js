@@ -24,6 +24,7 @@ const $$ = (root, selector) => [...root.shadowRoot.querySelectorAll(selector)];
 const words = (node) => node.textContent.replace(/\s+/g, ' ').trim();
 const routes = (fetcher) => fetcher.calls.map((call) => `${call.method} ${call.url}`);
 const rows = (el) => $$(el, '[part=row]');
+const threads = (el) => rows(el).map((row) => row.dataset.thread);
 
 async function inbox(backend, attributes = {}) {
   const fetcher = fakeFetch(backend);
@@ -63,16 +64,17 @@ afterEach(() => {
   setStrings(shipped);
 });
 
-test('each pause is a row of a labelled list: its thread, the thread\'s last words and its confirmation', async () => {
+test('each pause is a row of a labelled list, headed by its thread\'s words, with its confirmation', async () => {
   const { el, fetcher } = await inbox({ 'GET /interrupts': { waiting: [pause(1), pause(2)], next: null } });
   assert.deepEqual(routes(fetcher), ['GET /interrupts?limit=50']);
   const list = $(el, '[part=list]');
   assert.equal(list.getAttribute('role'), 'list');
   assert.equal(words(el.shadowRoot.getElementById(list.getAttribute('aria-labelledby'))), 'Waiting for a decision');
-  assert.deepEqual($$(el, '[part=thread]').map(words), ['Thread u-1', 'Thread u-2']);
-  assert.deepEqual($$(el, '[part=last-words]').map(words), ['Last words charge 40 to order 1', 'Last words charge 80 to order 2']);
+  assert.deepEqual($$(el, '[part=thread]').map(words), ['charge 40 to order 1', 'charge 80 to order 2'], 'the thread\'s words, not its id');
+  assert.deepEqual($$(el, '[part=thread] q[part=last-words]').map(words), ['charge 40 to order 1', 'charge 80 to order 2']);
+  assert.deepEqual(threads(el), ['u-1', 'u-2']);
   const label = (row) => words(el.shadowRoot.getElementById(row.getAttribute('aria-labelledby')));
-  assert.deepEqual(rows(el).map(label), ['Thread u-1', 'Thread u-2'], 'each row is named by its thread');
+  assert.deepEqual(rows(el).map(label), ['charge 40 to order 1', 'charge 80 to order 2'], 'each row is named by its thread\'s words');
   const confirms = $$(el, 'stalwart-confirm');
   assert.deepEqual(confirms.map((confirm) => confirm.interrupt.id), ['p_1.aaa', 'p_2.aaa']);
   assert.equal(words($(confirms[0], 'h2')), 'Confirm charge_card?');
@@ -109,7 +111,7 @@ test('"Load more" follows next, adds the page below and focuses its first row; t
   more.click();
   await settle(el);
   assert.deepEqual(routes(fetcher), ['GET /interrupts?limit=2', 'GET /interrupts?limit=2&cursor=c-2']);
-  assert.deepEqual($$(el, '[part=thread]').map(words), ['Thread u-1', 'Thread u-2', 'Thread u-3']);
+  assert.deepEqual(threads(el), ['u-1', 'u-2', 'u-3']);
   assert.ok($(el, '[part=more]').hidden);
   assert.equal(el.shadowRoot.activeElement, rows(el)[2]);
 });
@@ -125,7 +127,7 @@ test('an empty page with a cursor is read on, and the inbox is not called empty 
   assert.deepEqual(routes(fetcher), [
     'GET /interrupts?limit=50', 'GET /interrupts?limit=50&cursor=c-2', 'GET /interrupts?limit=50&cursor=c-3',
   ]);
-  assert.deepEqual($$(el, '[part=thread]').map(words), ['Thread u-7']);
+  assert.deepEqual(threads(el), ['u-7']);
   assert.ok($(el, '[part=empty]').hidden && !$(el, '[part=more]').hidden);
 });
 
@@ -151,7 +153,7 @@ test('Refresh reads the first page again, in place of what was shown', async () 
   refresh.click();
   await settle(el);
   assert.deepEqual(routes(fetcher), ['GET /interrupts?limit=50', 'GET /interrupts?limit=50']);
-  assert.deepEqual($$(el, '[part=thread]').map(words), ['Thread u-4']);
+  assert.deepEqual(threads(el), ['u-4']);
 });
 
 test('a decision posts the thread\'s resume, the row goes, focus moves to the next row and the status says so', async () => {
@@ -165,9 +167,9 @@ test('a decision posts the thread\'s resume, the row goes, focus moves to the ne
   assert.equal(post.url, '/threads/u-1/resume');
   assert.equal(post.headers.get('Content-Type'), 'application/json');
   assert.deepEqual(post.body, { interrupt_id: 'p_1.aaa', decision: 'approve', token: 'tok-1' });
-  assert.deepEqual($$(el, '[part=thread]').map(words), ['Thread u-2']);
+  assert.deepEqual(threads(el), ['u-2']);
   assert.equal(el.shadowRoot.activeElement, rows(el)[0]);
-  assert.equal(words($(el, '[part=status]')), 'Answered thread u-1');
+  assert.equal(words($(el, '[part=status]')), 'You answered Approve: charge_card', 'what was answered, in words, not a thread id');
   await choose(el, 0, 'skip');
   assert.deepEqual(fetcher.calls.at(-1).body, { interrupt_id: 'p_2.aaa', decision: 'skip', token: 'tok-2' });
   assert.equal(rows(el).length, 0);
@@ -186,8 +188,8 @@ test('four eyes: who has approved is shown, and an approval that is counted keep
   await choose(el, 0, 'approve');
   assert.equal(rows(el).length, 2);
   assert.equal(words($(el, '[part=approvals]')), 'Approved by alice@example.com (1 of 2)');
-  assert.equal(words($(el, '[part=last-words]')), 'Last words charge 40 to order 1', 'the thread\'s last words stay');
-  assert.equal(words($(el, '[part=status]')), 'Approval counted: 1 of 2');
+  assert.equal(words($(el, '[part=last-words]')), 'charge 40 to order 1', 'the thread\'s words stay');
+  assert.equal(words($(el, '[part=status]')), 'Your approval is counted; it waits for another person’s before it runs.');
   const confirm = rows(el)[0].querySelector('stalwart-confirm');
   assert.equal(confirm.interrupt.token, 'tok-1b');
   assert.ok($$(confirm, 'button').every((button) => !button.disabled));
@@ -244,16 +246,20 @@ test('a fetcher that adds Authorization carries it on the inbox\'s reads and its
 
 test('setStrings replaces the inbox\'s words, and the theme reaches each confirmation', async () => {
   const { el } = await inbox(
-    { 'GET /interrupts': { waiting: [pause(1, { approvals: { needed: 2, given: [ALICE] } })], next: 'c-2' } },
+    { 'GET /interrupts': { waiting: [pause(1, { approvals: { needed: 2, given: [ALICE] }, turn: undefined })], next: 'c-2' } },
     { theme: 'dark' },
   );
-  setStrings({ inboxTitle: 'Aguardando decisão', refresh: 'Atualizar', loadMore: 'Carregar mais', threadTitle: 'Conversa {thread}', lastWords: 'Últimas palavras', approvalsGiven: 'Aprovado por {names} ({given} de {needed})' });
+  setStrings({
+    inboxTitle: 'Aguardando decisão', refresh: 'Atualizar', loadMore: 'Carregar mais', threadTitle: 'Conversa {thread}',
+    approvalsGiven: 'Aprovado por {names} ({given} de {needed})', filterTool: 'Ferramenta', allKinds: 'Todos os tipos', kind_ask: 'Perguntas',
+  });
   await settle(el);
   assert.equal(words($(el, '[part=title]')), 'Aguardando decisão');
   assert.equal(words($(el, '[part=refresh]')), 'Atualizar');
   assert.equal(words($(el, '[part=more]')), 'Carregar mais');
-  assert.equal(words($(el, '[part=thread]')), 'Conversa u-1');
-  assert.equal(words($(el, '[part=last-words] .label')), 'Últimas palavras');
+  assert.equal(words($(el, '[part=thread]')), 'Conversa u-1', 'a pause without its thread\'s words is headed by the thread');
+  assert.equal(words($(el, '[part=filters] label[for=filter-tool]')), 'Ferramenta');
+  assert.deepEqual($$(el, 'select[name=kind] option').slice(0, 3).map(words), ['Todos os tipos', 'Calls to approve', 'Perguntas']);
   assert.equal(words($(el, '[part=approvals]')), 'Aprovado por alice@example.com (1 de 2)');
   assert.equal($(el, 'stalwart-confirm').getAttribute('theme'), 'dark');
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { ELEMENTS, THEME, elementsFromChapter } from './chapter.js';
-import { ELEMENTS as BEYOND } from './beyond.js';
+import { ELEMENTS as BEYOND, PARTS } from './beyond.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../custom-elements.json', import.meta.url), 'utf8'));
 const declarations = manifest.modules.flatMap((module) => module.declarations ?? []);
@@ -33,7 +33,7 @@ for (const [tag, row] of Object.entries({ ...ELEMENTS, ...BEYOND })) {
       'every attribute is a property too',
     );
     assert.deepEqual(names(declaration.events), sorted(row.events), 'events');
-    assert.deepEqual(names(declaration.cssParts), sorted(row.parts), 'CSS parts');
+    assert.deepEqual(names(declaration.cssParts), sorted([...row.parts, ...(PARTS[tag] ?? [])]), 'CSS parts (the chapter\'s, and those the package adds)');
     assert.deepEqual(names(declaration.slots), sorted(row.slots), 'slots');
   });
 

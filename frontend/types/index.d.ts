@@ -23,6 +23,51 @@ export type Answer =
   | 'answer'
   | 'decline';
 
+/** Words by their key in the strings (`StringKey`), with the values that fill them; a `when` is an ISO 8601 time. */
+export interface Said {
+  key: StringKey | (string & {});
+  values: Record<string, unknown>;
+}
+
+/** One argument as the card shows it to its reader. */
+export interface CardArgument {
+  name: string;
+  /** A person's name for it ("Amount"). */
+  label: string;
+  value: unknown;
+  /** The value as a person reads it, in its unit where the tool gives one ("1,500.00 EUR"). */
+  shown: string;
+  /** Where it came from, from the reader's side ("you typed it", "Alice typed it"). */
+  origin: Said;
+  /** The earlier call it came from: that call's title, and what it gave where small enough. */
+  source?: { title: string; value?: unknown };
+}
+
+/** One answer the card's reader may give. */
+export interface CardAnswer {
+  decision: Answer | (string & {});
+  words: Said;
+  style: 'primary' | 'secondary' | 'danger';
+}
+
+/** What one reader sees of a pause, built by the server: `<stalwart-confirm>` renders it where a pause carries it. */
+export interface Card {
+  kind: PauseKind;
+  title: string;
+  question: string;
+  irreversible: boolean;
+  arguments: CardArgument[];
+  reasons: Said[];
+  /** Who must decide, where it is not simply the person who asked: the approvals so far, or a rule's words. */
+  deciders: Said | null;
+  /** Who asked, and when. */
+  asked: Said;
+  /** Only the answers this reader may give. */
+  answers: CardAnswer[];
+  /** Why this reader cannot approve, and who can ("Waits for finance to decide"); null where they can. */
+  waits_for: Said | null;
+}
+
 /** One thing a run waits on, as the backend lists it. */
 export interface Pause {
   id: string;
@@ -54,6 +99,10 @@ export interface Pause {
   pending?: Array<{ step: number; tool: string; undo: string | null }>;
   /** A tool's confirm pause that needs more than one person (four eyes): who has approved so far. */
   approvals?: Approvals;
+  /** Who began the turn that opened it, by name, where the service knows. */
+  asked_by?: string;
+  /** What the reader who asked for it sees of it; absent from a backend that builds no card. */
+  card?: Card;
 }
 
 /** One person's approval of a pause that needs more than one. */
@@ -70,7 +119,7 @@ export interface Approvals {
   given: Approval[];
 }
 
-/** A pause as the inbox lists it: `turn` is its thread's last words. */
+/** A pause as the inbox lists it: `turn` is its thread's words, the turn it came from. */
 export interface InboxPause extends Pause {
   turn?: string;
 }
@@ -128,6 +177,10 @@ export interface AnswerEvent {
   decision: Answer | (string & {});
   value?: unknown;
   by?: string | null;
+  /** The answerer's display name. */
+  name?: string | null;
+  /** Whether the answerer is the thread's owner (the chat's reader): their record says "You ...". */
+  by_owner?: boolean;
   principal?: { iss: string; sub: string; verified: boolean } | null;
   channel?: string;
   outcome: 'taken' | 'approval' | 'refused';
@@ -177,11 +230,8 @@ export type StringKey =
   | 'outcome_started' | 'outcome_skipped' | 'outcome_cancelled' | 'outcomeWaits' | 'outcomeCounted'
   | 'linkExpires' | 'linkSignIn' | 'linkTaken' | 'linkUsed' | 'linkUsedBy' | 'linkUsedAlready'
   | 'linkExpired' | 'linkBroken' | 'linkBrokenText' | 'linkSignInTitle' | 'linkNotTaken' | 'linkFailed'
-  /** The answerer's display name. */
-  name?: string | null;
-  /** Whether the answerer is the thread's owner (the chat's reader): their record says "You ...". */
-  by_owner?: boolean;
-  | 'inboxAnswered';
+  | 'inboxAnswered' | 'filterTool' | 'filterKind' | 'allTools' | 'allKinds' | 'kind_confirm' | 'kind_ask'
+  | 'kind_outcome_unknown' | 'kind_saga_stuck' | 'kind_delegate';
 
 export type Strings = Record<StringKey, string>;
 

@@ -4,6 +4,7 @@ import { ApiError, Client } from '../../client.js';
 import { StalwartElement } from '../../element.js';
 import { recordOf, recordText, whenText } from '../../record.js';
 import { resultDisclosure } from '../../result.js';
+import { saidText } from '../../said.js';
 import { recall, remember } from '../../storage.js';
 import { Stream } from '../../stream.js';
 import { t } from '../../strings.js';
@@ -216,8 +217,10 @@ export class StalwartChat extends StalwartElement {
     if (this.error) return t('error', { message: this.error });
     if (this.sending || this.deciding) return t('sending');
     if (this.reconnecting) return t('reconnecting');
-    if (this.waiting.length) return t('waiting');
-    return '';
+    if (!this.waiting.length) return '';
+    // What waits is someone else's to decide ("Waits for finance to decide"), or the reader's.
+    const others = this.waiting.map((pause) => saidText(pause.card?.waits_for));
+    return others.every(Boolean) ? others[0] : t('waiting');
   }
 
   /** The latest reply's sources. @private */

@@ -3,6 +3,7 @@ import { StalwartElement } from '../../element.js';
 import { originText } from '../../origin.js';
 import { reasonText } from '../../reasons.js';
 import { resultDisclosure } from '../../result.js';
+import { isSaid, saidText } from '../../said.js';
 import { t } from '../../strings.js';
 import styles from './stalwart-confirm.styles.js';
 
@@ -33,6 +34,10 @@ const TITLES = {
 
 /** The element's own reactive state (the answer chosen), kept out of its public surface. */
 const STATE = { chosen: { state: true } };
+/** Answers that undo or give up on more than this call: drawn as destructive where a pause has no card to say so. */
+const DANGER = new Set(['cancel_all', 'abandon']);
+/** The class of a button in each of the card's styles. @type {Record<string, string>} */
+const STYLES = { primary: '', secondary: 'quiet', danger: 'danger' };
 
 /**
  * @summary One call that waits: its arguments with their origins, the reasons, the irreversible warning and its answers.
@@ -46,6 +51,9 @@ const STATE = { chosen: { state: true } };
  * @csspart reasons - Why the call waits, each reason a sentence (its code in `data-reason`).
  * @csspart irreversible - The warning that nothing can undo the call.
  * @csspart choices - The answers, one button each (and, for an ask, the labelled text input).
+ * @csspart asked - Who asked, and when (from the pause's card).
+ * @csspart deciders - Who must decide: the approvals so far, or whom a rule gives the decision to (from the card).
+ * @csspart waits-for - Why the reader cannot approve, and who can: "Waits for finance to decide" (from the card).
  */
 export class StalwartConfirm extends StalwartElement {
   static get styles() {
@@ -56,7 +64,8 @@ export class StalwartConfirm extends StalwartElement {
     return {
       /**
        * The pause, as the backend lists it: `{id, kind, tool, question, arguments, reasons,
-       * irreversible, answers, token, ...}` plus `prompt`, `turn`, `undo` or `pending` by kind.
+       * irreversible, answers, token, ...}` plus `prompt`, `turn`, `undo` or `pending` by kind, and
+       * `card`, what this reader sees of it; a pause without a card is shown from its own fields.
        * @type {Record<string, any> | null}
        */
       interrupt: { attribute: false },
@@ -80,45 +89,51 @@ export class StalwartConfirm extends StalwartElement {
   render() {
     const pause = this.interrupt;
     if (!pause) return html``;
-    const kind = pause.kind;
-    const heading = title(pause);
+    const card = cardOf(pause);
+    const kind = card?.kind || pause.kind;
+    const heading = title(pause, card);
+    const question = card ? card.question : pause.question;
+    const irreversible = card ? card.irreversible : pause.irreversible;
+    const waitsFor = saidText(card?.waits_for);
+    // Under a rule, "Waits for finance to decide" already says who decides; the approvals so far are news.
+    const deciders = waitsFor && card?.deciders?.key === 'decidesApprover' ? '' : saidText(card?.deciders);
+    const asked = saidText(card?.asked);
     return html`<section part="confirm" aria-labelledby="title" data-kind=${kind}>
-      ${pause.irreversible ? html`<p part="irreversible">${t('irreversible')}</p>` : ''}
+      ${irreversible ? html`<p part="irreversible">${t('irreversible')}</p>` : ''}
       <h2 id="title" data-title=${pause.title ?? ''}>${heading}</h2>
-      ${kind === 'confirm' && pause.question && pause.question !== `${heading}?`
-        ? html`<p class="question">${pause.question}</p>`
-        : ''}
+      ${kind === 'confirm' && question && question !== `${heading}?` ? html`<p class="question">${question}</p>` : ''}
+      ${asked ? html`<p part="asked" class="muted" data-when=${card?.asked?.values?.when ?? ''}>${asked}</p>` : ''}
+      ${deciders ? html`<p part="deciders" data-key=${card?.deciders?.key}>${deciders}</p>` : ''}
+      ${waitsFor ? html`<p part="waits-for">${waitsFor}</p>` : ''}
       ${kind === 'delegate' ? html`<blockquote part="turn">${show(pause.turn)}</blockquote>` : ''}
-      ${this.renderArguments(pause.arguments ?? [])} ${this.renderReasons(pause.reasons ?? [], pause.arguments ?? [])}
+      ${this.renderArguments(argumentsOf(pause, card))} ${this.renderReasons(reasonsOf(pause, card))}
       ${kind === 'saga_stuck' ? this.renderPending(pause.pending ?? []) : ''}
-      ${kind === 'ask' ? this.renderAsk() : this.renderChoices(pause)}
+      ${kind === 'ask' ? this.renderAsk(card) : this.renderChoices(answersOf(pause, card, irreversible))}
     </section>`;
   }
 
-  /** @private @param {Array<Record<string, any>>} args */
+  /** @private @param {Shown[]} args */
   renderArguments(args) {
     if (!args.length) return '';
     return html`<div part="arguments">
       <h3>${t('argumentsTitle')}</h3>
       <dl>
         ${args.map(
-          (arg) => html`<dt data-name=${arg.name} title=${arg.name}>${arg.label || arg.name}</dt>
-            <dd class="value">${show(arg.value)}</dd>
-            <dd class="origin muted" data-origin=${arg.origin ?? ''}>${originOf(arg)}</dd>`,
+          (arg) => html`<dt data-name=${arg.name} title=${arg.name}>${arg.label}</dt>
+            <dd class="value">${arg.shown}</dd>
+            <dd class="origin muted" data-origin=${arg.origin}>${arg.words}</dd>`,
         )}
       </dl>
     </div>`;
   }
 
-  /** @private @param {string[]} reasons @param {Array<Record<string, any>>} args */
-  renderReasons(reasons, args) {
+  /** @private @param {Array<{code: string, text: string}>} reasons */
+  renderReasons(reasons) {
     if (!reasons.length) return '';
-    /** @param {string} name */
-    const labelOf = (name) => args.find((arg) => arg.name === name)?.label || name;
     return html`<div part="reasons">
       <h3>${t('reasonsTitle')}</h3>
       <ul>
-        ${reasons.map((reason) => html`<li data-reason=${reason} title=${reason}>${reasonText(reason, labelOf)}</li>`)}
+        ${reasons.map((reason) => html`<li data-reason=${reason.code} title=${reason.code}>${reason.text}</li>`)}
       </ul>
     </div>`;
   }
@@ -131,27 +146,30 @@ export class StalwartConfirm extends StalwartElement {
     </ul>`;
   }
 
-  /** @private @param {Record<string, any>} pause */
-  renderChoices(pause) {
+  /** @private @param {Array<{decision: string, text: string, style: string, className: string}>} answers */
+  renderChoices(answers) {
+    if (!answers.length) return '';
     return html`<div part="choices">
-      ${(pause.answers ?? []).map(
-        (answer, index) => html`<button
+      ${answers.map(
+        (answer) => html`<button
           type="button"
-          class=${index ? 'quiet' : pause.irreversible && answer === 'approve' ? 'irreversible' : ''}
-          data-answer=${answer}
+          class=${answer.className}
+          data-answer=${answer.decision}
+          data-variant=${answer.style}
           ?disabled=${!!this.chosen}
-          @click=${() => this.decide(answer)}
-        >${answerText(pause, answer)}</button>`,
+          @click=${() => this.decide(answer.decision)}
+        >${answer.text}</button>`,
       )}
     </div>`;
   }
 
-  /** @private */
-  renderAsk() {
+  /** @private @param {Record<string, any> | null} card */
+  renderAsk(card) {
+    if (card && !card.answers.some((/** @type {Record<string, any>} */ answer) => answer.decision === 'answer')) return '';
     return html`<form part="choices" @submit=${this.submitAnswer}>
       <label for="value">${t('answerLabel')}</label>
       <input id="value" name="value" type="text" autocomplete="off" aria-describedby="title" ?readonly=${!!this.chosen} />
-      <button type="submit" data-answer="answer" ?disabled=${!!this.chosen}>${t('send')}</button>
+      <button type="submit" data-answer="answer" data-variant="primary" ?disabled=${!!this.chosen}>${t('send')}</button>
     </form>`;
   }
 
@@ -173,21 +191,85 @@ export class StalwartConfirm extends StalwartElement {
 }
 
 /**
+ * @typedef {object} Shown an argument as the card shows it
+ * @property {string} name
+ * @property {string} label
+ * @property {unknown} shown its value, as a person reads it (in its unit, where the card gives one)
+ * @property {string} origin where it came from, as the pause gives it (`typed`, `result:1.1`)
+ * @property {unknown} words where it came from, in words
+ */
+
+/** The pause's card, where it carries one the element can read. @param {Record<string, any>} pause */
+function cardOf(pause) {
+  const card = pause.card;
+  return card && typeof card === 'object' && Array.isArray(card.answers) ? card : null;
+}
+
+/**
  * The card's heading: an ask's prompt; a confirm's described call ("Charge 40 to order 4411"), or
  * "Confirm charge_card?" where the tool has no words of its own; the other kinds' questions about that call.
- * @param {Record<string, any>} pause
+ * @param {Record<string, any>} pause @param {Record<string, any> | null} card
  */
-function title(pause) {
-  if (pause.kind === 'ask') return pause.prompt || pause.question || '';
-  const call = pause.title || pause.tool;
-  if (pause.kind === 'confirm' && pause.title && pause.title !== pause.tool) return pause.title;
-  return Object.hasOwn(TITLES, pause.kind) ? t(TITLES[pause.kind], { tool: call }) : pause.question || pause.kind;
+function title(pause, card) {
+  const kind = card?.kind || pause.kind;
+  if (kind === 'ask') return pause.prompt || card?.question || pause.question || '';
+  const named = card?.title || pause.title;
+  const call = named || pause.tool;
+  if (kind === 'confirm' && named && named !== pause.tool) return named;
+  return Object.hasOwn(TITLES, kind) ? t(TITLES[kind], { tool: call }) : card?.question || pause.question || kind;
+}
+
+/** @param {Record<string, any>} pause @param {Record<string, any> | null} card @returns {Shown[]} */
+function argumentsOf(pause, card) {
+  const given = Array.isArray(pause.arguments) ? pause.arguments : [];
+  if (!card) {
+    return given.map((arg) => ({ name: arg.name, label: arg.label || arg.name, shown: show(arg.value), origin: arg.origin ?? '', words: originOf(arg) }));
+  }
+  return (Array.isArray(card.arguments) ? card.arguments : []).map((arg) => {
+    const own = given.find((other) => other.name === arg.name);
+    const words = arg.source?.title ? sourceOf(arg.source.title, arg.source, own?.source?.truncated) : isSaid(arg.origin) ? saidText(arg.origin) : originText(arg.origin);
+    return { name: arg.name, label: arg.label || arg.name, shown: arg.shown ?? show(arg.value), origin: own?.origin ?? arg.origin?.key ?? '', words };
+  });
+}
+
+/** @param {Record<string, any>} pause @param {Record<string, any> | null} card */
+function reasonsOf(pause, card) {
+  const codes = Array.isArray(pause.reasons) ? pause.reasons : [];
+  if (!card) {
+    const args = Array.isArray(pause.arguments) ? pause.arguments : [];
+    /** @param {string} name */
+    const labelOf = (name) => args.find((arg) => arg.name === name)?.label || name;
+    return codes.map((code) => ({ code, text: reasonText(code, labelOf) }));
+  }
+  // The card says the pause's reasons in their order, then any rule that could not be checked.
+  return (Array.isArray(card.reasons) ? card.reasons : []).map((words, index) => ({ code: String(codes[index] ?? words?.key ?? ''), text: saidText(words) }));
+}
+
+/** The buttons: the card's answers in its styles; a pause without a card, each of its answers. @param {Record<string, any>} pause @param {Record<string, any> | null} card @param {boolean} irreversible */
+function answersOf(pause, card, irreversible) {
+  /** @param {string} decision @param {string} style */
+  const className = (decision, style) => (style === 'primary' && irreversible && decision === 'approve' ? 'irreversible' : STYLES[style] ?? 'quiet');
+  if (card) {
+    return card.answers.map((/** @type {Record<string, any>} */ answer) => {
+      const style = Object.hasOwn(STYLES, answer.style) ? answer.style : 'secondary';
+      return { decision: answer.decision, text: saidText(answer.words) || answer.decision, style, className: className(answer.decision, style) };
+    });
+  }
+  return (pause.answers ?? []).map((/** @type {string} */ decision, /** @type {number} */ index) => {
+    const style = DANGER.has(decision) ? 'danger' : index ? 'secondary' : 'primary';
+    return { decision, text: answerText(pause, decision), style, className: className(decision, style) };
+  });
 }
 
 /** @param {Record<string, any>} pause @param {string} answer */
 function answerText(pause, answer) {
   if (pause.kind === 'delegate' && answer === 'approve') return t('delegateApprove');
   if (pause.irreversible && answer === 'approve') return t('approveIrreversible');
+  return answerWords(answer);
+}
+
+/** An answer in words, as a button says it ("Approve", "Skip this step"); one without a string as written. @param {string} answer */
+export function answerWords(answer) {
   return Object.hasOwn(ANSWER_KEYS, answer) ? t(ANSWER_KEYS[answer]) : answer;
 }
 
@@ -197,9 +279,13 @@ function answerText(pause, answer) {
  */
 function originOf(arg) {
   const source = arg.source;
-  if (!source?.tool) return originText(arg.origin);
-  const from = t('origin_from', { tool: source.tool });
-  if (source.truncated) return html`${from} <span class="too-large">${t('sourceTooLarge')}</span>`;
+  return source?.tool ? sourceOf(source.tool, source, source.truncated) : originText(arg.origin);
+}
+
+/** "from look_up_order", and what it gave on request. @param {string} call @param {Record<string, any>} source @param {boolean} [truncated] */
+function sourceOf(call, source, truncated) {
+  const from = t('origin_from', { tool: call });
+  if (truncated) return html`${from} <span class="too-large">${t('sourceTooLarge')}</span>`;
   if (!Object.hasOwn(source, 'value')) return from;
   return html`${from} ${resultDisclosure(source.value, t('showSource'))}`;
 }

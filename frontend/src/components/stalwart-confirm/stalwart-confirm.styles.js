@@ -16,7 +16,8 @@ export default [
     }
     dl {
       display: grid;
-      grid-template-columns: max-content auto auto;
+      /* Where a value came from sits beside it, not across a wide screen. */
+      grid-template-columns: max-content auto 1fr;
       gap: calc(var(--_gap) / 4) var(--_gap);
     }
     dt {
@@ -40,6 +41,22 @@ export default [
     button.irreversible {
       background: var(--_warn);
       border-color: var(--_warn);
+    }
+    /* Destructive: the refusal colour, outlined, never the accent's filled look of the answer that goes on. */
+    button.danger {
+      color: var(--_bad);
+      background: var(--_bg);
+      border-color: var(--_bad);
+    }
+    [part='asked'],
+    [part='deciders'] {
+      margin: 0 0 calc(var(--_gap) / 4);
+    }
+    [part='waits-for'] {
+      font-weight: 600;
+      margin: calc(var(--_gap) / 2) 0;
+      padding: calc(var(--_gap) / 4) calc(var(--_gap) / 2);
+      border-inline-start: 4px solid var(--_accent);
     }
     dt {
       grid-column: 1;

@@ -3,11 +3,14 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { ApiError, Client } from '../../client.js';
 import { StalwartElement } from '../../element.js';
-import { t } from '../../strings.js';
+import { answerWords } from '../stalwart-confirm/stalwart-confirm.js';
+import { strings, t } from '../../strings.js';
 import styles from './stalwart-inbox.styles.js';
 
 /** The element's own reactive state, kept out of its public surface (and its manifest). */
-const STATE = Object.fromEntries(['rows', 'next', 'loaded', 'loading', 'error', 'notice', 'failed'].map((name) => [name, { state: true }]));
+const STATE = Object.fromEntries(['rows', 'next', 'loaded', 'loading', 'error', 'notice', 'failed', 'tools'].map((name) => [name, { state: true }]));
+/** The kinds of pause, in the order the kind filter offers them. */
+const KINDS = ['confirm', 'ask', 'outcome_unknown', 'saga_stuck', 'delegate'];
 /** What the inbox reads is a function of these: a change reads it afresh. */
 const QUERY = ['base', 'kind', 'tool', 'pageSize', 'fetcher'];
 export const PAGE_SIZE = 50;
@@ -15,18 +18,19 @@ export const PAGE_SIZE = 50;
 export const EMPTY_PAGES_READ_ON = 4;
 
 /**
- * @summary What waits for a decision across threads, newest first, each pause with its thread's last words.
+ * @summary What waits for a decision across threads, newest first, each pause with its thread's words and its card.
  * @tag stalwart-inbox
  *
  * @csspart title - The inbox's heading, which names its list.
  * @csspart refresh - The button that reads the inbox again.
- * @csspart status - Loading, an error, or what the last decision did, as a live status.
+ * @csspart filters - The labelled choices of tool and kind, which set the `tool` and `kind` attributes.
+ * @csspart status - Loading, an error, or what the last decision did and what became of its call, as a live status.
  * @csspart empty - What an inbox with nothing waiting says.
  * @csspart list - The pauses, one row each.
- * @csspart row - One pause: its thread, the thread's last words, who has approved it, and its confirmation.
- * @csspart thread - The row's thread id.
- * @csspart last-words - The thread's last words: the turn the pause came from.
- * @csspart approvals - Who has approved so far, on a pause that needs more than one approval.
+ * @csspart row - One pause: its thread's words, and its card (who asked and when, who must decide, its answers).
+ * @csspart thread - The row's heading: its thread's words (the turn the pause came from), else the thread's id.
+ * @csspart last-words - The thread's words, quoted, in the row's heading.
+ * @csspart approvals - Who has approved so far, on a pause without a card that needs more than one approval.
  * @csspart row-error - Why a decision on the row was not taken, in the backend's words.
  * @csspart more - The button that reads the next page.
  */
@@ -40,9 +44,9 @@ export class StalwartInbox extends StalwartElement {
       /** Where the backend's routes are; "" (the default) for the page's own origin. */
       base: { type: String },
       /** Only pauses of this kind (confirm, ask, ...); "" (the default) for every kind. */
-      kind: { type: String },
+      kind: { type: String, reflect: true },
       /** Only pauses of this tool; "" (the default) for every tool. */
-      tool: { type: String },
+      tool: { type: String, reflect: true },
       /** How many pauses a page reads, 50 by default; "Load more" reads the next page. */
       pageSize: { type: Number, attribute: 'page-size' },
       /**
@@ -62,7 +66,7 @@ export class StalwartInbox extends StalwartElement {
     this.pageSize = PAGE_SIZE;
     /** @type {typeof fetch} */
     this.fetcher = globalThis.fetch;
-    Object.assign(this, { rows: [], next: '', loaded: false, loading: false, error: '', notice: '', failed: {} });
+    Object.assign(this, { rows: [], next: '', loaded: false, loading: false, error: '', notice: [], failed: {}, tools: {} });
     /** @internal @type {Client | null} */
     this.client = null;
     /** @internal bumped by each read of the first page and on disconnection, so an older answer does not count */
@@ -88,13 +92,22 @@ export class StalwartInbox extends StalwartElement {
     if (this.isConnected) this.refresh();
   }
 
+  /** Each filter shows the choice in force, whatever order its options were drawn in. */
+  updated() {
+    for (const select of /** @type {NodeListOf<HTMLSelectElement>} */ (this.renderRoot.querySelectorAll('[part=filters] select'))) {
+      const chosen = select.name === 'tool' ? this.tool : this.kind;
+      if (select.value !== chosen) select.value = chosen ?? '';
+    }
+  }
+
   render() {
     const theme = ifDefined(this.theme || undefined);
     return html`<div class="bar">
         <h2 id="title" part="title">${t('inboxTitle')}</h2>
         <button type="button" part="refresh" class="quiet" ?disabled=${this.loading} @click=${this.refresh}>${t('refresh')}</button>
       </div>
-      <div part="status" role="status" class=${this.error ? 'bad' : ''}>${this.statusText()}</div>
+      ${this.renderFilters()}
+      <div part="status" role="status" class=${this.error ? 'bad' : this.notice.length && !this.loading ? 'notice' : ''}>${this.statusText()}</div>
       <p part="empty" class="muted" tabindex="-1" ?hidden=${!this.loaded || this.rows.length > 0 || !!this.next}>${t('inboxEmpty')}</p>
       <ul part="list" role="list" aria-labelledby="title" ?hidden=${!this.rows.length}>
         ${repeat(this.rows, (pause) => pause.id, (pause, index) => this.renderRow(pause, index, theme))}
@@ -102,15 +115,40 @@ export class StalwartInbox extends StalwartElement {
       <button type="button" part="more" class="quiet" ?hidden=${!this.next} ?disabled=${this.loading} @click=${this.more}>${t('loadMore')}</button>`;
   }
 
+  /**
+   * The choices of tool (those seen so far) and kind; each sets its attribute, which reads the inbox again.  Hidden
+   * while nothing was ever listed and no choice is made, shown once either is, so a choice that empties the list
+   * can be undone.
+   * @private
+   */
+  renderFilters() {
+    const tools = Object.entries({ ...(this.tool ? { [this.tool]: this.tool } : {}), ...this.tools }).sort((a, b) => a[1].localeCompare(b[1]));
+    /** @param {string} name @param {string} label @param {string} chosen */
+    const option = (name, label, chosen) => html`<option value=${name} ?selected=${name === chosen}>${label}</option>`;
+    // Nothing to choose between, and no choice made: the controls would only be in the way.
+    const idle = !tools.length && !this.kind && !this.rows.length;
+    return html`<div part="filters" ?hidden=${idle}>
+      <span class="filter">
+        <label for="filter-tool">${t('filterTool')}</label>
+        <select id="filter-tool" name="tool" @change=${(/** @type {Event} */ event) => (this.tool = selected(event))}>
+          ${option('', t('allTools'), this.tool)} ${tools.map(([name, label]) => option(name, label, this.tool))}
+        </select>
+      </span>
+      <span class="filter">
+        <label for="filter-kind">${t('filterKind')}</label>
+        <select id="filter-kind" name="kind" @change=${(/** @type {Event} */ event) => (this.kind = selected(event))}>
+          ${option('', t('allKinds'), this.kind)} ${KINDS.map((kind) => option(kind, t(`kind_${kind}`), this.kind))}
+        </select>
+      </span>
+    </div>`;
+  }
+
   /** @private @param {Record<string, any>} pause @param {number} index @param {unknown} theme */
   renderRow(pause, index, theme) {
     const failure = this.failed[pause.id];
-    return html`<li part="row" class="row" data-id=${pause.id} tabindex="-1" aria-labelledby=${`thread-${index}`}>
-      <p part="thread" id=${`thread-${index}`}>${t('threadTitle', { thread: pause.thread })}</p>
-      ${pause.turn && pause.kind !== 'delegate'
-        ? html`<p part="last-words"><span class="label">${t('lastWords')}</span> <q>${pause.turn}</q></p>`
-        : ''}
-      ${pause.approvals ? html`<p part="approvals">${approvalsText(pause.approvals)}</p>` : ''}
+    return html`<li part="row" class="row" data-id=${pause.id} data-thread=${pause.thread} tabindex="-1" aria-labelledby=${`thread-${index}`}>
+      <p part="thread" id=${`thread-${index}`}>${pause.turn ? html`<q part="last-words">${pause.turn}</q>` : t('threadTitle', { thread: pause.thread })}</p>
+      ${pause.approvals && !pause.card ? html`<p part="approvals">${approvalsText(pause.approvals)}</p>` : ''}
       ${failure ? html`<p part="row-error" role="alert">${t('error', { message: failure })}</p>` : ''}
       <stalwart-confirm .interrupt=${pause} theme=${theme}></stalwart-confirm>
     </li>`;
@@ -120,7 +158,7 @@ export class StalwartInbox extends StalwartElement {
   statusText() {
     if (this.error) return t('error', { message: this.error });
     if (this.loading) return t('loading');
-    return this.notice;
+    return this.notice.map((line) => html`<span class=${line.bad ? 'line bad' : 'line'}>${line.text}</span>`);
   }
 
   /** Read the first page again, in place of what is shown. */
@@ -149,7 +187,7 @@ export class StalwartInbox extends StalwartElement {
     const epoch = cursor ? this.epoch : ++this.epoch;
     this.loading = true;
     this.error = '';
-    if (!cursor) this.notice = '';
+    if (!cursor) this.notice = [];
     try {
       // A page may come back empty with a cursor (the service reads a bounded stretch of what waits per request,
       // and the person may answer none of it): read on a few times before showing an empty inbox.
@@ -168,6 +206,7 @@ export class StalwartInbox extends StalwartElement {
       }
       this.next = page?.next || '';
       this.loaded = true;
+      this.tools = toolsOf(this.tools, waiting);
     } catch (err) {
       if (epoch === this.epoch) this.error = messageOf(err);
     } finally {
@@ -194,7 +233,7 @@ export class StalwartInbox extends StalwartElement {
       if (epoch !== this.epoch) return;
       const open = (answer?.waiting ?? []).find((/** @type {Record<string, any>} */ pause) => pause.id === interrupt.id);
       if (open) this.counted({ ...interrupt, ...open });
-      else this.answered(interrupt);
+      else this.answered(interrupt, decision, value, answer);
     } catch (err) {
       if (epoch !== this.epoch) return;
       this.failed = { ...this.failed, [interrupt.id]: messageOf(err) };
@@ -209,17 +248,23 @@ export class StalwartInbox extends StalwartElement {
   /** @private @param {Record<string, any>} pause the pause, still open, with the approvals given so far */
   counted(pause) {
     this.rows = this.rows.map((row) => (row.id === pause.id ? pause : row));
-    const approvals = pause.approvals;
-    this.notice = approvals ? t('approvalCounted', { given: approvals.given?.length ?? 0, needed: approvals.needed }) : '';
+    this.notice = [{ text: t('outcomeCounted') }];
     this.focusRow(this.rows.indexOf(pause));
   }
 
-  /** @private @param {Record<string, any>} pause */
-  answered(pause) {
+  /**
+   * A pause the answer ended: its row goes, or gives way to what the answer now waits on in its thread; the status
+   * says what was answered and what became of the call ("You answered Approve: ..." and "...: done").
+   * @private @param {Record<string, any>} pause @param {string} decision @param {unknown} value @param {Record<string, any>} answer
+   */
+  answered(pause, decision, value, answer) {
     const index = this.rows.findIndex((row) => row.id === pause.id);
-    this.rows = this.rows.filter((row) => row.id !== pause.id);
+    const after = (Array.isArray(answer?.waiting) ? answer.waiting : [])
+      .filter((next) => next?.id && next.id !== pause.id && !this.rows.some((row) => row.id === next.id))
+      .map((next) => ({ turn: pause.turn, ...next }));
+    this.rows = [...this.rows.slice(0, Math.max(index, 0)), ...after, ...this.rows.slice(index + 1)];
     this.failed = without(this.failed, pause.id);
-    this.notice = t('answered', { thread: pause.thread });
+    this.notice = outcomeOf(pause, decision, value, answer, after.length > 0);
     this.focusRow(Math.min(index, this.rows.length - 1));
   }
 
@@ -234,6 +279,35 @@ export class StalwartInbox extends StalwartElement {
     const target = rows[index] ?? rows[rows.length - 1] ?? more ?? this.renderRoot.querySelector('[part=empty]');
     /** @type {HTMLElement | null} */ (target)?.focus();
   }
+}
+
+/**
+ * What an answer did, in words: what was answered, what became of its call (the reply's step for it), and
+ * whether something now waits in its place.
+ * @param {Record<string, any>} pause @param {string} decision @param {unknown} value @param {Record<string, any>} answer @param {boolean} waits
+ * @returns {Array<{text: string, bad?: boolean}>}
+ */
+function outcomeOf(pause, decision, value, answer, waits) {
+  const title = pause.card?.title || pause.title || pause.tool || '';
+  const words = decision === 'answer' && value !== undefined ? String(value) : answerWords(decision);
+  const lines = [{ text: t('inboxAnswered', { decision: words, title }) }];
+  const steps = Array.isArray(answer?.steps) ? answer.steps : [];
+  const step = [...steps].reverse().find((/** @type {Record<string, any>} */ line) => line?.step === pause.step && (!pause.tool || line.tool === pause.tool));
+  const key = `outcome_${step?.status}`;
+  if (step && Object.hasOwn(strings, key)) lines.push({ text: t(key, { title }), bad: step.status === 'failed' });
+  if (waits) lines.push({ text: t('outcomeWaits') });
+  return lines;
+}
+
+/** The tools seen so far, by name, with a person's name for each. @param {Record<string, string>} known @param {Array<Record<string, any>>} pauses */
+function toolsOf(known, pauses) {
+  const found = pauses.filter((pause) => pause?.tool && !Object.hasOwn(known, pause.tool));
+  return found.length ? { ...known, ...Object.fromEntries(found.map((pause) => [pause.tool, String(pause.label || pause.tool)])) } : known;
+}
+
+/** @param {Event} event */
+function selected(event) {
+  return /** @type {HTMLSelectElement} */ (event.currentTarget).value;
 }
 
 /** @param {{ needed: number, given?: Array<Record<string, any>> }} approvals */

@@ -44,9 +44,15 @@ export default [
     [part='row'] p {
       margin: 0;
     }
+    /* The thread's words place the call in its conversation; the card's title is what the eye should land on. */
     [part='thread'] {
-      font-family: ui-monospace, monospace;
+      color: var(--_muted);
       overflow-wrap: anywhere;
+    }
+    /* The row is the card's box: no second border inside it. */
+    stalwart-confirm::part(confirm) {
+      border: none;
+      padding: 0;
     }
     [part='last-words'] q {
       white-space: pre-wrap;
@@ -54,6 +60,45 @@ export default [
     }
     [part='approvals'] {
       color: var(--_muted);
+    }
+    [part='filters'] {
+      display: flex;
+      flex-wrap: wrap;
+      gap: calc(var(--_gap) / 2) var(--_gap);
+    }
+    .filter {
+      display: inline-flex;
+      align-items: center;
+      gap: calc(var(--_gap) / 2);
+    }
+    .filter label {
+      font-weight: 600;
+    }
+    select {
+      font: inherit;
+      color: var(--_fg);
+      background: var(--_bg);
+      border: 1px solid var(--_muted);
+      border-radius: var(--_radius);
+      padding: calc(var(--_gap) / 4) calc(var(--_gap) / 2);
+    }
+    [part='status'] .line {
+      display: block;
+    }
+    /* What the last answer did stays in sight while the person works down a long list. */
+    [part='status'].notice {
+      position: sticky;
+      top: 0;
+      z-index: 1;
+      background: var(--_bg);
+      padding: calc(var(--_gap) / 2) var(--_gap);
+      border-inline-start: 4px solid var(--_accent);
+    }
+    [part='status'].notice .line:first-child {
+      font-weight: 600;
+    }
+    [part='status'] .bad {
+      color: var(--_bad);
     }
     [part='more'] {
       align-self: flex-start;
