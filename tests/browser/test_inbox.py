@@ -29,7 +29,8 @@ def test_the_inbox_lists_what_waits_across_threads_and_approving_a_row_runs_its_
     rows(page).nth(1).wait_for()
     assert rows(page).count() == 2
     newest = rows(page).first
-    assert "bob-2" in newest.inner_text()
+    assert newest.get_attribute("data-thread") == "bob-2"
+    assert "bob-2" not in newest.inner_text(), "a row is headed by its thread's words, not its id"
     assert CHARGE in newest.locator("[part=last-words]").inner_text()
     assert newest.locator("stalwart-confirm section[data-kind=confirm]").count() == 1
     assert_accessible(page, browser, served, "/inbox")
@@ -80,7 +81,8 @@ def test_a_link_shows_the_call_acts_only_on_its_button_and_says_so_when_used_aga
     page = context.new_page()
     page.goto(link)
     text = page.locator("main").inner_text()
-    assert "charge_card" in text and "4411" in text and "40" in text
+    # The call by its card's title where the page shows the card, by its tool where it does not.
+    assert ("Charge 40 to order 4411" in text or "charge_card" in text) and "4411" in text and "40" in text
     page.goto(link)
     assert ledger(served, "charge") == []
     assert_accessible(page, browser, served, link.removeprefix(served.base))
@@ -91,7 +93,8 @@ def test_a_link_shows_the_call_acts_only_on_its_button_and_says_so_when_used_aga
     assert buttons.count() == 1
     with page.expect_navigation():
         buttons.first.click()
-    assert "You answered: Approve." in page.locator("main").inner_text()
+    done = page.locator("main").inner_text()
+    assert "You approved: Charge 40 to order 4411" in done or "You answered: Approve." in done
     assert len(ledger(served, "charge")) == 1
     page.screenshot(path=str(SHOTS / "link-done.png"), full_page=True)
 
