@@ -18,13 +18,13 @@ import pytest
 from stalwart_agents import Desk, cli
 from stalwart_agents.approvals.links import Links
 from stalwart_agents.approvals.redeliver import redeliver
+from stalwart_agents.approvals.strings import say
 from stalwart_agents.approvals.webhook import Webhook
 from stalwart_agents.http.auth import SharedSecret
-from stalwart_agents.http.link_page import LABELS
 from stalwart_agents.serve import make_app
 from stalwart_agents.storage import open_storage
 
-from .conftest import ROOT, SHOP
+from .conftest import SHOP
 from .server import Later, at_once, receiving, serving, stalwart_serve
 
 HOOK_SECRET = "whsec-links-test"
@@ -91,8 +91,9 @@ def waiting(base, thread=THREAD, headers=None):
 
 
 def text(response: httpx.Response) -> str:
-    """What a page says, without its markup."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.text))
+    """What a page says, without its markup (its head is its title and its style, not words)."""
+    body = re.sub(r"<head>.*?</head>", " ", response.text, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
 
 
 def test_a_pause_is_approved_by_its_link_and_the_call_runs_once(service, receiver, ledger, desk):
@@ -102,8 +103,10 @@ def test_a_pause_is_approved_by_its_link_and_the_call_runs_once(service, receive
 
     page = httpx.get(links["approve"], timeout=10)
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-    assert "charge_card" in page.text and "amount" in text(page) and " 40 " in text(page)
-    assert "typed" in text(page)  # the origin of each argument
+    shown = text(page)
+    assert "Charge 40 to order 4411" in shown and "Amount 40" in shown and "Order 4411" in shown
+    assert "charge_card" not in page.text and "amount" not in shown  # the team's words, never the code's
+    assert "the person who asked typed it" in shown  # where each value came from, from this reader's side
     assert page.text.count("<button") == 1 and '<form method="post">' in page.text and "<input" not in page.text
     assert page.headers["content-security-policy"] and page.headers["cache-control"] == "no-store"
 
@@ -121,7 +124,8 @@ def test_the_page_of_an_irreversible_call_warns_before_its_button(service, recei
     links = receiver.got[-1]["links"]
     page = text(httpx.get(links["approve"], timeout=10))
     assert "Mail the receipt for this order?" in page and "Nothing can undo this step" in page
-    assert page.index("Nothing can undo this step") < page.index("Mail the receipt") < page.index("Approve ")
+    warned, asked = page.index("Nothing can undo this step"), page.index("Mail the receipt")
+    assert warned < asked < page.index("Approve — cannot be undone")
     assert ledger("receipt") == [] and [p["id"] for p in waiting(service)] == [pause["id"]]
 
 
@@ -132,7 +136,8 @@ def test_a_link_used_once_is_409_and_says_what_was_decided(service, receiver, le
     other = httpx.post(links["skip"], timeout=10)
     shown = httpx.get(links["cancel_all"], timeout=10)
     for used in (again, other, shown):
-        assert used.status_code == 409 and "already answered" in text(used) and "(approve at" in text(used)
+        assert used.status_code == 409 and "already answered" in text(used)
+        assert "It was answered: Approve, " in text(used) and " UTC." in text(used)
     assert len(ledger("charge")) == 1
 
 
@@ -269,7 +274,7 @@ def test_under_four_eyes_a_link_gives_one_approval_once(tmp_path, receiver, ledg
         finally:
             server.__exit__(None, None, None)
     assert counted.status_code == 200 and "waits for another person" in text(counted)
-    assert again.status_code == 409 and "already counted" in text(again)
+    assert again.status_code == 409 and "Your approval is counted" in text(again)
     assert [p["id"] for p in still] == [pause["id"]] and ledger("charge") == []
 
 
@@ -290,7 +295,7 @@ def test_with_auth_the_page_asks_to_sign_in_and_only_a_signed_in_post_answers(de
     finally:
         server.__exit__(None, None, None)
     assert page.status_code == 200 and "<form" not in page.text and f'href="{base}/inbox"' in page.text
-    assert "sign in" in text(page) and "charge_card" in page.text
+    assert "sign in" in text(page) and "Charge 40 to order 4411" in text(page)
     assert anonymous.status_code == 401 and f'href="{base}/inbox"' in anonymous.text
     assert signed_in.status_code == 200, signed_in.text
     [taken] = [a for a in desk.history(THREAD) if a.get("outcome") == "taken"]
@@ -342,8 +347,21 @@ def test_stalwart_serve_refuses_link_options_that_cannot_work(flags, said, capsy
     assert said in capsys.readouterr().err
 
 
-def test_the_link_pages_buttons_say_what_the_interfaces_buttons_say():
-    shipped = (ROOT / "frontend" / "src" / "strings.js").read_text()
-    for decision, label in LABELS.items():
-        key = re.sub(r"_(\w)", lambda m: m.group(1).upper(), decision)
-        assert f"  {key}: {json.dumps(label)}," in shipped.replace("'", '"'), (decision, label)
+def test_the_link_page_says_what_the_chat_says_for_the_same_pause(service, receiver, ledger):
+    """Every word of the delivery's card (the chat's model, read by the channel's reader) is on the link page."""
+    _, links = paused(service, receiver)
+    card = receiver.got[-1]["card"]
+    page = text(httpx.get(links["cancel_all"], timeout=10))
+    words = [card["title"], *(say(r) for r in card["reasons"])]
+    words += [f"{a['label']} {a['shown']}" for a in card["arguments"]] + [say(a["origin"]) for a in card["arguments"]]
+    words += [say(a["words"]) for a in card["answers"] if a["decision"] == "cancel_all"]
+    assert all(word in page for word in words), [word for word in words if word not in page]
+    assert "Approve" not in page  # a link shows its own answer only
+    assert re.search(r"Asked \d+ \w{3} \d{4}, \d\d:\d\d UTC", page)  # when, as a person reads it
+
+
+def test_after_acting_the_page_says_what_ran_in_words_with_the_result(service, receiver, ledger):
+    _, links = paused(service, receiver)
+    done = text(httpx.post(links["approve"], timeout=10))
+    assert "You approved: Charge 40 to order 4411" in done and "Charge 40 to order 4411: done" in done
+    assert "ch-4411" in done

@@ -104,6 +104,7 @@ export const STRINGS = {
   linkTaken: 'Answer taken',
   linkUsed: 'Already answered',
   linkUsedBy: '{who} already answered this: {decision}, {when}.',
+  linkUsedWhat: 'It was answered: {decision}, {when}.',
   linkUsedAlready: 'This was already answered, and this link can no longer be used.',
   linkExpired: 'This link has expired',
   linkBroken: 'This link does not work',

@@ -228,7 +228,7 @@ export type StringKey =
   | 'recordRetryBy' | 'recordDoneByHandBy' | 'recordAbandonBy' | 'recordDelegateBy' | 'recordDeclineBy'
   | 'recordOtherBy' | 'outcomeTitle' | 'outcome_done' | 'outcome_failed' | 'outcome_unknown'
   | 'outcome_started' | 'outcome_skipped' | 'outcome_cancelled' | 'outcomeWaits' | 'outcomeCounted'
-  | 'linkExpires' | 'linkSignIn' | 'linkTaken' | 'linkUsed' | 'linkUsedBy' | 'linkUsedAlready'
+  | 'linkExpires' | 'linkSignIn' | 'linkTaken' | 'linkUsed' | 'linkUsedBy' | 'linkUsedWhat' | 'linkUsedAlready'
   | 'linkExpired' | 'linkBroken' | 'linkBrokenText' | 'linkSignInTitle' | 'linkNotTaken' | 'linkFailed'
   | 'inboxAnswered' | 'filterTool' | 'filterKind' | 'allTools' | 'allKinds' | 'kind_confirm' | 'kind_ask'
   | 'kind_outcome_unknown' | 'kind_saga_stuck' | 'kind_delegate';
