@@ -90,6 +90,7 @@ def test_under_four_eyes_who_approved_already_sees_the_count_and_cannot_approve_
         [counted] = desk.waiting("t")
         frank, gina = card(desk, counted, FRANK), card(desk, counted, GINA)
         assert "approve" not in decisions(frank) and "approve" in decisions(gina)
+        assert frank["waits_for"] == {"key": "outcomeCounted", "values": {}} and gina["waits_for"] is None
         assert gina["deciders"] == {"key": "approvalsGiven", "values": {"names": "frank", "given": 1, "needed": 2}}
         assert say(gina["deciders"]) == "Approved by frank (1 of 2)"
         with pytest.raises(NotFound):

@@ -241,9 +241,10 @@ class Desk:
         who, owner = reader.principal, reader.owner or ANONYMOUS.key
         allowed, failed = approvers.judged(pause, who, owner)
         answers = tuple(d for d in pause.answers if allowed or (d in DECLINES and is_owner(who, owner)))
-        if pause.approvals is not None and approved_by(pause.approvals["given"], who, owner):
+        counted = pause.approvals is not None and approved_by(pause.approvals["given"], who, owner)
+        if counted:
             answers = tuple(d for d in answers if d != "approve")
-        return Verdict(answers, deciders, failed, units, tools)
+        return Verdict(answers, deciders, failed, units, tools, counted)
 
     def _approvers(self, run: str, agent: str | None) -> Approvers | None:
         """The rules of the agent whose run ``run`` is: none read where every agent has the same, else one read of

@@ -275,6 +275,7 @@ def test_under_four_eyes_the_second_approver_reads_the_first_and_approves_and_th
     box = card(inbox_rows(frank).first)
     box.locator("[part=deciders]").filter(has_text=FIRST_APPROVAL).wait_for()
     assert buttons(box) == ["Skip this step", "Cancel everything"], "nobody approves twice"
+    assert box.locator("[part=waits-for]").inner_text().startswith("Your approval is counted")
     frank.context.close()
     looked_at(browser, four_eyes, "frank", "/inbox", "four-eyes-first-approver", lambda p: card(inbox_rows(p).first))
 

@@ -40,6 +40,8 @@ class Verdict:
     failed: tuple[str, ...] = ()
     units: Mapping[str, str] = field(default_factory=dict)
     tools: Mapping[str, str] = field(default_factory=dict)
+    counted: bool = False
+    """The reader's own approval is counted already: it waits for another person's, not for theirs."""
 
 
 class Answer(TypedDict):
@@ -201,6 +203,8 @@ def _answer(pause: Pause, decision: str) -> Answer:
 
 def _waits_for(pause: Pause, verdict: Verdict) -> Said | None:
     """Why this reader cannot give the answer that moves the call on, and who can: None where they can."""
+    if verdict.counted:
+        return said("outcomeCounted")
     if not verdict.deciders or any(d not in ("skip", "cancel_all", "decline") for d in verdict.answers):
         return None
     return said("waitsFor", who=_either(verdict.deciders))
