@@ -13,8 +13,8 @@ import base64
 import hashlib
 import html
 import time
-from datetime import datetime
 from collections.abc import Iterable
+from datetime import datetime
 
 from fastapi.responses import HTMLResponse
 

@@ -169,7 +169,8 @@ class _LinkPages:
         if isinstance(exc, NotALink | NotFound):
             return _said("linkBroken", card_page.words("linkBrokenText"), 404)
         if isinstance(exc, LinkExpired):
-            return _said("linkExpired", card_page.words("linkSignIn"), 410)
+            where = card_page.words("linkSignIn") if self.signing_in else ""
+            return _said("linkExpired", where + self.inbox(), 410)
         if isinstance(exc, Unauthorized):
             return _said("linkSignInTitle", card_page.words("linkSignIn") + self.inbox(), 401)
         return _said("linkNotTaken", card_page._e(exc.message), exc.status)
