@@ -400,7 +400,7 @@ def test_four_eyes_needs_two_different_allowed_people(tmp_path, ledger):
         [still] = first.waiting
         assert (still.id, still.token) == (pause.id, pause.token)
         [given] = approvals(still)["given"]
-        assert given == {"by": "fiona", "principal": FIONA.to_dict(), "at": "2025-06-15T15:06:40.000Z"}
+        assert given == {"by": "fiona", "principal": FIONA.to_dict(), "at": "2025-06-15T15:06:40.000Z", "name": "fiona"}
         assert desk.waiting("t")[0].to_dict()["approvals"] == still.to_dict()["approvals"]
 
         with pytest.raises(AlreadyApproved) as twice:

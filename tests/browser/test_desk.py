@@ -45,8 +45,8 @@ FINANCE_FOR_LARGE = """
         when: "args.amount > 1000"
         who: '"finance" in who.groups'
 """
-FIRST_APPROVAL = re.compile(r"Approved by (Frank Ode|frank) \(1 of 2\)")
-"""The server names an approval by its giver's subject (by), and may come to name them as the card does elsewhere."""
+FIRST_APPROVAL = re.compile(r"Approved by Frank Ode \(1 of 2\)")
+"""An approval is named as the card names people elsewhere: by the name the sign-in gives."""
 FOUR_EYES = """
     approvals:
       charge_card: 2

@@ -176,7 +176,9 @@ def _deciders(pause: Pause, verdict: Verdict) -> Said | None:
         given, needed = pause.approvals["given"], pause.approvals["needed"]
         if not given:
             return said("approvalsNone", needed=needed)
-        names = ", ".join(str(a.get("by") or (a.get("principal") or {}).get("sub") or "") for a in given)
+        names = ", ".join(
+            str(a.get("name") or a.get("by") or (a.get("principal") or {}).get("sub") or "") for a in given
+        )
         return said("approvalsGiven", names=names, given=len(given), needed=needed)
     if verdict.deciders:
         return said("decidesApprover", who=_either(verdict.deciders))

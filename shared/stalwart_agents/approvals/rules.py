@@ -169,7 +169,10 @@ def owner_of(store: Storage, thread: str) -> str | None:
 
 def approval(by: str | None, principal: Principal, at: float) -> Approval:
     """One person's approval of a four-eyes pause, as the run keeps it and the pause shows it."""
-    return {"by": by, "principal": principal.to_dict(), "at": iso(at)}
+    given: Approval = {"by": by, "principal": principal.to_dict(), "at": iso(at)}
+    if principal.called is not None:
+        given["name"] = principal.called
+    return given
 
 
 def approved_by(given: Sequence[Approval], principal: Principal, owner: str | None) -> bool:

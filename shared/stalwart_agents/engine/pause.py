@@ -62,11 +62,13 @@ class AfterAnswer(TypedDict):
 
 
 class Approval(TypedDict):
-    """One person's approval of a pause that needs several: who (their word, and the principal), and when."""
+    """One person's approval of a pause that needs several: who (their word, and the principal), and when; ``name``
+    is what a card calls them, where the service knew it."""
 
     by: str | None
     principal: dict[str, JSON]
     at: str
+    name: NotRequired[str]
 
 
 class Approvals(TypedDict):
