@@ -219,13 +219,13 @@ def test_a_pause_is_posted_to_slack_as_its_card_and_an_approval_there_charges_on
         ("Skip this step", None),
         ("Cancel everything", "danger"),
     ]
-    title = {"type": "header", "text": {"type": "plain_text", "text": "Charge 40 to order 4411", "emoji": False}}
-    assert posted["blocks"][0] == title and posted["text"] == "Charge 40 to order 4411?"
+    title = {"type": "header", "text": {"type": "plain_text", "text": "Charge 40.00 EUR to order 4411", "emoji": False}}
+    assert posted["blocks"][0] == title and posted["text"] == "Charge 40.00 EUR to order 4411?"
     [arguments] = [block for block in posted["blocks"] if "fields" in block]
     assert arguments["text"]["text"] == "*What it will use*"
     assert [(f["type"], f["text"]) for f in arguments["fields"]] == [
         ("mrkdwn", "*Amount*\n_the person who asked typed it_"),
-        ("plain_text", "40"),
+        ("plain_text", "40.00 EUR"),
         ("mrkdwn", "*Order*\n_the person who asked typed it_"),
         ("plain_text", "4411"),
     ]
@@ -241,10 +241,10 @@ def test_a_pause_is_posted_to_slack_as_its_card_and_an_approval_there_charges_on
     assert len(ledger("charge")) == 1
     [updated] = slack.made("chat.update")
     assert updated["ts"] == "1700000000.000001" and updated["channel"] == CHANNEL
-    assert updated["text"] == "ana approved: Charge 40 to order 4411"
+    assert updated["text"] == "ana approved: Charge 40.00 EUR to order 4411"
     assert updated["blocks"][0] == title and all(b["type"] != "actions" for b in updated["blocks"])
     decided = re.fullmatch(
-        rf"\*ana approved: Charge 40 to order 4411\*\n({WHEN})", updated["blocks"][1]["text"]["text"]
+        rf"\*ana approved: Charge 40.00 EUR to order 4411\*\n({WHEN})", updated["blocks"][1]["text"]["text"]
     )
     assert decided is not None and arguments in updated["blocks"]  # who, what and when, and what it was about
     assert slack.made("chat.postEphemeral") == []
@@ -269,7 +269,7 @@ def test_two_clicks_at_once_charge_once_and_the_one_that_lost_is_told_who_won(ch
     assert [a.status_code for a in answers] == [200, 200]
     [updated], [told] = slack.made("chat.update"), slack.made("chat.postEphemeral")
     winner = "ana approved" if updated["text"].startswith("ana") else "ben cancelled"
-    assert updated["text"] == f"{winner}: Charge 40 to order 4411"
+    assert updated["text"] == f"{winner}: Charge 40.00 EUR to order 4411"
     assert len(ledger("charge")) == (1 if winner == "ana approved" else 0)
     loser, name, words_given = (
         (BEN, "ana", "Approve") if winner == "ana approved" else (ANA, "ben", "Cancel everything")
@@ -291,7 +291,7 @@ def test_a_click_on_a_pause_answered_elsewhere_is_told_so_and_the_message_left_a
     assert httpx.post(f"{receiver}/slack/actions", content=body, headers=slack_signed(body)).status_code == 200
     assert ledger("charge") == [] and slack.made("chat.update") == []
     [told] = slack.made("chat.postEphemeral")
-    assert (told["user"], told["text"]) == (ANA, "Already answered: Charge 40 to order 4411")
+    assert (told["user"], told["text"]) == (ANA, "Already answered: Charge 40.00 EUR to order 4411")
 
 
 def test_a_call_nothing_undoes_is_said_first_and_a_question_that_needs_typing_is_sent_to_the_app(channel):
@@ -332,14 +332,14 @@ def test_who_must_decide_who_asked_and_where_a_value_came_from_are_in_the_cards_
     with Webhook(f"{receiver}/stalwart", WEBHOOK_SECRET) as hook:
         hook.deliver("d_large", canonical({**delivery, "card": card}).encode())
     [posted] = slack.made("chat.postMessage")
-    assert posted["blocks"][0]["text"]["text"] == card["title"] == "Charge 1500 to order 4411"
+    assert posted["blocks"][0]["text"]["text"] == card["title"] == "Charge 1,500.00 EUR to order 4411"
     assert say(card["deciders"]) == "Needs an approver from finance"
     asked = f"Asked by alice@shop.example, {when(pause.created_at)}"
     assert context(posted) == ["Needs an approver from finance", asked]
     [arguments] = [block for block in posted["blocks"] if "fields" in block]
     assert [(f["type"], f["text"]) for f in arguments["fields"]] == [
         ("mrkdwn", "*Amount*\n_alice@shop.example typed it_"),
-        ("plain_text", "1500"),
+        ("plain_text", "1,500.00 EUR"),
         ("mrkdwn", "*Order*\n_alice@shop.example typed it · from Look up an order_"),
         ("plain_text", "4411 <!channel> *paid*"),
     ]

@@ -18,7 +18,7 @@ def test_a_write_waits_for_a_person_with_the_call_its_arguments_and_reasons(desk
     assert (pause.kind, pause.tool, pause.question, pause.step) == (
         "confirm",
         "charge_card",
-        "Charge 40 to order 4411?",
+        "Charge 40.00 EUR to order 4411?",
         2,
     )
     assert pause.answers == ["approve", "skip", "cancel_all"]
@@ -30,7 +30,7 @@ def test_a_write_waits_for_a_person_with_the_call_its_arguments_and_reasons(desk
     assert pause.reasons == ["write"] and pause.irreversible is False
     assert len(pause.token) >= 32 and pause.id.startswith("p_")
     assert ledger("charge") == []
-    assert reply.status == "waiting" and "Charge 40 to order 4411 waits for your decision" in reply.text
+    assert reply.status == "waiting" and "Charge 40.00 EUR to order 4411 waits for your decision" in reply.text
 
 
 def test_the_pause_json_has_the_designed_shape(desk):

@@ -309,7 +309,7 @@ def test_each_new_pause_is_posted_signed_to_the_webhook(desk, receiver):
     assert [a["decision"] for a in body["card"]["answers"]] == ["approve", "skip", "cancel_all"]
     assert chat_card["arguments"][0]["origin"] == {"key": "origin_typed", "values": {}}
     assert body["card"]["arguments"][0]["origin"] == {"key": "origin_typed_them", "values": {}}
-    assert body["card"]["title"] == chat_card["title"] == "Charge 40 to order 4411"
+    assert body["card"]["title"] == chat_card["title"] == "Charge 40.00 EUR to order 4411"
 
 
 def test_a_dead_webhook_never_fails_the_turn(desk):

@@ -939,7 +939,10 @@ def test_a_link_shows_its_call_asks_to_sign_in_and_answers_for_the_signed_in_per
     for _ in range(2):  # a mail scanner's prefetch, then the person: neither acts
         status, headers, page = deployed.call("GET", links["approve"])
         assert (
-            status == 200 and "Charge 40 to order 4411" in page and "sign in" in page and f'{PUBLIC_URL}/inbox"' in page
+            status == 200
+            and "Charge 40.00 EUR to order 4411" in page
+            and "sign in" in page
+            and f'{PUBLIC_URL}/inbox"' in page
         )
         assert "<form" not in page and headers["cache-control"] == "no-store"
     assert ledger() == [] and waiting(deployed, "u-17") == [pause]

@@ -104,7 +104,7 @@ def test_a_pause_is_approved_by_its_link_and_the_call_runs_once(service, receive
     page = httpx.get(links["approve"], timeout=10)
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     shown = text(page)
-    assert "Charge 40 to order 4411" in shown and "Amount 40" in shown and "Order 4411" in shown
+    assert "Charge 40.00 EUR to order 4411" in shown and "Amount 40" in shown and "Order 4411" in shown
     assert "charge_card" not in page.text and "amount" not in shown  # the team's words, never the code's
     assert "the person who asked typed it" in shown  # where each value came from, from this reader's side
     assert page.text.count("<button") == 1 and '<form method="post">' in page.text and "<input" not in page.text
@@ -295,7 +295,7 @@ def test_with_auth_the_page_asks_to_sign_in_and_only_a_signed_in_post_answers(de
     finally:
         server.__exit__(None, None, None)
     assert page.status_code == 200 and "<form" not in page.text and f'href="{base}/inbox"' in page.text
-    assert "sign in" in text(page) and "Charge 40 to order 4411" in text(page)
+    assert "sign in" in text(page) and "Charge 40.00 EUR to order 4411" in text(page)
     assert anonymous.status_code == 401 and f'href="{base}/inbox"' in anonymous.text
     assert signed_in.status_code == 200, signed_in.text
     [taken] = [a for a in desk.history(THREAD) if a.get("outcome") == "taken"]
@@ -363,5 +363,5 @@ def test_the_link_page_says_what_the_chat_says_for_the_same_pause(service, recei
 def test_after_acting_the_page_says_what_ran_in_words_with_the_result(service, receiver, ledger):
     _, links = paused(service, receiver)
     done = text(httpx.post(links["approve"], timeout=10))
-    assert "You approved: Charge 40 to order 4411" in done and "Charge 40 to order 4411: done" in done
+    assert "You approved: Charge 40.00 EUR to order 4411" in done and "Charge 40.00 EUR to order 4411: done" in done
     assert "ch-4411" in done

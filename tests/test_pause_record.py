@@ -28,7 +28,7 @@ def pause(kind, **fields):
     values = {
         **BASE,
         "kind": kind,
-        "question": "Charge 40 to order 4411?",
+        "question": "Charge 40.00 EUR to order 4411?",
         "irreversible": False,
         "answers": list(ANSWERS[kind]),
         **fields,
@@ -40,7 +40,7 @@ CASES = {
     "plain confirm": pause("confirm"),
     "described confirm": pause(
         "confirm",
-        title="Charge 40 to order 4411",
+        title="Charge 40.00 EUR to order 4411",
         label="Charge a card",
         labels={"amount": "Amount"},
         sources={"order_id": {"tool": "look_up_order", "step": 1, "value": {"order_id": "4411"}}},

@@ -171,7 +171,7 @@ def test_a_counted_approval_says_the_call_waits_for_another_person(tmp_path, led
         reply = desk.confirm("t", "approve", waiting=pause.id, token=pause.token, principal=fiona)
 
     assert reply.status == "waiting" and ledger("charge") == []
-    assert "Charge 40 to order 4411 waits for another person to approve it too." in reply.text
+    assert "Charge 40.00 EUR to order 4411 waits for another person to approve it too." in reply.text
     assert "waits for your decision" not in reply.text
 
 

@@ -31,6 +31,7 @@ def _order(order_id: str) -> dict:
 
 ORDER = {"order_id": "Order"}
 PAYMENT = {"order_id": "Order", "amount": "Amount"}
+EUROS = {"amount": "EUR"}
 
 
 @tool(
@@ -50,6 +51,7 @@ def look_up_order(order_id: str) -> dict:
     label="Charge a card",
     describe="Charge {amount} to order {order_id}",
     labels=PAYMENT,
+    units=EUROS,
 )
 def charge_card(order_id: str, amount: float) -> dict:
     _order(order_id)
@@ -57,7 +59,7 @@ def charge_card(order_id: str, amount: float) -> dict:
     return {"amount": str(amount), "charge_id": f"ch-{order_id}", "order_id": order_id}
 
 
-@tool(write=True, label="Refund a charge", describe="Refund {amount} on order {order_id}", labels=PAYMENT)
+@tool(write=True, label="Refund a charge", describe="Refund {amount} on order {order_id}", labels=PAYMENT, units=EUROS)
 def refund_charge(order_id: str, amount: float, result: dict | None = None) -> dict:
     charge_id = (result or {}).get("charge_id", f"ch-{order_id}")
     record("refund", order_id=order_id, amount=amount, charge_id=charge_id)

@@ -104,18 +104,20 @@ def test_the_decision_record_says_what_and_when_and_survives_a_reload_and_a_new_
     say(page, CHARGE)
     answer(page, "Skip this step")
     records(page).first.wait_for()
-    assert records(page).all_inner_texts() == ["You skipped: Charge 40 to order 4411"]
+    assert records(page).all_inner_texts() == ["You skipped: Charge 40.00 EUR to order 4411"]
     assert page.locator("stalwart-chat .record time").get_attribute("datetime").endswith("Z")
     page.reload()
     records(page).first.wait_for()
-    assert records(page).all_inner_texts() == ["You skipped: Charge 40 to order 4411"]
+    assert records(page).all_inner_texts() == ["You skipped: Charge 40.00 EUR to order 4411"]
 
     context = browser.new_context()
     tab = context.new_page()
     tab.add_init_script(f"localStorage.setItem('stalwart-thread', {json.dumps(thread_of(page))})")
     tab.goto(served.base + "/")
     records(tab).first.wait_for()
-    assert records(tab).all_inner_texts() == ["You skipped: Charge 40 to order 4411"], "made from the thread's events"
+    assert records(tab).all_inner_texts() == ["You skipped: Charge 40.00 EUR to order 4411"], (
+        "made from the thread's events"
+    )
     context.close()
     assert ledger(served, "charge") == []
 
@@ -146,7 +148,7 @@ def test_an_ask_is_answered_in_its_card_with_one_labelled_field_and_one_send(pag
     assert_accessible(page, browser, served)
     box.get_by_role("textbox", name="Your answer").fill("40")
     box.get_by_role("button", name="Send", exact=True).click()
-    assert confirm_box(page).locator("h2").inner_text() == "Charge 40 to order 4411"
+    assert confirm_box(page).locator("h2").inner_text() == "Charge 40.00 EUR to order 4411"
 
 
 def test_a_refusal_is_shown_once(page, served):

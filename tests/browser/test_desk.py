@@ -64,11 +64,8 @@ def token_for(person: str) -> str:
 
 
 def desk_agent(folder: Path, rules: str) -> Path:
-    """The shop's tools with amounts in euros, and ``rules`` (approvers, approvals) on its agent."""
-    tools = (ROOT / "examples" / "shop" / "tools.py").read_text()
-    charge = 'describe="Charge {amount} to order {order_id}",\n    labels=PAYMENT,'
-    assert charge in tools
-    (folder / "tools.py").write_text(tools.replace(charge, charge + '\n    units={"amount": "EUR"},'))
+    """The shop's tools (amounts in euros), and ``rules`` (approvers, approvals) on its agent."""
+    (folder / "tools.py").write_text((ROOT / "examples" / "shop" / "tools.py").read_text())
     rules = textwrap.indent(textwrap.dedent(rules).strip("\n"), "    ")
     (folder / "agent.yaml").write_text(
         f"agents:\n  - name: payments\n    description: Charges and refunds, with finance's approval.\n"

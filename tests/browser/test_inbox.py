@@ -82,7 +82,7 @@ def test_a_link_shows_the_call_acts_only_on_its_button_and_says_so_when_used_aga
     page.goto(link)
     text = page.locator("main").inner_text()
     # The call by its card's title where the page shows the card, by its tool where it does not.
-    assert ("Charge 40 to order 4411" in text or "charge_card" in text) and "4411" in text and "40" in text
+    assert ("Charge 40.00 EUR to order 4411" in text or "charge_card" in text) and "4411" in text and "40" in text
     page.goto(link)
     assert ledger(served, "charge") == []
     assert_accessible(page, browser, served, link.removeprefix(served.base))
@@ -94,7 +94,7 @@ def test_a_link_shows_the_call_acts_only_on_its_button_and_says_so_when_used_aga
     with page.expect_navigation():
         buttons.first.click()
     done = page.locator("main").inner_text()
-    assert "You approved: Charge 40 to order 4411" in done or "You answered: Approve." in done
+    assert "You approved: Charge 40.00 EUR to order 4411" in done or "You answered: Approve." in done
     assert len(ledger(served, "charge")) == 1
     page.screenshot(path=str(SHOTS / "link-done.png"), full_page=True)
 

@@ -54,7 +54,7 @@ def assert_accessible(page, browser, served, path="/"):
 def test_a_turn_shows_the_confirmation_with_arguments_in_words_and_approve_runs_it(page, served, browser):
     say(page, CHARGE)
     box = confirm_box(page)
-    assert box.locator("h2").inner_text() == "Charge 40 to order 4411"
+    assert box.locator("h2").inner_text() == "Charge 40.00 EUR to order 4411"
     assert box.locator("p.question").count() == 0
     assert box.locator("dt").all_inner_texts() == ["Amount", "Order"]
     assert box.locator("dd.origin").all_inner_texts() == ["you typed it", "you typed it"]

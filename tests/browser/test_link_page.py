@@ -82,7 +82,7 @@ def looked_at(browser, url: str, name: str, *, post: bool = False) -> list[str]:
 def test_before_acting_the_page_is_the_card_with_the_links_one_answer(browser, shop):
     links = shop.links("t", "look up order 4411 and charge 40 to order 4411")
     said = looked_at(browser, links["approve"], "approve")
-    assert said[0] == "Charge 40 to order 4411" and "What it will use" in said and "Amount" in said
+    assert said[0] == "Charge 40.00 EUR to order 4411" and "What it will use" in said and "Amount" in said
     assert "the person who asked typed it" in said and "It changes something outside this conversation." in said
     assert said[-2] == "Approve" and said[-1].startswith("This link answers once, until ")
     cancel = looked_at(browser, links["cancel_all"], "cancel")
@@ -109,8 +109,8 @@ def test_the_destructive_answer_does_not_look_like_the_primary_one(browser, shop
 def test_after_acting_it_says_what_ran_and_its_result(browser, shop, ledger):
     links = shop.links("t", "look up order 4411 and charge 40 to order 4411")
     said = looked_at(browser, links["approve"], "done", post=True)
-    assert said[:2] == ["Answer taken", "You approved: Charge 40 to order 4411"]
-    assert "Charge 40 to order 4411: done" in said and any("ch-4411" in line for line in said)
+    assert said[:2] == ["Answer taken", "You approved: Charge 40.00 EUR to order 4411"]
+    assert "Charge 40.00 EUR to order 4411: done" in said and any("ch-4411" in line for line in said)
     assert len(ledger("charge")) == 1
 
 

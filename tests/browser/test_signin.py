@@ -68,7 +68,7 @@ def test_signed_in_through_a_pause_an_approval_and_the_stream(context, served):
 
     say(page, CHARGE)
     box = confirm_box(page)
-    assert box.locator("h2").inner_text() == "Charge 40 to order 4411"
+    assert box.locator("h2").inner_text() == "Charge 40.00 EUR to order 4411"
     assert chat_status(page) == "Waiting for your decision"
 
     page.reload()
