@@ -16,7 +16,6 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Literal
 from urllib.parse import parse_qs
 
@@ -30,7 +29,7 @@ from starlette.concurrency import run_in_threadpool
 
 from stalwart_agents.approvals.card import Answer, Argument, Card
 from stalwart_agents.approvals.signature import BadSignature, sign, verify_signature
-from stalwart_agents.approvals.strings import Said, said, say
+from stalwart_agents.approvals.strings import Said, read, said, when
 
 Block = dict[str, Any]
 SLACK_API = "https://slack.com/api/"
@@ -280,24 +279,8 @@ def _label(decision: str) -> str:
     return decision.replace("_", " ").capitalize()
 
 
-def when(at: float) -> str:
-    """A moment as a person reads it anywhere: the day, the time, and that it is UTC (1 Dec 2026, 16:26 UTC)."""
-    moment = time.gmtime(at)
-    return f"{moment.tm_mday} {time.strftime('%b %Y, %H:%M', moment)} UTC"
-
-
 def _say(words: Said) -> str:
-    """Said words in the shipped strings; a moment among their values (an ISO time) as ``when`` writes it."""
-    return say(said(words["key"], **{k: _moment(v) if k == "when" else v for k, v in words["values"].items()}))
-
-
-def _moment(value: object) -> object:
-    if not isinstance(value, str):
-        return value
-    try:
-        return when(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp())
-    except ValueError:
-        return value
+    return read(words)
 
 
 def _esc(text: str) -> str:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Mapping
+from datetime import datetime
 from functools import cache
 from importlib import resources
 from typing import Any, TypedDict
@@ -42,6 +44,28 @@ def say(words: Said, strings: Mapping[str, str] | None = None) -> str:
     text = table.get(words["key"], words["key"])
     values = words["values"]
     return _FIELD.sub(lambda m: m.group(0) if values.get(m.group(1)) is None else str(values[m.group(1)]), text)
+
+
+def read(words: Said, strings: Mapping[str, str] | None = None) -> str:
+    """The words as ``say`` says them, a moment among their values (an ISO time, ``when``) written as ``when`` does:
+    for a surface the server renders itself (a link page, a channel's message), which has no reader's locale."""
+    values = {k: _moment(v) if k == "when" else v for k, v in words["values"].items()}
+    return say({"key": words["key"], "values": values}, strings)
+
+
+def when(at: float) -> str:
+    """A moment as a person reads it on any device: the day, the time, and that it is UTC (1 Dec 2026, 16:26 UTC)."""
+    moment = time.gmtime(at)
+    return f"{moment.tm_mday} {time.strftime('%b %Y, %H:%M', moment)} UTC"
+
+
+def _moment(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    try:
+        return when(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp())
+    except ValueError:
+        return value
 
 
 _FIELD = re.compile(r"\{(\w+)\}")

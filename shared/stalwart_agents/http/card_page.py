@@ -12,14 +12,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import time
 from collections.abc import Iterable
-from datetime import datetime
 
 from fastapi.responses import HTMLResponse
 
 from ..approvals.card import Answer, Argument, Card
-from ..approvals.strings import Said, said, say
+from ..approvals.strings import Said, read, said, say
 from ..engine.reply import CallOutcome
 from ..tools.python import shown_value
 from ..vocabulary import JSON
@@ -124,11 +122,6 @@ def taken(decision: str, title: str, steps: list[CallOutcome], titles: dict[str,
     return "\n".join(parts)
 
 
-def when(at: float) -> str:
-    """A moment as a person reads it on any device: the day, the time, and that it is UTC."""
-    return time.strftime("%-d %b %Y, %H:%M UTC", time.gmtime(at))
-
-
 def words(key: str, **values: object) -> str:
     """A shipped string, filled and escaped for the page."""
     return _words(said(key, **values))
@@ -162,18 +155,7 @@ def _argument(argument: Argument) -> str:
 
 
 def _words(words: Said) -> str:
-    """Said words, escaped; a moment among their values (an ISO time) as ``when`` writes it."""
-    values = {k: _moment(v) if k == "when" else v for k, v in words["values"].items()}
-    return _e(say({"key": words["key"], "values": values}))
-
-
-def _moment(value: object) -> object:
-    if not isinstance(value, str):
-        return value
-    try:
-        return when(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp())
-    except ValueError:
-        return value
+    return _e(read(words))
 
 
 def _e(text: str) -> str:

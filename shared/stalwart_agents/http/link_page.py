@@ -30,6 +30,7 @@ from ..approvals.card import WORDS, Card, card_of
 from ..approvals.links import PATH, Link, Links
 from ..approvals.principal import Principal
 from ..approvals.rules import LINK_ISSUER, owner_of
+from ..approvals.strings import when
 from ..door import Door
 from ..engine.answer import Answer
 from ..engine.pause import Pause
@@ -119,7 +120,7 @@ class _LinkPages:
             action = card_page._p(card_page.words("linkSignIn")) + self.inbox()
         else:
             action = "".join(card_page.button(a) for a in mine)
-        expires = card_page._p(card_page.words("linkExpires", when=card_page.when(found.link.expires)), "meta")
+        expires = card_page._p(card_page.words("linkExpires", when=when(found.link.expires)), "meta")
         card = {**card, "answers": mine, "waits_for": None}
         return card_page.page(card["title"], card_page.card_html(card, action + expires))
 
@@ -184,7 +185,7 @@ class _LinkPages:
         decision, at = answered.get("decision"), answered.get("at")
         if not isinstance(decision, str) or not isinstance(at, int | float):
             return _said("linkUsed", card_page.words("linkUsedAlready"), 409)
-        label, moment, who = card_page.say_key(WORDS.get(decision, decision)), card_page.when(at), _name(answered)
+        label, moment, who = card_page.say_key(WORDS.get(decision, decision)), when(at), _name(answered)
         what = {"decision": label, "when": moment}
         said = card_page.words("linkUsedBy", who=who, **what) if who else card_page.words("linkUsedWhat", **what)
         return _said("linkUsed", said + " " + card_page.words("linkUsedAlready"), 409)
