@@ -25,7 +25,7 @@ from .approvals.announce import Notify, announce
 from .approvals.card import Verdict
 from .approvals.inbox import Inbox, read_inbox
 from .approvals.principal import ANONYMOUS, Principal
-from .approvals.rules import DECLINES, Approvers, approved_by, is_owner, owner_of, unapprovable
+from .approvals.rules import Approvers, approved_by, owner_of, unapprovable
 from .approvals.rules import misnamed as misnamed_approver
 from .aws.metrics import Meter, NoMeter
 from .config import Config, load_config
@@ -239,8 +239,7 @@ class Desk:
         if reader is None:
             return Verdict(tuple(pause.answers), deciders, (), units, tools)
         who, owner = reader.principal, reader.owner or ANONYMOUS.key
-        allowed, failed = approvers.judged(pause, who, owner)
-        answers = tuple(d for d in pause.answers if allowed or (d in DECLINES and is_owner(who, owner)))
+        answers, failed = approvers.open_to(pause, who, owner)
         counted = pause.approvals is not None and approved_by(pause.approvals["given"], who, owner)
         if counted:
             answers = tuple(d for d in answers if d != "approve")

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Protocol, TypedDict
 
 from .approvals.admission import Admission
+from .approvals.announce import Notify
 from .approvals.card import Verdict
 from .approvals.inbox import Inbox
 from .approvals.principal import Principal
@@ -41,6 +42,7 @@ class Door(Protocol):
 
     storage: Storage
     clock: Callable[[], float]
+    on_interrupt: Notify | None
 
     def describe(self) -> Described: ...
 

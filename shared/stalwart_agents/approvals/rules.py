@@ -89,7 +89,7 @@ class Approvers:
         """Why ``principal`` may not answer ``pause`` (with ``decision``, where known), as the person is told; None
         where they may.  The owner declining (``DECLINES``) is never refused.  A rule that cannot be evaluated is
         logged for the team and named as such, never as the person's own refusal."""
-        if decision in DECLINES and is_owner(principal, owner):
+        if decision is not None and _declines_own(decision, principal, owner):
             return None
         allowed, failed = self.judged(pause, principal, owner)
         if allowed:
@@ -100,6 +100,12 @@ class Approvers:
         if not self.governing(pause):
             return "only the person whose conversation this is may answer it"
         return f"the approver rules for this {pause.kind} of {pause.tool or 'the turn'} do not include you"
+
+    def open_to(self, pause: Pause, principal: Principal, owner: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The answers ``principal`` may give ``pause`` (``refusal`` refuses every other), and the governing rules
+        that could not be evaluated."""
+        allowed, failed = self.judged(pause, principal, owner)
+        return tuple(d for d in pause.answers if allowed or _declines_own(d, principal, owner)), failed
 
     def judged(self, pause: Pause, principal: Principal, owner: str | None) -> tuple[bool, tuple[str, ...]]:
         """Whether ``principal`` may answer ``pause`` (any answer), and the governing rules that could not be
@@ -112,6 +118,11 @@ class Approvers:
         judged = [(rule, rule.judges(values)) for rule in rules]
         failed = tuple(rule.name for rule, holds in judged if holds is None or rule.misjudges(call))
         return any(holds is True for _, holds in judged), failed
+
+
+def _declines_own(decision: str, principal: Principal, owner: str | None) -> bool:
+    """The thread's owner declining: never refused, so a rule nobody satisfies cannot hold the thread."""
+    return decision in DECLINES and is_owner(principal, owner)
 
 
 def about(pause: Pause) -> dict[str, Any]:

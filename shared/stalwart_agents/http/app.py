@@ -135,30 +135,19 @@ def door_app(
     route = Declare(app, routes)
     declare_pages(route, door, door.describe() if "config" in routes or "interface" in routes else _UNNAMED)
     declare_threads(route, Threads(door, auth, Tickets(key.encode()), secret, operator_token, stream_mode))
-    _card_in_deliveries(door)
+    webhook = door.on_interrupt if isinstance(door.on_interrupt, Webhook) else None
+    if webhook is not None and webhook.cards is None:
+        # Deliveries carry the card beside the pause, as a channel reads it (never as the person who asked).
+        webhook.cards = lambda pause: card_of(pause, door.verdict(pause, None), None)
     if public_url is not None:
-        app.state.links = _links(route, door, auth, public_url, link_hours, links_alone)
+        links = Links(door.storage, public_url, hours=link_hours, clock=door.clock)
+        if webhook is not None and webhook.links is None:
+            webhook.links = links
+        declare_links(route, door, links, auth, alone=links_alone)
+        app.state.links = links
     edge.no_422(app)
     app.state.door = door
     return app
-
-
-def _card_in_deliveries(door: Door) -> None:
-    """The webhook's deliveries carry the card beside the pause, as a channel reads it (whoever the rules let
-    answer, never the person who asked)."""
-    notify = getattr(door, "on_interrupt", None)
-    if isinstance(notify, Webhook) and notify.cards is None:
-        notify.cards = lambda pause: card_of(pause, door.verdict(pause, None), None)
-
-
-def _links(route: Declare, door: Door, auth: Auth, public_url: str, hours: float, alone: bool) -> Links:
-    """Signed links in the webhook's deliveries, and their pages where the ``links`` route is served."""
-    links = Links(door.storage, public_url, hours=hours, clock=door.clock)
-    notify = getattr(door, "on_interrupt", None)
-    if isinstance(notify, Webhook) and notify.links is None:
-        notify.links = links
-    declare_links(route, door, links, auth, alone=alone)
-    return links
 
 
 _UNNAMED: Described = {"agent": "", "description": "", "examples": []}
