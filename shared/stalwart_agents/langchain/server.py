@@ -157,9 +157,8 @@ class GraphDoor:
         """A person's turn: the graph invoked on ``turn(text)``; refused (run_waiting) while a pause waits."""
         enter(self.storage, thread, owner, start=True)
         self.redrive(thread)
-        self._sync(thread)  # an answer a dead worker left is asked about before the turn is refused for it
         with self._holding(self._run(thread, asker)) as run:
-            waiting = self._sync(thread)[0]
+            waiting = self._sync(thread, held=True)[0]
             if waiting:
                 raise RunWaiting("this thread's graph waits for a decision; answer it before a new turn", waiting)
             if self._pending(thread):
@@ -185,9 +184,11 @@ class GraphDoor:
                 return self._reply(run, session)
             raise InterruptStale(ANSWERED)
 
+        read = iter([run])  # the run just read, then read afresh for each attempt after one lost to a move
+
         def claim() -> RunRecord:
             now = self.clock()
-            current = self.storage.get_run(run.id) or run
+            current = next(read, None) or self.storage.get_run(run.id) or run
             claimed = self.storage.commit(claiming(pause, answer.stored(value, now), self._held(current, now), now))
             assert claimed.run is not None, "a claim saves its run"
             return claimed.run
@@ -202,11 +203,11 @@ class GraphDoor:
     def rollback(self, user: str, *, session: str | None = None) -> Reply:
         """An operator's rollback: every open pause of the thread answered ``cancel_all`` through the graph, which
         decides what to undo; ``reply.rollback`` says whether the graph ended (complete) or waits again."""
+        self.redrive(user)
+        open_now = self._sync(user)[0]
         run = self.storage.get_run(_run_id(user))
         if run is None:
             raise NotFound("this thread has no graph run to roll back")
-        self.redrive(user)
-        open_now = self._sync(user)[0]
         with self._holding(run):
             cancelled = {_interrupt_of(p.id): ROLLBACK for p in open_now if self._claimed_for_rollback(p.id)}
             if cancelled:
@@ -264,12 +265,12 @@ class GraphDoor:
         kept = {
             p.id: p for p in self.storage.run_pauses(run.id) if p.answer is not None and p.kind != "outcome_unknown"
         }
-        due = kept.keys() & self._rerunnable(thread)
+        due = kept.keys() & self._pending_in(thread, rerun=True)
         if not due:
             return set()
         try:
             with self._holding(run):
-                due = kept.keys() & self._rerunnable(thread)
+                due = kept.keys() & self._pending_in(thread, rerun=True)
                 if due:
                     self._invoke(_command({i: _taken(kept[i]) for i in due}), thread, _KEPT)
                 return due
@@ -288,7 +289,7 @@ class GraphDoor:
             self.graph.invoke(_command({_interrupt_of(pause.id): value}), _config(thread))
         except Exception as exc:
             log.exception("the graph of thread %s raised while taking an answer", thread)
-            node = self._node_of(thread, _interrupt_of(pause.id))
+            node = self._nodes(thread).get(_interrupt_of(pause.id))
             if node is None:
                 raise GraphFailed(f"the graph raised {type(exc).__name__} after it took the answer") from exc
             if node in self.rerun:
@@ -301,7 +302,7 @@ class GraphDoor:
         which never runs again; ``did_not_happen`` runs it again with the answer it was given."""
         interrupt = _interrupt_of(unknown.id)
         if decision == "happened":
-            node = self._node_of(thread, interrupt)
+            node = self._nodes(thread).get(interrupt)
             if node is not None:
                 config = _config(thread)
                 self.graph.update_state(config, self.settled(self.graph.get_state(config).values), as_node=node)
@@ -317,35 +318,47 @@ class GraphDoor:
         self._open(unknown_of(pause, f"{interrupt}{UNKNOWN}{asked}", cause, self.clock()), missed)
 
     def _orphaned(
-        self, run: RunRecord, known: Mapping[str, PauseRecord], live: set[str], missed: list[NotNotified]
+        self, run: RunRecord, known: Mapping[str, PauseRecord], live: set[str], missed: list[NotNotified], held: bool
     ) -> bool:
         """Answers a worker claimed and then died giving (it held the thread, and its hold ran out): the node may
         have made its write, so a person is asked whether it happened, as a node that raised is.  Decided under a
-        hold of this request's own, so a worker still running the graph is never taken for a dead one."""
+        hold of this request's own (taken here unless ``held``), so a worker still running the graph is never taken
+        for a dead one."""
         due = {i for i in live & known.keys() if not any(_open_for(p, i) for p in known.values())}
-        if not due or (run.lease_owner is not None and (run.lease_until or 0) > self.clock()):
+        if not due:
             return False
-        opened = False
+        if held:
+            return self._ask_about(run, due, missed)
+        if run.lease_owner is not None and (run.lease_until or 0) > self.clock():
+            return False
         try:
             with self._holding(run):
-                pending = self._rerun_or_not(run.thread)
-                kept = self.storage.run_pauses(run.id)
-                for interrupt in due & pending:
-                    if any(_open_for(p, interrupt) for p in kept):
-                        continue
-                    last = max((p for p in kept if _interrupt_of(p.id) == interrupt), key=lambda p: p.created_at)
-                    cause = "the worker giving the graph the answer stopped before the node finished"
-                    self._ask_whether_it_happened(run.thread, Pause.from_record(last), cause, missed)
-                    opened = True
+                return self._ask_about(run, due, missed)
         except RunBusy:
             return False
-        return opened
 
-    def _node_of(self, thread: str, interrupt: str) -> str | None:
-        """The node whose pending interrupt this is; None once the graph took the answer (the interrupt is gone)."""
-        state = self.graph.get_state(_config(thread))
-        tasks = getattr(state, "tasks", ()) or ()
-        return next((t.name for t in tasks if any(i.id == interrupt for i in t.interrupts or ())), None)
+    def _ask_about(self, run: RunRecord, due: set[str], missed: list[NotNotified]) -> bool:
+        """Under this request's hold: ask about each interrupt of ``due`` still pending, not safe to re-run, and with
+        nothing open for it; whether any was asked about."""
+        kept = self.storage.run_pauses(run.id)
+        asked = False
+        for interrupt in due & self._pending_in(run.thread, rerun=False):
+            if any(_open_for(p, interrupt) for p in kept):
+                continue
+            last = max((p for p in kept if _interrupt_of(p.id) == interrupt), key=lambda p: p.created_at)
+            cause = "the worker giving the graph the answer stopped before the node finished"
+            self._ask_whether_it_happened(run.thread, Pause.from_record(last), cause, missed)
+            asked = True
+        return asked
+
+    def _nodes(self, thread: str) -> dict[str, str]:
+        """Each pending interrupt's node, by interrupt id: an interrupt absent here was taken by the graph."""
+        tasks = getattr(self.graph.get_state(_config(thread)), "tasks", ()) or ()
+        return {i.id: t.name for t in tasks for i in t.interrupts or ()}
+
+    def _pending_in(self, thread: str, *, rerun: bool) -> set[str]:
+        """The pending interrupts of nodes declared safe to re-run (``rerun``), or of all the others."""
+        return {i for i, node in self._nodes(thread).items() if (node in self.rerun) is rerun}
 
     def _claimed_for_rollback(self, pause_id: str) -> bool:
         answer = Answer(ROLLBACK, channel="operator").stored(None, self.clock())
@@ -378,17 +391,6 @@ class GraphDoor:
         """The ids of the interrupts LangGraph's checkpoint shows pending."""
         return {interrupt.id for interrupt in _interrupts_of(self.graph.get_state(_config(thread)))}
 
-    def _rerunnable(self, thread: str) -> set[str]:
-        """The pending interrupts of nodes declared safe to re-run."""
-        tasks = getattr(self.graph.get_state(_config(thread)), "tasks", ()) or ()
-        return {i.id for t in tasks if t.name in self.rerun for i in t.interrupts or ()}
-
-    def _rerun_or_not(self, thread: str) -> set[str]:
-        """The pending interrupts of nodes not declared safe to re-run: those whose kept answer is never given
-        again by itself."""
-        tasks = getattr(self.graph.get_state(_config(thread)), "tasks", ()) or ()
-        return {i.id for t in tasks if t.name not in self.rerun for i in t.interrupts or ()}
-
     def _stored(self, thread: str, pause: str) -> tuple[RunRecord, PauseRecord]:
         run = self.storage.get_run(_run_id(thread))
         stored = next((p for p in self.storage.run_pauses(run.id) if p.id == pause), None) if run else None
@@ -396,9 +398,12 @@ class GraphDoor:
             raise NotFound(f"nothing in this thread waits with the id {pause!r}")
         return run, stored
 
-    def _sync(self, thread: str, pending: list[Any] | None = None) -> tuple[list[Pause], list[NotNotified]]:
+    def _sync(
+        self, thread: str, pending: list[Any] | None = None, *, held: bool = False
+    ) -> tuple[list[Pause], list[NotNotified]]:
         """Register the graph's pending interrupts (read now, unless given) as pauses (first writer wins) and
-        announce the new ones; the open pauses of pending interrupts, and those whose announcement failed."""
+        announce the new ones, and ask about answers a dead worker left (``held``: this request holds the thread);
+        the open pauses of pending interrupts, and those whose announcement failed."""
         pending = _interrupts_of(self.graph.get_state(_config(thread))) if pending is None else pending
         run = self._run(thread) if pending else self.storage.get_run(_run_id(thread))
         if run is None:
@@ -409,7 +414,7 @@ class GraphDoor:
             if interrupt.id not in known:
                 known[interrupt.id] = self._open(pause_of(run, interrupt, self.clock()), missed)
         live = {interrupt.id for interrupt in pending}
-        if self._orphaned(run, known, live, missed):
+        if self._orphaned(run, known, live, missed, held):
             known = {p.id: p for p in self.storage.run_pauses(run.id)}
         shown = [p for p in known.values() if p.status == "open" and _interrupt_of(p.id) in live]
         asker = run.state.get("asker")
@@ -452,10 +457,10 @@ class GraphDoor:
 
     @contextmanager
     def _holding(self, run: RunRecord) -> Iterator[RunRecord]:
-        """Hold the thread for the block: its graph runs for one request at a time."""
-        current = self.storage.get_run(run.id) or run
+        """Hold the thread for the block, over the version ``run`` was read at: its graph runs for one request at a
+        time."""
         try:
-            held = self.storage.commit(Changes(run=self._held(current, self.clock()), version=current.version)).run
+            held = self.storage.commit(Changes(run=self._held(run, self.clock()), version=run.version)).run
         except VersionConflict:
             raise RunBusy("another request is running this thread's graph; try again in a moment") from None
         assert held is not None, "a saved run is returned"
