@@ -87,7 +87,7 @@ def served(request, tmp_path, monkeypatch, ledger) -> Iterator[Served]:
     door, charge, charges = next(made)
     later = Later()
     with receiving(HOOK_SECRET) as receiver, serving(later) as base, httpx.Client(base_url=base, timeout=30) as client:
-        door.on_interrupt = Webhook(receiver.url, HOOK_SECRET)  # type: ignore[attr-defined]
+        door.on_interrupt = Webhook(receiver.url, HOOK_SECRET)
         auth = SharedSecret(SECRET, issuer=TEAM, audience=AUDIENCE)
         later.app = door_app(door, auth=auth, operator_token=OPERATOR, public_url=base, stream_mode="once")
         yield Served(request.param, base, charge, charges, receiver, client)
