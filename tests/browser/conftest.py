@@ -6,7 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -92,12 +92,30 @@ class Served:
         self.start()
 
 
-@pytest.fixture
-def served(tmp_path):
-    server = Served(f"sqlite:///{tmp_path / 'runs.db'}", tmp_path / "ledger.jsonl", "operator-for-browser-tests")
+SIGNIN_SECRET = "a shared secret for the browser tests, 32 bytes or more"
+SIGNIN = ["--auth", "hs256", "--jwt-issuer", "test", "--jwt-audience", "stalwart"]
+"""`stalwart serve` with people signed in: HS256 tokens, issuer ``test``, audience ``stalwart``, SIGNIN_SECRET."""
+
+
+def stalwart_serving(tmp_path: Path, *, signed_in: bool = False, config: Path = SHOP) -> Iterator[Served]:
+    """`stalwart serve` on ``config`` with its store and ledger in ``tmp_path``, for the length of the generator."""
+    options, env = (SIGNIN, {"STALWART_JWT_SECRET": SIGNIN_SECRET}) if signed_in else ((), None)
+    server = Served(
+        f"sqlite:///{tmp_path / 'runs.db'}",
+        tmp_path / "ledger.jsonl",
+        "operator-for-browser-tests",
+        options=options,
+        env=env,
+        config=config,
+    )
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def served(tmp_path):
+    yield from stalwart_serving(tmp_path)
 
 
 @pytest.fixture

@@ -21,11 +21,9 @@ import jwt
 import pytest
 
 from ..conftest import ROOT
-from .conftest import AXE, SHOTS, Served
+from .conftest import AXE, SHOTS, SIGNIN_SECRET, Served, stalwart_serving
 from .test_interface import ledger, say
 
-SECRET = "a shared secret for the browser tests, 32 bytes or more"
-AUTH = ["--auth", "hs256", "--jwt-issuer", "test", "--jwt-audience", "stalwart"]
 SIZES = {"phone": {"width": 390, "height": 844}, "desk": {"width": 1280, "height": 800}}
 PEOPLE = {
     "alice": {"name": "Alice Moreau", "email": "alice@shop.example", "groups": ["sales"]},
@@ -60,7 +58,7 @@ FOUR_EYES = """
 
 def token_for(person: str) -> str:
     claims = {"sub": person, "iss": "test", "aud": "stalwart", "exp": int(time.time()) + 600, **PEOPLE[person]}
-    return jwt.encode(claims, SECRET, algorithm="HS256")
+    return jwt.encode(claims, SIGNIN_SECRET, algorithm="HS256")
 
 
 def desk_agent(folder: Path, rules: str) -> Path:
@@ -75,17 +73,7 @@ def desk_agent(folder: Path, rules: str) -> Path:
 
 
 def serving(tmp_path: Path, rules: str) -> Iterator[Served]:
-    server = Served(
-        f"sqlite:///{tmp_path / 'runs.db'}",
-        tmp_path / "ledger.jsonl",
-        "operator-for-browser-tests",
-        options=AUTH,
-        env={"STALWART_JWT_SECRET": SECRET},
-        config=desk_agent(tmp_path, rules),
-    )
-    server.start()
-    yield server
-    server.stop()
+    yield from stalwart_serving(tmp_path, signed_in=True, config=desk_agent(tmp_path, rules))
 
 
 @pytest.fixture

@@ -13,30 +13,18 @@ import httpx
 import jwt
 import pytest
 
-from .conftest import Served
+from .conftest import SIGNIN_SECRET, stalwart_serving
 from .test_interface import CHARGE, answer, confirm_box, ledger, say, thread_of
-
-SECRET = "a shared secret for the browser tests, 32 bytes or more"
-AUTH = ["--auth", "hs256", "--jwt-issuer", "test", "--jwt-audience", "stalwart"]
 
 
 def token_for(subject: str) -> str:
     claims = {"sub": subject, "iss": "test", "aud": "stalwart", "exp": int(time.time()) + 600}
-    return jwt.encode(claims, SECRET, algorithm="HS256")
+    return jwt.encode(claims, SIGNIN_SECRET, algorithm="HS256")
 
 
 @pytest.fixture
 def served(tmp_path):
-    server = Served(
-        f"sqlite:///{tmp_path / 'runs.db'}",
-        tmp_path / "ledger.jsonl",
-        "operator-for-browser-tests",
-        options=AUTH,
-        env={"STALWART_JWT_SECRET": SECRET},
-    )
-    server.start()
-    yield server
-    server.stop()
+    yield from stalwart_serving(tmp_path, signed_in=True)
 
 
 @pytest.fixture
