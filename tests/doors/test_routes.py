@@ -121,6 +121,9 @@ def test_a_signed_link_shows_without_acting_then_answers_once_as_the_person_sign
     link = delivery["links"]["approve"]
     assert httpx.get(link).status_code == 200 and served.charges() == []
     assert httpx.post(link, headers={"Origin": served.base}).status_code == 401
+    stranger = httpx.post(link, headers={"Origin": served.base, **served.as_(BOB)})
+    assert stranger.status_code == 403 and served.charges() == []  # a link is no way into another's thread
+    assert served.waiting(ALICE, "t1").json()["waiting"] == [pause]
     answered = httpx.post(link, headers={"Origin": served.base, **served.as_(ALICE)})
     assert answered.status_code == 200 and "Answer taken" in answered.text
     again = httpx.post(link, headers={"Origin": served.base, **served.as_(ALICE)})

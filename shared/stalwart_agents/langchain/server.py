@@ -41,7 +41,7 @@ from ..approvals.announce import Notify, announce
 from ..approvals.card import Verdict
 from ..approvals.inbox import Inbox, read_inbox
 from ..approvals.principal import ANONYMOUS, Principal
-from ..approvals.rules import is_owner, owner_of
+from ..approvals.rules import is_owner, owner_of, owns
 from ..approvals.webhook import Webhook
 from ..door import Described
 from ..engine.answer import Answer
@@ -52,6 +52,7 @@ from ..engine.pause import Pause, new_token
 from ..engine.reply import NotNotified, Reply, RollbackReport
 from ..errors import (
     InterruptStale,
+    NotAnApprover,
     NotFound,
     PauseClosed,
     PauseExists,
@@ -138,7 +139,8 @@ class GraphDoor:
         enter(self.storage, user, owner, start=start)
 
     def may_answer(self, pause: Pause, principal: Principal, owner: str | None) -> bool:
-        return is_owner(principal, owner or ANONYMOUS.key)
+        """The thread's owner, or a signed link, which stands for them: a graph has no approver rules."""
+        return owns(principal, owner or ANONYMOUS.key)
 
     def verdict(self, pause: Pause, reader: Admission | None) -> Verdict:
         """Every answer for the thread's owner (or a channel, which answers for them), none for anyone else."""
@@ -177,6 +179,11 @@ class GraphDoor:
         self._sync(thread)
         run, stored = self._stored(thread, pause)
         shown = Pause.from_record(stored)
+        if not self.may_answer(shown, admitted.principal, admitted.owner):
+            # Refused here, whoever admitted the caller: a link's page lets a signed-in stranger reach the answer.
+            raise NotAnApprover(
+                "you may not answer this pause: only the person whose conversation this is may", pause=pause
+            )
         check_token(answer, shown)
         value = answer.checked(shown)
         if stored.status != "open":
