@@ -18,10 +18,12 @@ CONTROL_CHARACTERS = r"\x00-\x1f\x7f-\x9f"
 """C0, DEL and C1: never in a thread id, a tool name or a cursor a store is asked for (a NUL alone broke Postgres)."""
 
 RunStatus = Literal["running", "waiting", "done", "cancelled", "failed"]
-PauseStatus = Literal["open", "answered"]
+PauseStatus = Literal["open", "answered", "closed"]
+"""``closed``: the run moved past it (it finished, or was rolled back) before anyone answered it."""
 JournalStatus = Literal["started", "done", "failed", "unknown"]
-CallStatus = Literal[JournalStatus, "skipped", "cancelled"]
-"""What became of one call, as a reply reports it: the journal's word, or skipped or cancelled by a person."""
+CallStatus = Literal[JournalStatus, "skipped", "cancelled", "expired"]
+"""What became of one call, as a reply reports it: the journal's word, skipped or cancelled by a person, or expired:
+nobody answered before its deadline."""
 
 PauseKind = Literal["confirm", "outcome_unknown", "saga_stuck", "ask", "delegate"]
 Choice = Literal[
@@ -37,6 +39,10 @@ Choice = Literal[
     "decline",
 ]
 """Every answer some kind of pause takes (``pause.ANSWERS`` says which kind takes which)."""
+Decided = Literal[Choice, "expired"]
+"""What a run reads of an answered pause: a person's choice, or ``expired``, the clock's, which no person gives."""
+OnExpiry = Literal["skip", "cancel_all"]
+"""What a run does with a pause that expired: goes on without the call, or cancels and undoes the whole run."""
 
 SagaReason = Literal["cancel_all", "failed", "operator"]
 """Why a run undoes what it did: a person cancelled, a call failed for certain, or an operator rolled it back."""

@@ -439,7 +439,7 @@ def test_an_unknown_status_is_refused(store: Storage) -> None:
     with pytest.raises(ValueError):
         begin_run(store, a_run(status="paused"))
     with pytest.raises(ValueError):
-        open_pause(store, a_pause(status="closed"))
+        open_pause(store, a_pause(status="shut"))
     with pytest.raises(ValueError):
         journal_start(store, an_entry(status="pending"))
     assert store.get_run("run-1") is None

@@ -184,6 +184,7 @@ class Transactional(ABC, Generic[Tx]):
         with self._transaction() as tx:
             for check in checks(changes, rows):
                 thread = self._decide(tx, check, at, touched) or thread
+            self._close(tx, rows.closes)
             # Every thread written on is touched before its events are appended: where the touch locks the thread's
             # row (Postgres), a thread's events are appended one commit at a time, so their ids rise as readers see
             # them.
@@ -260,6 +261,10 @@ class Transactional(ABC, Generic[Tx]):
     @abstractmethod
     def _insert(self, tx: Tx, kind: type[PauseRecord | JournalEntry], row: Row) -> bool:
         """Insert a pause, or a journal entry (after its run's others); False if its key is taken."""
+
+    @abstractmethod
+    def _close(self, tx: Tx, pauses: list[str]) -> None:
+        """Close each of ``pauses`` that is still open: it is no longer listed, announced or woken."""
 
     @abstractmethod
     def _update_entry(self, tx: Tx, check: EntryAt) -> bool:

@@ -102,6 +102,7 @@ class Rows:
     starts: list[Row]
     updates: list[Row]
     events: list[tuple[str, str]]
+    closes: list[str]
 
     def committed_run(self, thread: str | None) -> RunRecord | None:
         """The run as a commit stored it: saved (on ``thread``, where it is kept), else begun, else None."""
@@ -120,6 +121,7 @@ def encoded(changes: Changes) -> Rows:
         starts=[to_row(e) for e in changes.starts],
         updates=[to_row(e) for e, _, _ in changes.updates],
         events=[(e.thread, text(e.body)) for e in changes.events],
+        closes=[pause.id for pause in changes.closes],
     )
 
 

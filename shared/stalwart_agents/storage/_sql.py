@@ -97,7 +97,18 @@ LOCK_THREAD = (
 )
 INSERT_RUN = _insert(RunRecord)
 POINT_THREAD = "UPDATE threads SET active_run = :active_run, last_run = :id WHERE thread = :thread"
-ANSWER_PAUSE = "UPDATE pauses SET status = 'answered', answer = :answer WHERE id = :id AND status = 'open'"
+ANSWER_PAUSE = (
+    "UPDATE pauses SET status = 'answered', answer = :answer, wake_at = NULL WHERE id = :id AND status = 'open'"
+)
+CLOSE_PAUSE = "UPDATE pauses SET status = 'closed', wake_at = NULL WHERE id = :id AND status = 'open'"
+CLAIM_WAKE = (
+    "UPDATE pauses SET wake_at = :until"
+    " WHERE id = :id AND run = :run AND status = 'open' AND woken = :woken AND wake_at <= :now"
+)
+SET_WAKE = (
+    "UPDATE pauses SET woken = :next, wake_at = :wake_at WHERE id = :id AND run = :run AND status = 'open'"
+    " AND woken = :woken"
+)
 SAVE_RUN = _update(RunRecord, "id = :id AND version = :expected_version", keep=("id", "thread")) + " RETURNING thread"
 FREE_THREAD = (
     "INSERT INTO threads (thread, touched_at) VALUES (:thread, :at)"
@@ -147,6 +158,9 @@ STALE_RUNS = _select(
 )
 DUE_FAILED = _select(
     PauseRecord, "status = 'open' AND due_at IS NOT NULL AND due_at <= :now ORDER BY due_at LIMIT :limit"
+)
+DUE_PAUSES = _select(
+    PauseRecord, "status = 'open' AND wake_at IS NOT NULL AND wake_at <= :now ORDER BY wake_at LIMIT :limit"
 )
 DUE_UNANNOUNCED = _select(
     PauseRecord, "status = 'open' AND delivery IS NULL AND created_at <= :opened ORDER BY created_at LIMIT :limit"
@@ -345,6 +359,20 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         with self._reading() as db:
             return [_inbox_entry(row) for row in self._execute(db, statement, params).fetchall()]
 
+    def claim_wake(self, run_id: str, pause_id: str, woken: int, now: float, until: float) -> bool:
+        params = {"id": pause_id, "run": run_id, "woken": woken, "now": now, "until": until}
+        with self._transaction() as db:
+            return self._changed(db, CLAIM_WAKE, params)
+
+    def set_wake(self, run_id: str, pause_id: str, woken: int, then: tuple[int, float | None]) -> bool:
+        params = {"id": pause_id, "run": run_id, "woken": woken, "next": then[0], "wake_at": then[1]}
+        with self._transaction() as db:
+            return self._changed(db, SET_WAKE, params)
+
+    def due_pauses(self, now: float, limit: int = 100) -> list[PauseRecord]:
+        with self._reading() as db:
+            return self._all(db, PauseRecord, DUE_PAUSES, {"now": now, "limit": records.check_limit(limit)})
+
     def due_deliveries(self, now: float, limit: int = 100) -> list[PauseRecord]:
         params = {"now": now, "opened": now - UNANNOUNCED, "limit": records.check_limit(limit)}
         with self._reading_together() as db:
@@ -399,6 +427,10 @@ class SqlStorage(Transactional[Db], Generic[Db]):
 
     def _answer_pause(self, tx: Db, check: PauseOpen) -> bool:
         return self._changed(tx, ANSWER_PAUSE, {"answer": check.answer, "id": check.pause_id})
+
+    def _close(self, tx: Db, pauses: list[str]) -> None:
+        for pause in pauses:
+            self._execute(tx, CLOSE_PAUSE, {"id": pause})
 
     def _save_run(self, tx: Db, check: RunAt, at: float) -> str | None:
         saved = self._execute(tx, SAVE_RUN, check.run | {"expected_version": check.version}).fetchone()

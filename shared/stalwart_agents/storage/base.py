@@ -16,7 +16,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 RUN_STATUSES = ("running", "waiting", "done", "cancelled", "failed")
 FINISHED = frozenset({"done", "cancelled", "failed"})
-PAUSE_STATUSES = ("open", "answered")
+PAUSE_STATUSES = ("open", "answered", "closed")
 JOURNAL_STATUSES = ("started", "done", "failed", "unknown")
 DEFAULT_RETENTION = 30 * 24 * 3600.0
 """Seconds a finished thread is kept after its last activity (``settings.retention_days`` in agent.yaml)."""
@@ -71,7 +71,12 @@ class RunRecord:
 
 @dataclass(frozen=True)
 class PauseRecord:
-    """A question to a person.  ``payload`` is the pause's public JSON, without the token."""
+    """A question to a person.  ``payload`` is the pause's public JSON, without the token.
+
+    ``wake_at`` is when the clock next has something to do with the open pause (remind, escalate, expire it: its
+    deadline's ``woken``-th event, see ``engine.deadline``); None where nothing remains.  ``closed``: the run moved
+    past it unanswered.
+    """
 
     id: str
     run: str
@@ -84,6 +89,8 @@ class PauseRecord:
     answer: dict[str, Any] | None = None
     created_at: float = 0.0
     delivery: dict[str, Any] | None = None
+    wake_at: float | None = None
+    woken: int = 0
 
     def replace(self, **changes: Any) -> PauseRecord:
         return _replaced(self, changes)
@@ -163,6 +170,9 @@ class Changes:
     - ``starts``: no journal entry has their keys (JournalExists);
     - ``updates`` ``(entry, status, attempt)``: each stored entry is in that status and attempt (JournalConflict).
 
+    ``closes`` (pauses of the saved run, which the run's version condition covers) are closed where still open, so
+    nothing the run moved past is listed, announced or woken again.
+
     A run begun or saved with a finished status is not (or no longer) its thread's active run.  A begin notes
     its thread's activity (``Upkeep``) and owner in the same transaction, so a prune never removes a thread
     between a check of its owner and its turn.
@@ -178,9 +188,11 @@ class Changes:
     updates: list[tuple[JournalEntry, str, int | None]] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     shown: list[ShownMessage] = field(default_factory=list)
+    closes: list[PauseRecord] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return any((self.begin, self.claim, self.run, self.pauses, self.starts, self.updates, self.events, self.shown))
+        writes = (self.begin, self.claim, self.run, self.pauses, self.starts, self.updates, self.events, self.shown)
+        return any(writes) or bool(self.closes)
 
 
 @dataclass(frozen=True)
@@ -267,6 +279,15 @@ class SideTables(Protocol):
     def note_delivery(self, run_id: str, pause_id: str, outcome: dict[str, Any]) -> None:
         """Write on a pause how its announcement to ``on_interrupt`` went (the latest attempt wins)."""
 
+    def claim_wake(self, run_id: str, pause_id: str, woken: int, now: float, until: float) -> bool:
+        """Whether the caller may do the open pause's ``woken``-th clock event now, by one conditional write: the
+        pause is still at that event and due (``wake_at <= now``), and is then not due again before ``until``, so
+        of all workers one does it, and another only once ``until`` passes without it done (its worker died)."""
+
+    def set_wake(self, run_id: str, pause_id: str, woken: int, then: tuple[int, float | None]) -> bool:
+        """Move the open pause from its ``woken``-th clock event to ``then`` (the next event and when it is due, or
+        the same event later, to try it again); False where it is no longer open or at that event."""
+
     def claim_delivery(self, run_id: str, pause_id: str, now: float, hold: float) -> bool:
         """Whether the caller may post the pause's announcement now, decided by one conditional write.
 
@@ -315,6 +336,10 @@ class Upkeep(Protocol):
 
     def stale_runs(self, now: float, limit: int = 100) -> list[RunRecord]:
         """Runs still ``running`` whose lease ran out before ``now``: their worker died, and nobody has come since."""
+
+    def due_pauses(self, now: float, limit: int = 100) -> list[PauseRecord]:
+        """Open pauses whose ``wake_at`` is at or before ``now``, soonest first, at most ``limit``: read by an index
+        of those alone (a store of a million answered pauses reads what is due, never the rest)."""
 
     def due_deliveries(self, now: float, limit: int = 100) -> list[PauseRecord]:
         """Open pauses whose announcement is due at or before ``now`` (``delivery_due``), read by an index where

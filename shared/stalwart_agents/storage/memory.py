@@ -288,6 +288,31 @@ class MemoryStorage(Transactional[_Tables]):
             self._claims[pause_id] = now
             return True
 
+    def claim_wake(self, run_id: str, pause_id: str, woken: int, now: float, until: float) -> bool:
+        return self._rewake(run_id, pause_id, woken, (woken, until), due_by=now)
+
+    def set_wake(self, run_id: str, pause_id: str, woken: int, then: tuple[int, float | None]) -> bool:
+        return self._rewake(run_id, pause_id, woken, then)
+
+    def _rewake(
+        self, run_id: str, pause_id: str, woken: int, then: tuple[int, float | None], due_by: float | None = None
+    ) -> bool:
+        with self._transaction() as tx:
+            pause = tx.pauses.get((pause_id,))
+            if pause is None or pause["run"] != run_id or pause["status"] != "open" or pause["woken"] != woken:
+                return False
+            if due_by is not None and (pause["wake_at"] is None or pause["wake_at"] > due_by):
+                return False
+            tx.pauses[(pause_id,)] = pause | {"woken": then[0], "wake_at": then[1]}
+            return True
+
+    def due_pauses(self, now: float, limit: int = 100) -> list[PauseRecord]:
+        records.check_limit(limit)
+        with self._lock:
+            rows = [row for row in self._tables.pauses.values() if row["status"] == "open"]
+        due = sorted((row for row in rows if row["wake_at"] is not None and row["wake_at"] <= now), key=_waking)
+        return [records.from_row(PauseRecord, row) for row in due[:limit]]
+
     def due_deliveries(self, now: float, limit: int = 100) -> list[PauseRecord]:
         records.check_limit(limit)
         with self._lock:
@@ -376,8 +401,14 @@ class MemoryStorage(Transactional[_Tables]):
         pause = tx.pauses.get((check.pause_id,))
         if pause is None or pause["status"] != "open":
             return False
-        tx.pauses[(check.pause_id,)] = pause | {"status": "answered", "answer": check.answer}
+        tx.pauses[(check.pause_id,)] = pause | {"status": "answered", "answer": check.answer, "wake_at": None}
         return True
+
+    def _close(self, tx: _Tables, pauses: list[str]) -> None:
+        for pause_id in pauses:
+            pause = tx.pauses.get((pause_id,))
+            if pause is not None and pause["status"] == "open":
+                tx.pauses[(pause_id,)] = pause | {"status": "closed", "wake_at": None}
 
     def _save_run(self, tx: _Tables, check: RunAt, at: float) -> str | None:
         stored = tx.runs.get((check.run["id"],))
@@ -437,3 +468,7 @@ class MemoryStorage(Transactional[_Tables]):
     def _rows_of(self, run_id: str, table: Mapping[Key, Row]) -> list[Row]:
         """A run's rows of ``table`` in the order they were written, by the index commits keep: no scan."""
         return [table[key] for key in self._indexes.rows_of_run.get(run_id, ()) if key in table]
+
+
+def _waking(row: Row) -> float:
+    return float(row["wake_at"])

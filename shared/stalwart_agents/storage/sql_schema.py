@@ -135,4 +135,11 @@ MIGRATIONS: list[str] = [
     CREATE INDEX pauses_open_by_kind ON pauses (kind, created_at, id) WHERE status = 'open';
     CREATE INDEX pauses_open_by_tool ON pauses (tool, created_at, id) WHERE status = 'open';
     """,
+    # 8: deadlines: when the clock next wakes an open pause (to remind, escalate or expire it), how many of its
+    # deadline's events are done, and the index due_pauses reads by, of the pauses the clock has work for alone
+    """
+    ALTER TABLE pauses ADD COLUMN wake_at {real};
+    ALTER TABLE pauses ADD COLUMN woken INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX pauses_wake ON pauses (wake_at) WHERE status = 'open' AND wake_at IS NOT NULL;
+    """,
 ]
