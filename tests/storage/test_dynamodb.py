@@ -29,6 +29,7 @@ from stalwart_agents.storage import (  # noqa: E402
     open_storage,
 )
 from stalwart_agents.storage.dynamodb import DynamoStorage  # noqa: E402
+from stalwart_agents.storage.dynamodb_items import WAKE_SHARDS  # noqa: E402
 from stalwart_agents.storage.dynamodb_schema import TABLE, TTL_ATTRIBUTE  # noqa: E402
 from stalwart_agents.storage.dynamodb_sizes import (  # noqa: E402
     ITEM_LIMIT,
@@ -606,3 +607,133 @@ def test_a_begin_honours_an_owner_kept_before_and_owns_a_thread_begun_without_on
     assert opened.calls_of(lambda: store.commit(Changes(begin=a_run(5, thread="thread-py"), owner="bo"))) == [
         "TransactWriteItems"
     ]
+
+
+# deadlines: the wake index
+
+
+def wake_index(opened: Opened, table: str) -> list[tuple[str, float]]:
+    """Every pause the sparse wake index lists, read as the index holds it, by (wake_at, pause)."""
+    listed = [
+        (item["sk"]["S"][2:], float(item["wake_at"]["N"]))
+        for shard in range(WAKE_SHARDS)
+        for item in opened.client.query(
+            TableName=table,
+            IndexName="wake",
+            KeyConditionExpression="#w = :s",
+            ExpressionAttributeNames={"#w": "wake"},
+            ExpressionAttributeValues={":s": {"S": f"{shard:02d}"}},
+        )["Items"]
+    ]
+    return sorted(listed, key=lambda entry: (entry[1], entry[0]))
+
+
+def a_pause_of(run: RunRecord, n: int, **fields: Any) -> PauseRecord:
+    return PauseRecord(f"pause-{n}", run.id, run.thread, "approve", 1, "tok", {"question": "send?"}, **fields)
+
+
+def test_the_wake_index_holds_open_pauses_with_a_wake_alone(opened: Opened, table: str) -> None:
+    store = opened.store
+    run = begin_run(store, a_run(1, status="waiting"))
+    pauses = [a_pause_of(run, n, wake_at=float(n), created_at=float(n)) for n in (1, 2, 3, 4)]
+    store.commit(Changes(pauses=[*pauses, a_pause_of(run, 5), a_pause_of(run, 6, wake_at=1.0, status="answered")]))
+    assert wake_index(opened, table) == [("pause-1", 1.0), ("pause-2", 2.0), ("pause-3", 3.0), ("pause-4", 4.0)]
+    assert store.claim_wake("run-1", "pause-1", 0, 10.0, 40.0)
+    assert store.set_wake("run-1", "pause-2", 0, (1, None))
+    run = claim(store, "pause-3", {"decision": "approve"}, run, expected_version=run.version)
+    store.commit(Changes(run=run.replace(status="done"), version=run.version, closes=store.run_pauses("run-1")))
+    assert wake_index(opened, table) == []
+    assert sorted((p.id, p.status, p.wake_at) for p in store.run_pauses("run-1")) == [
+        ("pause-1", "closed", None),
+        ("pause-2", "closed", None),
+        ("pause-3", "answered", None),
+        ("pause-4", "closed", None),
+        ("pause-5", "closed", None),
+        ("pause-6", "answered", 1.0),
+    ]
+    for key, item in stored_items(opened, table).items():
+        assert not {"wake", "inbox", "opened"} & item.keys(), key
+
+
+def test_due_pauses_reads_the_wake_index_and_the_due_pauses_alone(opened: Opened) -> None:
+    store = opened.store
+    run = begin_run(store, a_run(1, status="waiting"))
+    store.commit(Changes(pauses=[a_pause_of(run, n, wake_at=float(n)) for n in range(30)]))
+    calls = opened.calls_of(lambda: store.due_pauses(10.0, limit=5))
+    assert calls == ["Query"] * WAKE_SHARDS + ["BatchGetItem"]
+    assert [p.id for p in store.due_pauses(10.0, limit=5)] == [f"pause-{n}" for n in range(5)]
+    assert [p.id for p in store.due_pauses(2.5)] == ["pause-0", "pause-1", "pause-2"]
+    assert opened.calls_of(lambda: store.due_pauses(10.0, limit=0)) == []
+
+
+def test_a_pause_the_index_still_lists_once_answered_is_left_out_by_its_consistent_read(
+    opened: Opened, table: str
+) -> None:
+    """The index is eventually consistent: what it lists is read again by key, and kept only where still due."""
+    store = opened.store
+    run = begin_run(store, a_run(1, status="waiting"))
+    store.commit(Changes(pauses=[a_pause_of(run, n, wake_at=float(n)) for n in (1, 2)]))
+    store.commit(Changes(claim=("pause-1", {"ok": True}), run=run, version=run.version))
+    # the index as a replica that has not yet seen the answer holds it
+    opened.client.update_item(
+        TableName=table,
+        Key={"pk": {"S": "R#run-1"}, "sk": {"S": "P#pause-1"}},
+        UpdateExpression="SET wake = :s, wake_at = :w",
+        ExpressionAttributeValues={":s": {"S": "00"}, ":w": {"N": "1"}},
+    )
+    assert [entry[0] for entry in wake_index(opened, table)] == ["pause-1", "pause-2"]
+    assert [p.id for p in store.due_pauses(10.0)] == ["pause-2"]
+
+
+def test_an_expired_pause_is_never_due_and_does_not_hold_up_the_rest(opened: Opened, table: str) -> None:
+    store = opened.store
+    run = begin_run(store, a_run(1, status="waiting"))
+    store.commit(Changes(pauses=[a_pause_of(run, n, wake_at=float(n)) for n in range(1, 6)]))
+    expire(opened, table, "R#run-1", only={"P#pause-1", "P#pause-2", "P#pause-3"})
+    assert [p.id for p in store.due_pauses(10.0, limit=2)] == ["pause-4", "pause-5"]
+    assert not store.claim_wake("run-1", "pause-1", 0, 10.0, 40.0)
+    assert not store.set_wake("run-1", "pause-1", 0, (1, 20.0))
+
+
+def test_a_pause_stored_before_deadlines_is_at_its_first_event(opened: Opened, table: str) -> None:
+    store = opened.store
+    run = begin_run(store, a_run(1, status="waiting"))
+    store.commit(Changes(pauses=[a_pause_of(run, 1)]))
+    opened.client.update_item(
+        TableName=table, Key={"pk": {"S": "R#run-1"}, "sk": {"S": "P#pause-1"}}, UpdateExpression="REMOVE woken"
+    )
+    assert present(store.get_pause("pause-1")).woken == 0
+    assert not store.claim_wake("run-1", "pause-1", 0, 10.0, 40.0)  # nothing due
+    assert store.set_wake("run-1", "pause-1", 0, (0, 5.0))
+    assert wake_index(opened, table) == [("pause-1", 5.0)]
+    assert store.claim_wake("run-1", "pause-1", 0, 10.0, 40.0)
+    assert opened.calls_of(lambda: store.set_wake("run-1", "pause-1", 0, (1, 60.0))) == ["UpdateItem"]
+    assert wake_index(opened, table) == [("pause-1", 60.0)]
+
+
+def test_a_close_of_a_pause_answered_since_it_was_read_leaves_it_answered(opened: Opened) -> None:
+    """Closing where still open: a close that finds its pause answered costs one retry, never the commit."""
+    store = opened.store
+    run = begin_run(store, a_run(1, status="waiting"))
+    store.commit(Changes(pauses=[a_pause_of(run, 1, wake_at=1.0), a_pause_of(run, 2, wake_at=2.0)]))
+    read = store.run_pauses("run-1")
+    store.commit(Changes(claim=("pause-1", {"ok": True})))
+    finish = Changes(run=run.replace(status="done"), version=run.version, closes=read)
+    assert opened.calls_of(lambda: store.commit(finish)) == ["TransactWriteItems", "TransactWriteItems"]
+    assert [(p.id, p.status) for p in store.run_pauses("run-1")] == [("pause-1", "answered"), ("pause-2", "closed")]
+    assert present(store.get_run("run-1")).status == "done"
+
+
+def test_a_pause_answered_or_put_in_the_commit_that_closes_it_is_written_once(opened: Opened) -> None:
+    store = opened.store
+    run = begin_run(store, a_run(1, status="waiting"))
+    store.commit(Changes(pauses=[a_pause_of(run, 1, wake_at=1.0)]))
+    [open_one] = store.run_pauses("run-1")
+    new = a_pause_of(run, 2, wake_at=2.0)
+    done = run.replace(status="done")
+    answer = Changes(
+        claim=("pause-1", {"ok": True}), run=done, version=run.version, pauses=[new], closes=[open_one, new]
+    )
+    assert opened.calls_of(lambda: store.commit(answer)) == ["TransactWriteItems"]
+    assert [(p.id, p.status) for p in store.run_pauses("run-1")] == [("pause-1", "answered"), ("pause-2", "closed")]
+    assert store.due_pauses(1e12) == [] and store.inbox() == []

@@ -53,6 +53,8 @@ from .dynamodb_items import (
     LIVE_SHARDS,
     OPEN,
     TOKEN,
+    WAKE_KEYS,
+    WAKE_SHARDS,
     Item,
     Stamp,
     Terms,
@@ -69,6 +71,7 @@ from .dynamodb_items import (
     thread_key,
     update_expression,
     visible,
+    wake_shard,
 )
 from .dynamodb_schema import TTL_ATTRIBUTE, create_table_arguments
 from .dynamodb_sizes import check_item, item_size
@@ -410,6 +413,87 @@ class DynamoStorage:
         except ClientError:
             return False
         return True
+
+    def claim_wake(self, run_id: str, pause_id: str, woken: int, now: float, until: float) -> bool:
+        """One conditional UpdateItem: ``wake_at`` moves to ``until`` where the pause is open, at ``woken`` and due."""
+        terms = Terms()
+        due = f"{terms.name(WAKE_KEYS[1])} <= {terms.value(now)}"
+        return self._rewake(run_id, pause_id, woken, terms, [terms.equal(WAKE_KEYS[1], until)], [], due)
+
+    def set_wake(self, run_id: str, pause_id: str, woken: int, then: tuple[int, float | None]) -> bool:
+        """One conditional UpdateItem: ``woken`` and ``wake_at`` become ``then`` where the pause is open and at
+        ``woken``; a ``wake_at`` of None takes the pause out of the wake index."""
+        terms = Terms()
+        sets = [terms.equal("woken", then[0])]
+        removes: list[str] = []
+        if then[1] is None:
+            removes += [terms.name(name) for name in WAKE_KEYS]
+        else:
+            sets += [terms.equal(WAKE_KEYS[0], wake_shard(pause_id)), terms.equal(WAKE_KEYS[1], then[1])]
+        return self._rewake(run_id, pause_id, woken, terms, sets, removes)
+
+    def _rewake(
+        self,
+        run_id: str,
+        pause_id: str,
+        woken: int,
+        terms: Terms,
+        sets: list[str],
+        removes: list[str],
+        *conditions: str,
+    ) -> bool:
+        """Update the pause's wake where it is there, open and at ``woken`` (a pause stored before deadlines has
+        no ``woken``: it is at 0), and every one of ``conditions`` holds; False where not."""
+        at = terms.equal("woken", woken)
+        if woken == 0:
+            at = f"({at} OR {terms.absent('woken')})"
+        condition = " AND ".join([terms.present(self.clock()), terms.equal("status", "open"), at, *conditions])
+        try:
+            self._call(
+                "update_item",
+                expected=("ConditionalCheckFailedException",),
+                TableName=self.table,
+                Key=item_key(f"R#{run_id}", f"P#{pause_id}"),
+                UpdateExpression=update_expression(sets, removes),
+                ConditionExpression=condition,
+                **terms.fields(),
+            )
+        except ClientError:
+            return False
+        return True
+
+    def due_pauses(self, now: float, limit: int = 100) -> list[PauseRecord]:
+        """The soonest due of each shard of the sparse wake index, read again by key (strongly consistent, one
+        BatchGetItem a hundred), so a pause answered, closed or moved since the index last saw it is left out:
+        a page may then be short, and the clock's next round finds what it missed."""
+        records.check_limit(limit)
+        if limit == 0:
+            return []
+        listed = sorted(
+            (item for shard in range(WAKE_SHARDS) for item in self._due_in(f"{shard:02d}", now, limit)),
+            key=lambda item: (float(item[WAKE_KEYS[1]]["N"]), item["sk"]["S"]),
+        )[:limit]
+        found = self._batch_get([{"pk": item["pk"], "sk": item["sk"]} for item in listed])
+        pauses = [from_item(PauseRecord, item) for item in found.values()]
+        due = [p for p in pauses if p.status == "open" and p.wake_at is not None and p.wake_at <= now]
+        return sorted(due, key=lambda pause: (pause.wake_at or 0.0, pause.id))
+
+    def _due_in(self, shard: str, now: float, limit: int) -> Iterator[Item]:
+        """The first ``limit`` pauses of one shard of the wake index due at ``now``, soonest first, that have not
+        expired (by ``clock``, as every read tells).  ``Limit`` applies before the filter, so a page may hold fewer
+        and the next page is read: expired pauses TTL has yet to delete never hold up the rest."""
+        terms = Terms()
+        condition = f"{terms.equal(WAKE_KEYS[0], shard)} AND {terms.name(WAKE_KEYS[1])} <= {terms.value(now)}"
+        pages = self._pages(
+            TableName=self.table,
+            IndexName="wake",
+            KeyConditionExpression=condition,
+            FilterExpression=terms.unexpired(self.clock()),
+            ScanIndexForward=True,
+            Limit=limit,
+            **terms.fields(),
+        )
+        return itertools.islice(pages, limit)
 
     def prune(self, now: float, *, dry_run: bool = False) -> Pruned:
         """TTL removes what expired; this keeps what each thread with an active run holds from expiring.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass
 from typing import Any
 
 from . import _records as records
@@ -20,10 +20,17 @@ from .dynamodb_schema import TTL_ATTRIBUTE
 Item = dict[str, dict[str, Any]]
 
 LIVE_SHARDS = 16
+WAKE_SHARDS = 16
+"""Keys of the wake index: an open pause's wake moves twice an event of its deadline (claimed, then moved on), each
+a delete and a put in the index as its ``wake_at`` changes, so these are spread over partitions as the live index's
+are."""
 OPEN = "open"
 """The one key of the inbox index: every open pause is under it, so one Query reads them in order."""
 INBOX_KEYS = ("inbox", "opened")
-"""The attributes an open pause carries for the inbox index, removed when it is answered."""
+"""The attributes an open pause carries for the inbox index, removed when it is answered or closed."""
+WAKE_KEYS = ("wake", "wake_at")
+"""The attributes an open pause carries for the wake index while the clock has work on it (``wake_at`` is also its
+record's field): removed when nothing remains, and when it is answered or closed."""
 TOKEN = "tx"
 """The attribute holding the request token of the commit that last wrote an item: how a read tells "my write"."""
 
@@ -69,8 +76,15 @@ def record_of(kind: type[records.Record], item: Mapping[str, Any] | None) -> rec
 
 def from_item(kind: type[records.Record], item: Mapping[str, Any]) -> records.Record:
     """The record an item holds (its other attributes ignored), JSON fields decoded as SQLite's are."""
-    row = {spec.name: typed(spec.type, plain(item.get(spec.name))) for spec in records.FIELDS[kind]}
+    row = {spec.name: _value(spec, item) for spec in records.FIELDS[kind]}
     return records.from_row(kind, row)
+
+
+def _value(spec: Any, item: Mapping[str, Any]) -> Any:
+    """A field as the item holds it; a field the item lacks and whose default is not None (a pause's ``woken``,
+    on an item written before it was) has its default."""
+    value = typed(spec.type, plain(item.get(spec.name)))
+    return spec.default if value is None and spec.default not in (None, MISSING) else value
 
 
 def expiry(item: Mapping[str, Any] | None) -> float | None:
@@ -106,16 +120,24 @@ def opened(created_at: float, pause_id: str) -> str:
 
 def pause_attributes(pause: Mapping[str, Any]) -> Item:
     """What a pause's item carries beside its record: its id (for by_id), its tool, and while open, its place in
-    the inbox index."""
+    the inbox index, and in the wake index where it has a ``wake_at``."""
     extra = {"pid": pause["id"], "tool": pause_tool(records.load(pause["payload"]))}
     if pause["status"] == "open":
         extra |= {"inbox": OPEN, "opened": opened(pause["created_at"], pause["id"])}
+        if pause["wake_at"] is not None:
+            extra["wake"] = wake_shard(pause["id"])
     return attributes(extra)
 
 
 def shard_of(thread: str) -> str:
     """The thread's shard of the live index: stable, and spread so no one index partition holds every thread."""
     return f"{zlib.crc32(thread.encode()) % LIVE_SHARDS:02d}"
+
+
+def wake_shard(pause_id: str) -> str:
+    """The pause's shard of the wake index (``wake``): stable for its life, so a move of its wake sets only
+    ``wake_at``."""
+    return f"{zlib.crc32(pause_id.encode()) % WAKE_SHARDS:02d}"
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ One table holds everything, each item under a partition named by what it belongs
     R#<run>           P#<pause id>          a pause of the run (pid: its id, for the by_id index; claimed and
                                             delivered: its announcement's claim and whether it was delivered;
                                             tool: its payload's tool; while it is open, inbox and opened, for
-                                            the inbox index)
+                                            the inbox index, and while it is open with a wake_at, wake (a
+                                            shard), for the wake index)
     R#<run>           J#<key>               a journal entry of the run
     M#<message id>    SHOWN                 a reply as shown to a session
     K#<name>          SECRET                a shared secret (the session key)
@@ -26,7 +27,14 @@ open pauses alone, all under one key (``inbox`` = ``open``) and sorted by
 ``opened`` (when and which, see ``dynamodb_items.opened``); the commit that
 answers a pause removes both, and TTL an expired one.  One key keeps a page one
 Query; it bounds the pauses opened and answered to what one index partition
-writes, about 1,000 a second.  ``prune`` moves ``expires`` on for threads the
+writes, about 1,000 a second.  The sparse ``wake`` index holds the open pauses
+the clock has work on (a deadline's reminder, escalation or expiry), in
+``WAKE_SHARDS`` shards (``wake``) sorted by ``wake_at`` (a number, the record's
+own field): ``due_pauses`` reads what is due and nothing else.  The commit that
+answers or closes a pause, and a ``set_wake`` that leaves nothing to do, remove
+both.  It projects ``expires`` alone: every move of a wake rewrites the pause's
+index entry, which stays small however large the pause, and ``due_pauses``
+reads the due pauses themselves, consistently, by key.  ``prune`` moves ``expires`` on for threads the
 live index lists, so TTL only removes what no active run needs.  TTL deletes
 expired items one by one, days later and in no order, so every read takes an
 expired item for absent: a thread that expired is wholly gone, and its id is new.
@@ -46,6 +54,8 @@ TABLE: dict[str, Any] = {
         {"AttributeName": "live", "AttributeType": "S"},
         {"AttributeName": "inbox", "AttributeType": "S"},
         {"AttributeName": "opened", "AttributeType": "S"},
+        {"AttributeName": "wake", "AttributeType": "S"},
+        {"AttributeName": "wake_at", "AttributeType": "N"},
     ],
     "KeySchema": [
         {"AttributeName": "pk", "KeyType": "HASH"},
@@ -72,6 +82,14 @@ TABLE: dict[str, Any] = {
                 {"AttributeName": "opened", "KeyType": "RANGE"},
             ],
             "Projection": {"ProjectionType": "ALL"},
+        },
+        {
+            "IndexName": "wake",
+            "KeySchema": [
+                {"AttributeName": "wake", "KeyType": "HASH"},
+                {"AttributeName": "wake_at", "KeyType": "RANGE"},
+            ],
+            "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["expires"]},
         },
     ],
     "BillingMode": "PAY_PER_REQUEST",

@@ -24,6 +24,7 @@ from ._conditions import Check, EntryAt, EntryNew, PauseNew, PauseOpen, RunAt, R
 from .base import Changes, Committed, JournalEntry, PauseRecord, RunRecord
 from .dynamodb_items import (
     INBOX_KEYS,
+    WAKE_KEYS,
     Item,
     Stamp,
     Terms,
@@ -134,6 +135,8 @@ class Guesses:
     unowned: dict[str, bool] = field(default_factory=dict)
     """Threads a begin found an item of without an owner: whether the legacy owner item was read since, and was the
     begin's owner's or none (so the begin's owner becomes the thread's)."""
+    settled: set[str] = field(default_factory=set)
+    """Pauses a close found not open (answered, closed, or gone): the retry leaves them be."""
 
 
 @dataclass
@@ -163,8 +166,10 @@ class Transaction:
         self._threads: dict[str, ThreadChange] = {}
         self.writes: list[Write] = []
         self.event_ids: list[int] = []
+        self._closing = self._closes()
         for position, check in enumerate(checks(changes, rows)):
             self._add(position, check)
+        self._close()
         self._events()
         self._shown()
         self.writes += [self._thread_write(change) for change in self._threads.values()]
@@ -215,9 +220,10 @@ class Transaction:
             case RunAt():
                 self._save(position, check)
             case PauseNew():
-                item = item_key(f"R#{check.pause['run']}", f"P#{check.pause['id']}") | self._item(check.pause)
-                what = f"pause {check.pause['id']} of run {check.pause['run']}"
-                self._put_new(item | pause_attributes(check.pause), position, what, PauseRecord, check.refused)
+                row = self._closed_at_once(check.pause)
+                item = item_key(f"R#{row['run']}", f"P#{row['id']}") | self._item(row)
+                what = f"pause {row['id']} of run {row['run']}"
+                self._put_new(item | pause_attributes(row), position, what, PauseRecord, check.refused)
             case EntryNew():
                 row = check.entry | {"started": self._memory.started()}
                 item = item_key(f"R#{row['run']}", f"J#{row['key']}") | self._item(row)
@@ -272,7 +278,7 @@ class Transaction:
         sets = [terms.equal("status", "answered"), terms.equal("answer", check.answer)]
         key = item_key(f"R#{self._guesses.pause_run}", f"P#{check.pause_id}")
         condition = f"{terms.equal('status', 'open')} AND {terms.unexpired(self._now)}"
-        request = self._update(key, terms, sets, [terms.name(name) for name in INBOX_KEYS], condition)
+        request = self._update(key, terms, sets, [terms.name(name) for name in INBOX_KEYS + WAKE_KEYS], condition)
         verdict = partial(self._claimed, position, check)
         self.writes.append(
             Write(request, position, f"the answer to pause {check.pause_id}", set_size(request), verdict)
@@ -284,6 +290,38 @@ class Transaction:
             self._guesses.pause_run = None
             return position, None
         return position, check.refused(record_of(PauseRecord, old))
+
+    def _closes(self) -> dict[str, PauseRecord]:
+        """The pauses to close, by id: those given open, but for the one the commit answers (then answered, not
+        open) and those a failed try found not open."""
+        claimed = None if self._changes.claim is None else self._changes.claim[0]
+        return {
+            pause.id: pause
+            for pause in self._changes.closes
+            if pause.status == "open" and pause.id != claimed and pause.id not in self._guesses.settled
+        }
+
+    def _close(self) -> None:
+        """Close each pause left to close where it is still open; one found otherwise was a guess: the retry
+        leaves it be, so a close never cancels its commit (the saved run's version condition covers the rest)."""
+        for pause in self._closing.values():
+            terms = Terms()
+            key = item_key(f"R#{pause.run}", f"P#{pause.id}")
+            condition = f"{terms.equal('status', 'open')} AND {terms.unexpired(self._now)}"
+            removes = [terms.name(name) for name in INBOX_KEYS + WAKE_KEYS]
+            request = self._update(key, terms, [terms.equal("status", "closed")], removes, condition)
+            verdict = partial(self._not_open, pause.id)
+            self.writes.append(Write(request, GUESS, f"the closing of pause {pause.id}", set_size(request), verdict))
+
+    def _closed_at_once(self, pause: records.Row) -> records.Row:
+        """A new pause the same commit closes is put closed (if put open): one write of its item, as it is left."""
+        if self._closing.pop(pause["id"], None) is None or pause["status"] != "open":
+            return pause
+        return pause | {"status": "closed", "wake_at": None}
+
+    def _not_open(self, pause_id: str, old: Item | None) -> Verdict:
+        self._guesses.settled.add(pause_id)
+        return GUESS, None
 
     def _save(self, position: int, check: RunAt) -> None:
         thread = self._guesses.run_thread
