@@ -23,6 +23,7 @@ def test_the_package_exports_exactly_its_public_names():
         "NotFound",
         "OutcomeUnknown",
         "Pause",
+        "PauseExpired",
         "Principal",
         "Refusal",
         "Reply",

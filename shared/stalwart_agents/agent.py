@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .approvals.deadlines import Deadlines
 from .approvals.rules import Approvers
 from .config import AgentConfig, McpConfig, Settings
 from .errors import ConfigError
@@ -41,6 +42,7 @@ class Agent:
     model: Model | None = None
     approvers: Approvers = field(default_factory=Approvers)
     servers: tuple[McpServer, ...] = ()
+    deadlines: Deadlines = field(default_factory=Deadlines)
 
     @classmethod
     def build(cls, config: AgentConfig, settings: Settings, base_dir: Path, environ: Mapping[str, str]) -> Agent:
@@ -53,8 +55,19 @@ class Agent:
         model = build_model(config.model, environ) if config.model is not None else None
         selector, check = Selector(patterns), Check(config.check)
         approvers = Approvers(config.approvers, config.approvals)
+        deadlines = Deadlines(config.deadlines, approvers)
         return cls(
-            config.name, tools, steps, selector, check, config.on_unread, settings, model, approvers, tuple(servers)
+            config.name,
+            tools,
+            steps,
+            selector,
+            check,
+            config.on_unread,
+            settings,
+            model,
+            approvers,
+            tuple(servers),
+            deadlines,
         )
 
     def close(self) -> None:

@@ -17,6 +17,7 @@ from .errors import ConfigError, StorageError
 from .http.boundary import LOOPBACK_HOSTS
 
 if TYPE_CHECKING:
+    from .approvals.announce import Notify
     from .approvals.links import Links
     from .approvals.redeliver import Redeliverer
     from .aws.local import LocalAws
@@ -240,6 +241,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from . import logs
+    from .approvals.overdue import Clock
     from .aws.sweep import Sweeper
     from .http.app import make_app
 
@@ -266,7 +268,7 @@ def _serve(args: argparse.Namespace) -> int:
         )
         desk = app.state.desk
         links: Links | None = getattr(app.state, "links", None)
-        redeliverer = _redeliverer(desk, local, links)
+        redeliverer, notify = _redeliverer(desk, local, links)
         agent = desk.agent(args.agent).name
         print(
             f"stalwart serve: http://{_shown_host(args.host)}:{args.port}/ (agent {agent}, storage {desk.storage.url})",
@@ -277,9 +279,9 @@ def _serve(args: argparse.Namespace) -> int:
             print(f"stalwart serve: {_links_note(args, links)}", flush=True)
         logs.missing_models(desk.config.agents)
         # The sweep lives as long as the application: uvicorn ends a process it stops by re-raising the signal.
-        sweeper = Sweeper(desk)
-        app.router.on_startup.append(sweeper.start)
-        app.router.on_shutdown.append(sweeper.stop)
+        for repeating in (Sweeper(desk), Clock(desk, notify)):
+            app.router.on_startup.append(repeating.start)
+            app.router.on_shutdown.append(repeating.stop)
         if redeliverer is not None:
             app.router.on_startup.append(redeliverer.start)
             app.router.on_shutdown.append(redeliverer.stop)
@@ -291,17 +293,17 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _redeliverer(desk: Desk, local: LocalAws | None, links: Links | None) -> Redeliverer | None:
+def _redeliverer(desk: Desk, local: LocalAws | None, links: Links | None) -> tuple[Redeliverer | None, Notify | None]:
     """With ``STALWART_WEBHOOK_URL`` set, new pauses are posted to it (through the stream on moto), and failed
     deliveries are retried in the background for ``STALWART_REDELIVERY_HOURS`` (24 by default); with ``links``,
-    each delivery carries links minted for it."""
+    each delivery carries links minted for it.  Also what reminders and escalations are posted with."""
     from .approvals.redeliver import Backoff, Redeliverer
     from .approvals.webhook import Webhook
     from .logs import logging_deliveries
 
     url = os.environ.get("STALWART_WEBHOOK_URL")
     if not url:
-        return None
+        return None, None
     secret = os.environ.get("STALWART_WEBHOOK_SECRET", "")
     if local is not None:
         local.feed(desk.storage, logging_deliveries(Webhook(url, secret, links=links)))
@@ -309,7 +311,8 @@ def _redeliverer(desk: Desk, local: LocalAws | None, links: Links | None) -> Red
         desk.on_interrupt = Webhook(url, secret, links=links)
     hours = float(os.environ.get("STALWART_REDELIVERY_HOURS", "24"))
     again = logging_deliveries(Webhook(url, secret, attempts=1, links=links))
-    return Redeliverer(desk.storage, again, backoff=Backoff(give_up_after=hours * 3600))
+    redeliverer = Redeliverer(desk.storage, again, backoff=Backoff(give_up_after=hours * 3600))
+    return redeliverer, desk.on_interrupt or again
 
 
 def _auth(args: argparse.Namespace) -> Auth:

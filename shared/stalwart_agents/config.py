@@ -29,19 +29,23 @@ from pydantic_core import PydanticCustomError
 from .errors import ConfigError
 from .reading import cel
 from .storage import check_url
-from .vocabulary import PauseKind
+from .vocabulary import OnExpiry, PauseKind
 
 __all__ = [
     "AgentConfig",
     "ApproverConfig",
     "CheckConfig",
     "Config",
+    "DeadlineConfig",
+    "EscalateConfig",
     "FromEnv",
     "McpConfig",
     "McpToolConfig",
     "RuleConfig",
     "SelectorConfig",
     "Settings",
+    "TimingConfig",
+    "duration",
     "load_config",
     "parse_config",
 ]
@@ -190,6 +194,92 @@ class RuleConfig(_Model):
         return cel.evaluate(self.when, activation) is not False
 
 
+DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)d)?(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?")
+UNITS = (86400.0, 3600.0, 60.0, 1.0)
+MAX_WAIT_DAYS = 366
+"""The longest a deadline may be: a year and a day; a longer one is a slip that leaves a pause waiting for ever."""
+
+
+def duration(text: str) -> float | None:
+    """Seconds a person's duration says (``90s``, ``15m``, ``4h``, ``2d``, ``1h30m``); None for anything else, or
+    for one that is not above 0 and at most ``MAX_WAIT_DAYS``."""
+    matched = DURATION.fullmatch(text.strip()) if isinstance(text, str) else None
+    if matched is None or not any(matched.groups()):
+        return None
+    seconds = sum(float(part) * unit for part, unit in zip(matched.groups(), UNITS, strict=True) if part)
+    return seconds if 0 < seconds <= MAX_WAIT_DAYS * 86400 else None
+
+
+def _duration(value: Any) -> str:
+    if not isinstance(value, str) or duration(value) is None:
+        raise _fail(f"{value!r} is not a duration: write it as 90s, 15m, 4h, 2d or 1h30m, at most {MAX_WAIT_DAYS}d")
+    return value
+
+
+class EscalateConfig(_Model):
+    """Who else may answer once a pause has waited ``after``: a ``who`` condition over the person, as an approver
+    rule's, and its ``label`` in a person's words ("the duty manager")."""
+
+    after: str
+    to: str
+    label: str | None = None
+
+    @field_validator("after", mode="before")
+    @classmethod
+    def _a_duration(cls, value: Any) -> Any:
+        return _duration(value)
+
+    @field_validator("to")
+    @classmethod
+    def _parses(cls, value: str) -> str:
+        return _cel(value)
+
+
+class TimingConfig(_Model):
+    """How long a pause waits, and what happens meanwhile and after.
+
+    ``expires``: a duration (``4h``), or a CEL expression over the call that gives one
+    (``args.amount > 1000 ? '8h' : '1h'``).  At the deadline a confirm, an ask or a delegate
+    ends ``expired``, which the run takes as ``on_expiry`` says; an outcome_unknown or a
+    saga_stuck never decides by itself: it escalates.  ``remind``: durations after which the
+    pause is announced again; ``escalate``: who else may answer, and after how long.
+    """
+
+    expires: str | None = None
+    on_expiry: OnExpiry = "skip"
+    remind: tuple[str, ...] = ()
+    escalate: EscalateConfig | None = None
+
+    @field_validator("expires", mode="before")
+    @classmethod
+    def _duration_or_cel(cls, value: Any) -> Any:
+        if isinstance(value, str) and duration(value) is None and not value.strip()[:1].isdigit():
+            return _cel(value)
+        return _duration(value)
+
+    @field_validator("remind", mode="before")
+    @classmethod
+    def _durations(cls, value: Any) -> Any:
+        listed = [value] if isinstance(value, str) else value
+        return [_duration(item) for item in listed] if isinstance(listed, list) else listed
+
+
+class DeadlineConfig(TimingConfig):
+    """The timing of the pauses of its tools and kinds (every one's, where it names none): the first entry of
+    ``deadlines:`` that covers a pause sets it, unless an approver rule governing the pause sets its own."""
+
+    tool: tuple[str, ...] | None = None
+    kind: tuple[PauseKind, ...] | None = None
+
+    @field_validator("tool", "kind", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any, info: ValidationInfo) -> Any:
+        return _as_list(value, str(info.field_name))
+
+    def covers(self, tool: str, kind: str) -> bool:
+        return (self.tool is None or tool in self.tool) and (self.kind is None or kind in self.kind)
+
+
 class ApproverConfig(_Model):
     """Who may answer the pauses a rule governs: those of its tools and kinds for which ``when`` holds.
 
@@ -203,6 +293,8 @@ class ApproverConfig(_Model):
     who: str
     label: str | None = None
     """Who the rule lets answer, in a person's words ("finance"): what a card says must decide."""
+    deadline: TimingConfig | None = None
+    """The timing of the pauses this rule governs, over what ``deadlines:`` says of them."""
 
     @field_validator("tool", "kind", mode="before")
     @classmethod
@@ -412,6 +504,7 @@ class AgentConfig(_Model):
     check: CheckConfig = CheckConfig()
     approvals: dict[str, Annotated[int, Field(ge=1, le=MAX_APPROVALS, strict=True)]] = {}
     approvers: tuple[ApproverConfig, ...] = ()
+    deadlines: tuple[DeadlineConfig, ...] = ()
     mcp: tuple[McpConfig, ...] = ()
 
     @model_validator(mode="after")
@@ -449,7 +542,7 @@ class AgentConfig(_Model):
     def _empty_is_default(cls, value: Any) -> Any:
         return {} if value is None else value
 
-    @field_validator("approvers", "mcp", mode="before")
+    @field_validator("approvers", "deadlines", "mcp", mode="before")
     @classmethod
     def _no_rules_is_none(cls, value: Any) -> Any:
         return () if value is None else value

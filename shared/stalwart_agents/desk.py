@@ -35,7 +35,7 @@ from .engine.engine import Engine, Recovery
 from .engine.move import Runtime
 from .engine.pause import AfterAnswer, Pause, seconds_since
 from .engine.reply import NotNotified, Reply
-from .errors import BadRequest, ConfigError, NotFound
+from .errors import BadRequest, ConfigError, NotFound, PauseExpired
 from .reading.check import misnamed
 from .storage import Storage, open_storage
 from .vocabulary import CONTROL_CHARACTERS, JSON
@@ -156,7 +156,7 @@ class Desk:
         answer = Answer(
             decision=decision, value=value, token=token, channel=channel, by=who_said, principal=shown, who=principal
         )
-        return self._notified(self._engine.answer(_thread(user), answer, pause_id, session), after=answer)
+        return self._answered(_thread(user), answer, pause_id, session)
 
     def rollback(self, user: str, *, session: str | None = None) -> Reply:
         """Undo the thread's run from outside it, newest write first; ``reply.rollback`` reports each."""
@@ -282,7 +282,22 @@ class Desk:
     def answer(self, admitted: Admission, answer: Answer, pause: str, *, session: str | None = None) -> Reply:
         """Answer ``pause`` for a person a service admitted: the engine judges their rules against the admission's
         owner, never reading it again."""
-        return self._notified(self._engine.answer(admitted.thread, answer, pause, session), after=answer)
+        return self._answered(admitted.thread, answer, pause, session)
+
+    def _answered(self, thread: str, answer: Answer, pause: str | None, session: str | None) -> Reply:
+        """The engine's answer, announced.  An answer that finds the pause past its deadline ends it as the clock
+        would (PauseExpired), and what the run then opened is announced all the same."""
+        try:
+            return self._notified(self._engine.answer(thread, answer, pause, session), after=answer)
+        except PauseExpired as expired:
+            if isinstance(expired.reply, Reply):
+                self._notified(expired.reply, after=Answer.expiry())
+            raise
+
+    def expire(self, pause: Pause) -> Reply:
+        """End ``pause`` at its deadline as the clock (``approvals.overdue`` calls this): InterruptStale where a
+        person answered first or it is not due; what the run then opened is announced."""
+        return self._notified(self._engine.expire(pause.thread, pause.id), after=Answer.expiry())
 
     def inbox(
         self,

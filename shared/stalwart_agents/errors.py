@@ -139,6 +139,18 @@ class InterruptStale(StalwartError):
     status = 409
 
 
+class PauseExpired(StalwartError):
+    """An answer to a pause its deadline ended: nothing it said was done.  ``reply`` is the move the expiry made,
+    where this answer was the one to find the deadline passed, so what it opened is still announced."""
+
+    code = "pause_expired"
+    status = 410
+
+    def __init__(self, message: str, *, reply: Any = None) -> None:
+        super().__init__(message)
+        self.reply = reply
+
+
 class AlreadyApproved(StalwartError):
     """Four eyes means two different people: a second approval by the same one counts for nothing."""
 

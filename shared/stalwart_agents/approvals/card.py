@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal, NotRequired, TypedDict
 
 from ..engine.arguments import ArgumentDict
-from ..engine.pause import Pause
+from ..engine.pause import Pause, iso
 from ..reading.language import language_name
 from ..tools.python import shown_value
 from ..vocabulary import JSON
@@ -79,6 +79,8 @@ class Card(TypedDict):
     asked: Said
     answers: list[Answer]
     waits_for: Said | None
+    deadline: Said | None
+    escalation: Said | None
 
 
 WORDS = {
@@ -117,7 +119,39 @@ def card_of(pause: Pause, verdict: Verdict, reader: Admission | None) -> Card:
         "asked": _asked(pause, own),
         "answers": [_answer(pause, decision) for decision in pause.answers if decision in verdict.answers],
         "waits_for": _waits_for(pause, verdict),
+        "deadline": deadline_of(pause),
+        "escalation": _escalation(pause),
     }
+
+
+def deadline_of(pause: Pause) -> Said | None:
+    """When the pause ends if nobody answers, and what then: "Answer by 18:00, then it is skipped"."""
+    expires = pause.expires_at
+    if expires is None:
+        return None
+    return said("deadlineCancel" if _cancels(pause) else "deadlineSkip", when=iso(expires))
+
+
+def expired_of(pause: Pause) -> Said:
+    """What a card says once its pause expired: when, and what the run did instead."""
+    expires = pause.expires_at
+    when = iso(expires) if expires is not None else None
+    return said("expiredCancel" if _cancels(pause) else "expiredSkip", when=when)
+
+
+def _cancels(pause: Pause) -> bool:
+    return (pause.deadline or {}).get("on_expiry") == "cancel_all"
+
+
+def _escalation(pause: Pause) -> Said | None:
+    """Who else is asked if nobody answers, and when; or that they have been."""
+    deadline = pause.deadline
+    if deadline is None or "escalate_at" not in deadline:
+        return None
+    who, at = deadline.get("escalate_label"), iso(deadline["escalate_at"])
+    if pause.escalated:
+        return said("escalated", who=who) if who else said("escalatedOverdue")
+    return said("escalatesAt", who=who, when=at) if who else said("overdueAt", when=at)
 
 
 def _argument(pause: Pause, given: ArgumentDict, verdict: Verdict, own: bool) -> Argument:

@@ -83,10 +83,12 @@ class Links:
         self._key = store.secret("links", secrets.token_hex(32)).encode()
 
     def mint(self, pause: Pause) -> dict[str, str]:
-        """One absolute URL per answer ``pause`` takes; none for an ask, whose answer is a value a link cannot hold."""
-        if pause.kind == "ask":
+        """One absolute URL per answer ``pause`` takes; none for an ask, whose answer is a value a link cannot hold,
+        nor for a pause past its deadline.  A link never outlives the pause's deadline."""
+        now, deadline = self._clock(), pause.expires_at
+        expires = int(now + self.hours * 3600 if deadline is None else min(now + self.hours * 3600, deadline))
+        if pause.kind == "ask" or expires <= now:
             return {}
-        expires = int(self._clock() + self.hours * 3600)
         return {decision: self.url(self._sealed(pause, decision, expires)) for decision in pause.answers}
 
     def url(self, link: str) -> str:

@@ -112,12 +112,21 @@ class Approvers:
         evaluated (their ``when`` or, for this person, their ``who``)."""
         rules = self.governing(pause) if self.rules else ()
         if not rules:
-            return owns(principal, owner), ()
+            return owns(principal, owner) or escalated_to(pause, principal, owner), ()
         call = about(pause)
         values = {**call, "who": person(principal, owner)}
         judged = [(rule, rule.judges(values)) for rule in rules]
         failed = tuple(rule.name for rule, holds in judged if holds is None or rule.misjudges(call))
-        return any(holds is True for _, holds in judged), failed
+        return any(holds is True for _, holds in judged) or escalated_to(pause, principal, owner), failed
+
+
+def escalated_to(pause: Pause, principal: Principal, owner: str | None) -> bool:
+    """Whether ``principal`` may answer ``pause`` because its deadline escalated it to them: the escalation's
+    ``who`` holds for them (one that cannot be evaluated allows nobody, as a rule's)."""
+    deadline = pause.deadline
+    if not pause.escalated or deadline is None or "escalate_to" not in deadline:
+        return False
+    return cel.evaluate(deadline["escalate_to"], {**about(pause), "who": person(principal, owner)}) is True
 
 
 def _declines_own(decision: str, principal: Principal, owner: str | None) -> bool:

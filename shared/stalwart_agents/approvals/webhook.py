@@ -117,14 +117,20 @@ class Webhook:
         self.deliver(*self.payload(thread, pause))
 
     def payload(self, thread: str, pause: Pause) -> tuple[str, bytes]:
-        """The delivery id and the JSON body; the id depends on the URL and the pause only."""
-        delivery = "d_" + hashlib.sha256((self._url + pause.id).encode()).hexdigest()[:32]
+        """The delivery id and the JSON body.  The id depends on the URL, the pause and how far its deadline has
+        gone only: a reminder (``reminder: n``) or an escalation (``escalated``) is a delivery of its own."""
+        woken = f"#{pause.woken}" if pause.woken else ""
+        delivery = "d_" + hashlib.sha256((self._url + pause.id + woken).encode()).hexdigest()[:32]
         body: dict[str, object] = {
             "delivery": delivery,
             "type": "interrupt",
             "thread": thread,
             "interrupt": pause.to_dict(),
         }
+        if pause.reminders:
+            body["reminder"] = pause.reminders
+        if pause.escalated:
+            body["escalated"] = True
         if self.cards is not None:
             body["card"] = self.cards(pause)
         links = self.links.mint(pause) if self.links is not None else {}

@@ -18,8 +18,11 @@ from ..approvals.rules import owner_of
 from ..errors import BadRequest
 from ..storage import Storage
 from ..tools.python import Parameter
-from ..vocabulary import JSON, Choice
+from ..vocabulary import JSON, Decided, OnExpiry
 from .pause import ANSWERS, Pause
+
+CLOCK = {"iss": "stalwart:clock", "sub": "deadline"}
+"""Who the audit names as having ended a pause at its deadline."""
 
 
 @dataclass(frozen=True)
@@ -51,14 +54,24 @@ class Answer:
         """The thread's owner: as the door admitted the answer, or read where it came in another way."""
         return self.admitted.owner if self.admitted is not None else owner_of(store, thread)
 
+    @classmethod
+    def expiry(cls) -> Answer:
+        """The clock's answer to a pause at its deadline: taken through the same claim as a person's."""
+        return cls("expired", None, None, "clock", "clock", dict(CLOCK))
+
+    @property
+    def expires(self) -> bool:
+        return self.decision == "expired" and self.channel == "clock" and self.who is None
+
     @property
     def person(self) -> Principal:
         """Who answers, as the approver rules see them."""
         return self.who or ANONYMOUS
 
-    def stored(self, value: JSON, at: float) -> dict[str, object]:
-        """What the pause keeps of the answer that claimed it; ``value`` as the run will read it."""
-        return {
+    def stored(self, value: JSON, at: float, then: OnExpiry | None = None) -> dict[str, object]:
+        """What the pause keeps of the answer that claimed it; ``value`` as the run will read it, and for an
+        expiry what the run then does (``then``)."""
+        stored: dict[str, object] = {
             "decision": self.decision,
             "value": value,
             "channel": self.channel,
@@ -66,6 +79,7 @@ class Answer:
             "principal": self.principal,
             "at": at,
         }
+        return stored | ({"then": then} if then is not None else {})
 
     def audited(self, pause: Pause | None) -> dict[str, object]:
         """What the log keeps of this answer: never the token itself, only enough of its digest to match it."""
@@ -106,15 +120,17 @@ class Answer:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """What a run reads of an answered pause: the choice, and for an ask the value it was answered with."""
+    """What a run reads of an answered pause: the choice, and for an ask the value it was answered with; for a
+    pause that expired, what the run does then (``on_expiry``)."""
 
-    choice: Choice
+    choice: Decided
     value: JSON = None
+    then: OnExpiry = "skip"
 
     @classmethod
     def of(cls, stored: Mapping[str, Any]) -> Decision:
         """The decision of an answer as a pause keeps it (``Answer.stored``)."""
-        return cls(stored["decision"], stored.get("value"))
+        return cls(stored["decision"], stored.get("value"), stored.get("then", "skip"))
 
 
 NUMBERS = (int, float, "int", "float")

@@ -59,6 +59,8 @@ class Delegation:
         decision = self._ledger.wait_for("delegate", point, None, [], reasons, question=question, turn=self._turn)
         if decision is None:
             self._notes.append(asking)
+        elif decision.choice == "expired":
+            self._notes.append("Nobody answered in time, so I won't pass it on.")
         elif decision.choice == "decline":
             self._notes.append("Alright, I won't pass it on.")
         return decision is not None and decision.choice == "approve"

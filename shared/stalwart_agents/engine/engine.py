@@ -20,6 +20,7 @@ from ..errors import (
     InterruptStale,
     NotAnApprover,
     NotFound,
+    PauseExpired,
     RunBusy,
     StalwartError,
     ThreadBusy,
@@ -32,9 +33,10 @@ from ..vocabulary import JSON
 from .answer import Answer
 from .arguments import by_name, with_origin
 from .claim import check_token, claimed_once
+from .deadline import EXPIRING
 from .ledger import claiming, journal_outcomes
 from .move import Mover, Runtime, open_pauses, reply_of, waiting_pauses
-from .pause import Pause, run_of
+from .pause import Pause, iso, run_of
 from .progress import Progress
 from .reply import Reply
 from .sizes import bounded
@@ -129,9 +131,17 @@ class Engine:
         except (NotAnApprover, AlreadyApproved) as refused:
             self._audit_refusal(thread, answer, refused.pause, refused)
             raise
-        except (InterruptStale, BadRequest) as refused:
+        except (InterruptStale, BadRequest, PauseExpired) as refused:
             self._audit_refusal(thread, answer, pause_id, refused)
             raise
+
+    def expire(self, thread: str, pause_id: str) -> Reply:
+        """The clock's answer to a pause past its deadline: ``expired``, taken through the same claim as a
+        person's, so of a late approval and the expiry exactly one wins (the other is InterruptStale).  The run
+        then does what the pause's ``on_expiry`` says.  A pause not past its deadline, or of a kind a deadline
+        never decides, is InterruptStale and changes nothing.  The clock's answer is audited where it is taken, not
+        where it loses a race."""
+        return self._answer(thread, Answer.expiry(), pause_id, None)
 
     def rollback(self, thread: str, session: str | None = None) -> Reply:
         """An operator undoes the thread's run from outside it, by the same saga rules as cancel_all."""
@@ -153,17 +163,64 @@ class Engine:
             raise RunBusy("a new turn began on this thread while rolling back; try again") from exc
 
     def _answer(self, thread: str, answer: Answer, pause_id: str | None, session: str | None) -> Reply:
-        return claimed_once(lambda: self._answer_once(thread, answer, pause_id, session))
+        try:
+            return claimed_once(lambda: self._answer_once(thread, answer, pause_id, session))
+        except InterruptStale:
+            if not answer.expires:
+                self._refuse_if_expired(pause_id)
+            raise
 
     def _answer_once(self, thread: str, answer: Answer, pause_id: str | None, session: str | None) -> Reply:
         snapshot = self._snapshot_for(thread, pause_id)
         record, others_open = self._pick(snapshot, thread, pause_id)
         pause = Pause.from_record(record)
+        if answer.expires or self._overdue(pause):
+            return self._expire(snapshot, pause, others_open, late=not answer.expires)
         self._refuse_non_approver(snapshot.run, pause, answer)
         value = answer.checked(pause, self._filled_by(snapshot.run, pause))
         check_token(answer, pause)
         counted = self._counts_only(snapshot.run, pause, answer)
         stored = answer.stored(value, self._runtime.clock())
+        return self._take(snapshot, pause, answer, stored, others_open, session, counted=counted)
+
+    def _overdue(self, pause: Pause) -> bool:
+        """Whether ``pause`` is past the deadline that ends it (an outcome_unknown's or a saga_stuck's never does)."""
+        expires = pause.expires_at
+        return pause.kind in EXPIRING and expires is not None and self._runtime.clock() >= expires
+
+    def _expire(self, snapshot: Snapshot, pause: Pause, others_open: bool, *, late: bool) -> Reply:
+        """Answer ``pause`` as the clock, and move its run on.  Where a ``late`` person's answer found the deadline
+        passed, theirs is refused (PauseExpired) once the expiry is taken: nothing they said is done."""
+        if not self._overdue(pause):
+            raise InterruptStale("this pause has not reached a deadline that ends it")
+        assert pause.deadline is not None, "a pause past its deadline has one"
+        clock = Answer.expiry()
+        stored = clock.stored(None, self._runtime.clock(), then=pause.deadline.get("on_expiry", "skip"))
+        reply = self._take(snapshot, pause, clock, stored, others_open, None)
+        if late:
+            raise PauseExpired(_expired_sentence(pause), reply=reply)
+        return reply
+
+    def _refuse_if_expired(self, pause_id: str | None) -> None:
+        """PauseExpired where the pause a person answered late was ended by the clock: they are told that, rather
+        than that someone else answered."""
+        stored = self._store.get_pause(pause_id) if pause_id is not None else None
+        if stored is not None and (stored.answer or {}).get("channel") == "clock":
+            raise PauseExpired(_expired_sentence(Pause.from_record(stored)))
+
+    def _take(
+        self,
+        snapshot: Snapshot,
+        pause: Pause,
+        answer: Answer,
+        stored: dict[str, object],
+        others_open: bool,
+        session: str | None,
+        *,
+        counted: bool = False,
+    ) -> Reply:
+        """Take ``answer`` (``stored`` as the pause keeps it) in the commit that moves the run, audited in it."""
+        thread = snapshot.run.thread
         outcome = "approval" if counted else "taken"
         about = {"run": snapshot.run.id, "pause": pause.id, "title": pause.title}
         taken = {**about, **answer.audited(pause), "outcome": outcome}
@@ -312,6 +369,15 @@ class Engine:
         if self._store.last_run(thread) is None:
             raise NotFound("this thread has no run")
         raise InterruptStale("nothing in this thread waits for an answer")
+
+
+def _expired_sentence(pause: Pause) -> str:
+    """What a person answering too late is told: when the pause expired, and what the run did instead."""
+    expires = pause.expires_at
+    when = iso(expires) if expires is not None else "its deadline"
+    then = (pause.deadline or {}).get("on_expiry", "skip")
+    did = "the whole request was cancelled" if then == "cancel_all" else f"{pause.title} was not done"
+    return f"this pause expired at {when}: nobody answered in time, so {did}; nothing you sent was done"
 
 
 def _answered(pauses: list[PauseRecord], pause: str, answer: dict[str, object]) -> list[PauseRecord]:

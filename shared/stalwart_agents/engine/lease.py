@@ -91,6 +91,7 @@ class Lease:
         updates: tuple[tuple[JournalEntry, str, int | None], ...] = (),
         events: tuple[Event, ...] = (),
         shown: tuple[ShownMessage, ...] = (),
+        closes: tuple[PauseRecord, ...] = (),
     ) -> None:
         """Stage writes for the next commit, committing what was staged first where these would pass a bound."""
         records: tuple[PauseRecord | JournalEntry | ShownMessage, ...] = (
@@ -105,7 +106,7 @@ class Lease:
                 self._unmeasured += values
             else:
                 size = sum(json_size(value) for value in values)
-                if self._would_pass(len(values), size):
+                if self._would_pass(len(values) + len(closes), size):
                     self._commit(None)
                 self._staged_bytes += size
             self._staged.pauses += pauses
@@ -114,6 +115,7 @@ class Lease:
                 self._coalesce(*update)
             self._staged.events += events
             self._staged.shown += shown
+            self._staged.closes += closes
 
     def _coalesce(self, entry: JournalEntry, status: str, attempt: int | None) -> None:
         """An entry changed twice before a commit is written once, under the first condition."""
@@ -150,6 +152,7 @@ class Lease:
         """Whether staging ``records`` more, of ``size`` bytes, would take the next commit past a bound."""
         staged = self._staged
         count = len(staged.pauses) + len(staged.starts) + len(staged.updates) + len(staged.events) + len(staged.shown)
+        count += len(staged.closes)
         count += records + 1 + (self._claim is not None)
         return count > RECORDS_PER_COMMIT or size + self._committing_bytes() > BYTES_PER_COMMIT
 

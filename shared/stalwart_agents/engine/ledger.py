@@ -15,6 +15,7 @@ that says so, for the move to end the run on.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TypedDict, Unpack, cast
 
 from ..storage import Changes, Event, JournalEntry, PauseRecord, RunRecord
@@ -23,6 +24,7 @@ from ..tools.steps import StepFunction
 from ..vocabulary import JSON, CallStatus, JournalStatus, PauseKind
 from .answer import Decision
 from .arguments import SOURCE_BYTES, Argument, Source, keywords, shown
+from .deadline import Deadline
 from .lease import Lease
 from .pause import ANSWERS, Pause, PausePoint, UndoFailure, UndoLine, canonical, iso, new_token
 from .reply import CallOutcome
@@ -48,7 +50,8 @@ class Ledger:
     the one an operator rolls back.  ``answering`` is the pause whose answer
     started the move; each call the move makes names it in the log.  ``limit``
     is the agent's ``settings.max_value_bytes``; ``needed`` says how many people
-    must approve a pause of a kind about a tool (``approvals:``).
+    must approve a pause of a kind about a tool (``approvals:``); ``timing`` gives
+    a new pause its deadline, from the moment it opens (``deadlines:``).
     """
 
     def __init__(
@@ -62,6 +65,7 @@ class Ledger:
         answering: str | None,
         limit: int,
         needed: Callable[[str, PauseKind], int] = lambda tool, kind: 1,
+        timing: Callable[[Pause, float], Deadline | None] = lambda pause, opened: None,
     ) -> None:
         self._lease = lease
         self._clock = clock
@@ -71,6 +75,7 @@ class Ledger:
         self._answering = answering
         self.limit = limit
         self._needed = needed
+        self._timing = timing
         self._too_large: CallOutcome | None = None
         self._too_large_at = ""
         self._entries = {entry.key: entry for entry in journal}
@@ -205,17 +210,19 @@ class Ledger:
             assert stored.answer is not None, "an answered pause keeps its answer"
             return Decision.of(stored.answer)
         if stored is None:
-            self._open(pause)
-            self._waiting.append(pause)
+            self._waiting.append(self._open(pause))
         else:
             self._waiting.append(Pause.from_record(stored))
         return None
 
-    def _open(self, pause: Pause) -> None:
-        record, opened = opening(pause, self._clock())
+    def _open(self, pause: Pause) -> Pause:
+        now = self._clock()
+        pause = replace(pause, deadline=self._timing(pause, now))
+        record, opened = opening(pause, now)
         self._lease.stage(pauses=(record,), events=(bounded(opened, self.limit),))
         self._pauses[pause.id] = record
         self._opened.append(pause)
+        return pause
 
     def _pause(
         self,

@@ -74,6 +74,7 @@ def move(runtime: Runtime, lease: Lease, state: RunState, snapshot: Snapshot, an
         answering=answering,
         limit=limit,
         needed=agent.approvers.needed,
+        timing=agent.deadlines.of,
     )
     if saga is None:
         saga = _walk(agent, runtime.agents, ledger, report, state, run.id)
@@ -167,7 +168,7 @@ class Mover:
         try:
             with lease:
                 progress = move(self._runtime, lease, state, snapshot, answering)
-                reply = self._let_go(lease, state, progress, session)
+                reply = self._let_go(lease, state, progress, session, _moved_past(snapshot, progress, answering))
             if progress.too_large is not None and reply.status in FINISHED:
                 raise ValueTooLarge(
                     f"{progress.too_large}; the run ended {reply.status}, and the thread takes a new turn"
@@ -228,8 +229,11 @@ class Mover:
     def event(self, thread: str, body: dict[str, object]) -> Event:
         return Event(thread, {**body, "at": iso(self._runtime.clock())})
 
-    def _let_go(self, lease: Lease, state: RunState, progress: Progress, session: str | None) -> Reply:
-        """Save the run as the move left it, no longer held, in the move's last commit."""
+    def _let_go(
+        self, lease: Lease, state: RunState, progress: Progress, session: str | None, passed: tuple[PauseRecord, ...]
+    ) -> Reply:
+        """Save the run as the move left it, no longer held, in the move's last commit, closing the pauses it
+        ``passed`` (it finished, or was rolled back, or went on past them) so none is listed or woken again."""
         run = lease.run
         moved = state.replace(saga=progress.saga, waiting=[pause.id for pause in progress.waiting])
         now = self._runtime.clock()
@@ -245,6 +249,7 @@ class Mover:
         reply = reply_of(finished, progress)
         if session is not None:
             lease.stage(shown=(ShownMessage(reply.id, session, run.thread, reply.text, now),))
+        lease.stage(closes=passed)
         lease.commit(finished)
         return reply
 
@@ -261,6 +266,12 @@ def reply_of(run: RunRecord, progress: Progress) -> Reply:
         rollback=progress.rollback,
         opened=_with_approvals(run, progress.opened),
     )
+
+
+def _moved_past(snapshot: Snapshot, progress: Progress, answering: str | None) -> tuple[PauseRecord, ...]:
+    """The run's pauses open as read that its move left behind: not waiting any more, nor the one it answers."""
+    waiting = {pause.id for pause in progress.waiting}
+    return tuple(p for p in snapshot.pauses if p.status == "open" and p.id not in waiting and p.id != answering)
 
 
 def open_pauses(run: RunRecord, pauses: list[PauseRecord]) -> list[PauseRecord]:

@@ -23,6 +23,7 @@ from typing_extensions import TypedDict  # pydantic builds schemas of these: bef
 from ..storage import PauseRecord
 from ..vocabulary import JSON, Choice, PauseKind
 from .arguments import ArgumentDict, Source
+from .deadline import Deadline, escalated, reminders, wake_at
 
 ANSWERS: dict[PauseKind, tuple[Choice, ...]] = {
     "confirm": ("approve", "skip", "cancel_all"),
@@ -181,6 +182,9 @@ class Pause:
     ``turn``, a saga_stuck's ``undo`` and ``pending`` (what still needs undoing),
     ``after_answer`` on the webhook of a pause that an answer opened, and
     ``approvals`` on a confirm its tool needs several people to approve.
+
+    ``deadline`` is the pause's timing as kept (never in its JSON, which says ``expires_at``,
+    ``on_expiry`` and ``escalation`` instead), and ``woken`` how many of its events the clock has done.
     """
 
     id: str
@@ -208,6 +212,8 @@ class Pause:
     labels: dict[str, str] = field(default_factory=dict)
     sources: dict[str, Source] = field(default_factory=dict)
     asked_by: str | None = None
+    deadline: Deadline | None = None
+    woken: int = 0
     delivery: Delivery | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -241,7 +247,34 @@ class Pause:
                 body[name] = value
         if self.asked_by is not None:
             body["asked_by"] = self.asked_by
-        return body
+        return body | self._timed()
+
+    def _timed(self) -> dict[str, object]:
+        """What the pause's JSON says of its deadline: when it expires and what then, and its escalation."""
+        deadline = self.deadline
+        if deadline is None:
+            return {}
+        timed: dict[str, object] = {}
+        if "expires_at" in deadline:
+            timed |= {"expires_at": iso(deadline["expires_at"]), "on_expiry": deadline.get("on_expiry", "skip")}
+        if "escalate_at" in deadline:
+            escalation = {"at": iso(deadline["escalate_at"]), "done": self.escalated}
+            timed["escalation"] = escalation | {"to": deadline.get("escalate_label")}
+        return timed
+
+    @property
+    def escalated(self) -> bool:
+        """Whether the clock has escalated the pause: whoever its escalation names may answer it too."""
+        return escalated(self.deadline, self.woken)
+
+    @property
+    def reminders(self) -> int:
+        """How many times the clock has announced the pause again."""
+        return reminders(self.deadline, self.woken)
+
+    @property
+    def expires_at(self) -> float | None:
+        return self.deadline.get("expires_at") if self.deadline is not None else None
 
     def _explained(self, argument: ArgumentDict) -> ArgumentDict:
         """An argument as a person is shown it: with its label, and the earlier call its value came from."""
@@ -272,13 +305,17 @@ class Pause:
         stored["arguments"] = [ArgumentDict(name=a["name"], value=a["value"], origin=a["origin"]) for a in kept]
         stored["labels"] = {a["name"]: a["label"] for a in kept if a.get("label", a["name"]) != a["name"]}
         stored["sources"] = {a["name"]: a["source"] for a in kept if "source" in a}
-        return cls(**stored, token=record.token, delivery=cast("Delivery | None", record.delivery))
+        delivery = cast("Delivery | None", record.delivery)
+        return cls(**stored, token=record.token, woken=record.woken, delivery=delivery)
 
     def record(self) -> PauseRecord:
         """The pause as a store keeps it: its JSON, less what the record's fields hold and what goes without saying
         (the answers of its kind, a label that is the tool's name), which ``from_record`` puts back."""
         payload = self.to_dict(token=False)
-        payload.pop("asked_by", None)
+        for derived in ("asked_by", "expires_at", "on_expiry", "escalation"):
+            payload.pop(derived, None)
+        if self.deadline is not None:
+            payload["deadline"] = self.deadline
         implied = {"id": self.id, "kind": self.kind, "thread": self.thread, "run": self.run, "step": self.step}
         implied |= {"answers": list(ANSWERS[self.kind]), "irreversible": False, "label": self.tool, "title": self.label}
         implied |= {"question": _asked(payload)} if self.kind == "confirm" else {}
@@ -293,6 +330,8 @@ class Pause:
             step=self.step,
             token=self.token,
             payload=kept,
+            wake_at=wake_at(self.deadline, self.woken),
+            woken=self.woken,
         )
 
 
@@ -318,4 +357,4 @@ def _unexplained(argument: ArgumentDict) -> ArgumentDict:
 
 
 _KIND_FIELDS = ("prompt", "argument", "turn", "undo", "pending", "after_answer", "approvals")
-_STORED = frozenset(spec.name for spec in fields(Pause)) - {"token", "delivery", "asked_by"}
+_STORED = frozenset(spec.name for spec in fields(Pause)) - {"token", "delivery", "asked_by", "woken"}

@@ -16,6 +16,7 @@ from ..reading.check import Ruling
 from ..tools.python import Tool
 from ..tools.steps import NondeterministicStep, Run, StepFunction
 from ..vocabulary import JSON, CallStatus
+from .answer import Decision
 from .arguments import Argument, by_name, keywords, shown
 from .calls import Caller, jsonable
 from .ledger import Ledger, call_of, title_of
@@ -59,8 +60,8 @@ class Replay:
         ``agent`` is the agent whose check applies: the run's own, or one a step handed the call to.
         """
         given = self._completed(position, key, tool, arguments)
-        if given is None:
-            return WAITING
+        if isinstance(given, Attempted):
+            return given
         arguments = by_name(given)
         ruling = (agent or self._agent).check(tool, arguments, self._report.tainted)
         if ruling.kind == "refuse":
@@ -70,6 +71,8 @@ class Replay:
             decision = self._ledger.wait_for("confirm", PausePoint.call(position, key), tool, arguments, ruling.reasons)
             if decision is None:
                 return WAITING
+            if decision.choice == "expired":
+                return self._expired(position, key, tool, arguments, decision)
             if decision.choice == "skip":
                 self._called(position, key, tool, arguments, "skipped")
                 return Attempted("skipped", going=True)
@@ -85,17 +88,36 @@ class Replay:
         key: str,
         callee: Tool | StepFunction,
         arguments: Sequence[Argument],
-    ) -> tuple[Argument, ...] | None:
-        """The arguments with each required one nobody gave asked for; None while a person is asked."""
+    ) -> tuple[Argument, ...] | Attempted:
+        """The arguments with each required one nobody gave asked for; what came of the call instead while a
+        person is asked (WAITING), or where nobody answered in time."""
         given = list(arguments)
         named = {argument.name for argument in given}
         for parameter in callee.parameters:
             if parameter.required and parameter.name not in named:
-                value = self._asked(position, key, callee, given, parameter.name)
-                if value is None:
-                    return None
-                given.append(Argument(parameter.name, value, "reply"))
+                decision = self._asked(position, key, callee, given, parameter.name)
+                if decision is None:
+                    return WAITING
+                if decision.choice == "expired":
+                    return self._expired(position, key, callee, given, decision)
+                given.append(Argument(parameter.name, decision.value, "reply"))
         return tuple(given)
+
+    def _expired(
+        self,
+        position: int,
+        key: str,
+        callee: Tool | StepFunction,
+        arguments: Sequence[Argument],
+        decision: Decision,
+    ) -> Attempted:
+        """Nobody answered before the deadline: the call is not made, and the run goes on without it or, where
+        the pause's ``on_expiry`` says ``cancel_all``, undoes what it did."""
+        self._report.steps.append(CallOutcome(position, callee.name, shown(arguments), "expired", call=call_of(key)))
+        if decision.then == "cancel_all":
+            self._report.ending = "cancel_all"
+            return Attempted("cancelled")
+        return Attempted("skipped", going=True)
 
     def _asked(
         self,
@@ -104,12 +126,11 @@ class Replay:
         callee: Tool | StepFunction,
         given: Sequence[Argument],
         name: str,
-    ) -> JSON:
+    ) -> Decision | None:
         label = callee.labels.get(name) if isinstance(callee, Tool) else None
         prompt = f"{title_of(callee, keywords(given))}: what {_noun(label) if label else name.replace('_', ' ')}?"
         point = PausePoint.missing(position, key, name)
-        decision = self._ledger.wait_for("ask", point, callee, given, [f"missing: {name}"], prompt=prompt)
-        return None if decision is None else decision.value
+        return self._ledger.wait_for("ask", point, callee, given, [f"missing: {name}"], prompt=prompt)
 
     def _made(self, position: int, key: str, tool: Tool, arguments: Sequence[Argument]) -> Attempted:
         """The call made (or found made) and settled; a call that failed for certain ends the run."""
@@ -128,8 +149,8 @@ class Replay:
     def _step(self, position: int, step: StepFunction, arguments: Sequence[Argument]) -> bool:
         """Run a team's step from its start; its calls already made come from the journal."""
         given = self._completed(position, str(position), step, arguments)
-        if given is None:
-            return False
+        if isinstance(given, Attempted):
+            return given.going
         calls = StepCalls(self.attempt, self._agent, self._agents, self._ledger, position, given)
         try:
             result = step.fn(Run(calls), **keywords(given))

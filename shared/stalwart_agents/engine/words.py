@@ -17,6 +17,8 @@ def words(progress: Progress) -> str:
     if done:
         said.append(f"Done: {', '.join(done)}.")
     said += [f"Skipped {s.tool}, as you asked." for s in progress.steps if s.status == "skipped"]
+    expired = [s.tool for s in progress.steps if s.status == "expired"]
+    said += [f"Nobody answered about {tool} in time, so it was not done." for tool in expired]
     said += [f"{s.tool} failed: {s.error}." for s in progress.steps if s.status == "failed"]
     said += [r.sentence for r in progress.refusals]
     if progress.rollback is not None:

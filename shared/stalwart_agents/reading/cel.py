@@ -175,6 +175,36 @@ def _outcome(expression: str, values: str) -> bool | None:
     return bool(result) if isinstance(result, celtypes.BoolType) else None
 
 
+def text_or_number(expression: str, activation: Mapping[str, Any]) -> str | float | None:
+    """What ``expression`` gives over ``activation`` where that is text or a number (a CEL duration in seconds);
+    None where it gives anything else or cannot be evaluated."""
+    try:
+        values = _VALUES.encode(narrowed(expression, activation))
+    except (ValueError, TypeError):
+        return None
+    return _given(expression, values)
+
+
+@lru_cache(maxsize=4096)
+def _given(expression: str, values: str) -> str | float | None:
+    from celpy import celtypes
+    from celpy.adapter import json_to_cel
+    from celpy.evaluation import CELEvalError
+
+    activation = json.loads(values)
+    try:
+        result = compile(expression).evaluate({key: json_to_cel(value) for key, value in activation.items()})
+    except (CELEvalError, ValueError, TypeError):
+        return None
+    if isinstance(result, celtypes.StringType):
+        return str(result)
+    if isinstance(result, celtypes.DurationType):
+        return float(result.total_seconds())
+    if isinstance(result, (celtypes.IntType, celtypes.UintType, celtypes.DoubleType)):
+        return float(result)
+    return None
+
+
 def install_parser(path: Path = PREBUILT_PARSER) -> None:
     """Hand cel-python the saved parser before it builds its own (it keeps one per process in CEL_PARSER)."""
     from celpy import celparser
