@@ -3,6 +3,8 @@ escalates, over a Desk with an injected clock; every store runs the same rules (
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ from stalwart_agents import ConfigError, Desk, InterruptStale, NotFound, Pause, 
 from stalwart_agents.approvals.overdue import tick
 from stalwart_agents.approvals.principal import Principal
 from stalwart_agents.errors import NotAnApprover
+from stalwart_agents.storage import Storage, open_storage
 
 from .test_approvers import ALICE, MALLORY, TEAM, shop
 
@@ -55,13 +58,20 @@ def clock() -> Clock:
     return Clock()
 
 
-def desk_for(tmp_path: Path, agent: str, clock: Clock, told: Told | None = None, storage: str | None = None) -> Desk:
-    return Desk.from_file(
-        shop(tmp_path, agent),
-        storage=storage or f"sqlite:///{tmp_path / 'runs.db'}",
-        clock=clock,
-        on_interrupt=told,
-    )
+@pytest.fixture(params=["memory", "sqlite", "postgres", "dynamodb"])
+def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
+    """One store per test, shared by every desk (worker) the test opens on it."""
+    urls = {"memory": lambda: "memory://", "sqlite": lambda: f"sqlite:///{tmp_path / 'runs.db'}"}
+    urls["postgres"] = lambda: request.getfixturevalue("postgres_cluster").create_database(f"d_{uuid.uuid4().hex[:8]}")
+    urls["dynamodb"] = lambda: request.getfixturevalue("dynamodb_url")
+    store = open_storage(urls[request.param]())
+    yield store
+    store.close()
+
+
+def desk_for(store: Storage, tmp_path: Path, agent: str, clock: Clock, told: Any = None) -> Desk:
+    """A worker on ``store``, its clock ``clock``: the shop's tools with ``agent`` (the deadlines under test)."""
+    return Desk.from_file(shop(tmp_path, agent), storage=store, clock=clock, on_interrupt=told)
 
 
 def charge(desk: Desk, thread: str = "t-1", amount: int = 40, owner: Principal = ALICE) -> Pause:
@@ -70,8 +80,10 @@ def charge(desk: Desk, thread: str = "t-1", amount: int = 40, owner: Principal =
     return pause
 
 
-def test_a_pause_carries_its_deadline_and_what_then(tmp_path: Path, clock: Clock, ledger: Any) -> None:
-    desk = desk_for(tmp_path, CHARGES_WAIT_FOUR_HOURS, clock)
+def test_a_pause_carries_its_deadline_and_what_then(
+    storage: Storage, tmp_path: Path, clock: Clock, ledger: Any
+) -> None:
+    desk = desk_for(storage, tmp_path, CHARGES_WAIT_FOUR_HOURS, clock)
     shown = charge(desk).to_dict()
     assert shown["expires_at"] == "2027-01-15T12:00:00.000Z"
     assert shown["on_expiry"] == "skip"
@@ -80,9 +92,9 @@ def test_a_pause_carries_its_deadline_and_what_then(tmp_path: Path, clock: Clock
 
 
 def test_at_its_deadline_the_clock_ends_a_confirm_as_expired_and_the_call_never_runs(
-    tmp_path: Path, clock: Clock, ledger: Any
+    storage: Storage, tmp_path: Path, clock: Clock, ledger: Any
 ) -> None:
-    desk = desk_for(tmp_path, "deadlines: [{tool: charge_card, expires: 30m}]", clock)
+    desk = desk_for(storage, tmp_path, "deadlines: [{tool: charge_card, expires: 30m}]", clock)
     pause = charge(desk)
     clock.later(29 * 60)
     assert tick(desk).expired == []
@@ -101,8 +113,10 @@ def test_at_its_deadline_the_clock_ends_a_confirm_as_expired_and_the_call_never_
     assert run is not None and run.status == "done"
 
 
-def test_the_agent_says_it_timed_out_not_that_the_person_said_no(tmp_path: Path, clock: Clock, ledger: Any) -> None:
-    desk = desk_for(tmp_path, "deadlines: [{tool: charge_card, expires: 30m}]", clock)
+def test_the_agent_says_it_timed_out_not_that_the_person_said_no(
+    storage: Storage, tmp_path: Path, clock: Clock, ledger: Any
+) -> None:
+    desk = desk_for(storage, tmp_path, "deadlines: [{tool: charge_card, expires: 30m}]", clock)
     pause = charge(desk)
     clock.later(HOUR)
     reply = desk.expire(pause)
@@ -111,9 +125,9 @@ def test_the_agent_says_it_timed_out_not_that_the_person_said_no(tmp_path: Path,
 
 
 def test_a_late_approval_is_refused_as_expired_and_ends_the_pause_as_the_clock_would(
-    tmp_path: Path, clock: Clock, ledger: Any
+    storage: Storage, tmp_path: Path, clock: Clock, ledger: Any
 ) -> None:
-    desk = desk_for(tmp_path, "deadlines: [{tool: charge_card, expires: 30m}]", clock)
+    desk = desk_for(storage, tmp_path, "deadlines: [{tool: charge_card, expires: 30m}]", clock)
     pause = charge(desk)
     clock.later(31 * 60)  # the clock has not ticked: the answer finds the deadline passed itself
     with pytest.raises(PauseExpired) as refused:
@@ -132,8 +146,8 @@ def test_a_late_approval_is_refused_as_expired_and_ends_the_pause_as_the_clock_w
     ]
 
 
-def test_on_expiry_cancel_all_undoes_the_run(tmp_path: Path, clock: Clock, ledger: Any) -> None:
-    desk = desk_for(tmp_path, "deadlines: [{tool: charge_card, expires: 30m, on_expiry: cancel_all}]", clock)
+def test_on_expiry_cancel_all_undoes_the_run(storage: Storage, tmp_path: Path, clock: Clock, ledger: Any) -> None:
+    desk = desk_for(storage, tmp_path, "deadlines: [{tool: charge_card, expires: 30m, on_expiry: cancel_all}]", clock)
     pause = charge(desk)
     assert pause.to_dict()["on_expiry"] == "cancel_all"
     clock.later(HOUR)
@@ -143,9 +157,9 @@ def test_on_expiry_cancel_all_undoes_the_run(tmp_path: Path, clock: Clock, ledge
 
 
 def test_an_approval_in_time_runs_and_the_clock_then_has_nothing_to_do(
-    tmp_path: Path, clock: Clock, ledger: Any
+    storage: Storage, tmp_path: Path, clock: Clock, ledger: Any
 ) -> None:
-    desk = desk_for(tmp_path, CHARGES_WAIT_FOUR_HOURS, clock)
+    desk = desk_for(storage, tmp_path, CHARGES_WAIT_FOUR_HOURS, clock)
     pause = charge(desk)
     clock.later(HOUR - 1)
     desk.confirm("t-1", "approve", pause, token=pause.token, principal=ALICE)
@@ -155,10 +169,12 @@ def test_an_approval_in_time_runs_and_the_clock_then_has_nothing_to_do(
     assert len(ledger("charge")) == 1
 
 
-def test_reminders_are_sent_once_each_with_their_number(tmp_path: Path, clock: Clock, ledger: Any) -> None:
+def test_reminders_are_sent_once_each_with_their_number(
+    storage: Storage, tmp_path: Path, clock: Clock, ledger: Any
+) -> None:
     told = Told()
-    desk = desk_for(tmp_path, CHARGES_WAIT_FOUR_HOURS, clock, told)
-    other = desk_for(tmp_path, CHARGES_WAIT_FOUR_HOURS, clock, told)  # a second worker on the same store
+    desk = desk_for(storage, tmp_path, CHARGES_WAIT_FOUR_HOURS, clock, told)
+    other = desk_for(storage, tmp_path, CHARGES_WAIT_FOUR_HOURS, clock, told)  # a second worker on the same store
     pause = charge(desk)
     assert [p.reminders for p in told.pauses] == [0]
     clock.later(HOUR)
@@ -171,7 +187,9 @@ def test_reminders_are_sent_once_each_with_their_number(tmp_path: Path, clock: C
     assert [(p.reminders, p.escalated) for p in told.pauses] == [(0, False), (1, False), (1, True), (2, True)]
 
 
-def test_a_reminder_a_receiver_refused_is_tried_again_and_never_lost(tmp_path: Path, clock: Clock, ledger: Any) -> None:
+def test_a_reminder_a_receiver_refused_is_tried_again_and_never_lost(
+    storage: Storage, tmp_path: Path, clock: Clock, ledger: Any
+) -> None:
     told, down = Told(), {"now": True}
 
     def flaky(thread: str, pause: Pause) -> None:
@@ -179,7 +197,7 @@ def test_a_reminder_a_receiver_refused_is_tried_again_and_never_lost(tmp_path: P
             raise ConnectionError("the receiver is down")
         told(thread, pause)
 
-    desk = desk_for(tmp_path, "deadlines: [{tool: charge_card, expires: 4h, remind: 1h}]", clock, flaky)  # type: ignore[arg-type]
+    desk = desk_for(storage, tmp_path, "deadlines: [{tool: charge_card, expires: 4h, remind: 1h}]", clock, flaky)
     pause = charge(desk)
     clock.later(HOUR)
     assert tick(desk).failed == [pause.id]
@@ -191,8 +209,10 @@ def test_a_reminder_a_receiver_refused_is_tried_again_and_never_lost(tmp_path: P
     assert [p.reminders for p in told.pauses] == [0, 1]
 
 
-def test_escalation_lets_the_wider_group_answer_and_no_one_else(tmp_path: Path, clock: Clock, ledger: Any) -> None:
-    desk = desk_for(tmp_path, CHARGES_WAIT_FOUR_HOURS, clock)
+def test_escalation_lets_the_wider_group_answer_and_no_one_else(
+    storage: Storage, tmp_path: Path, clock: Clock, ledger: Any
+) -> None:
+    desk = desk_for(storage, tmp_path, CHARGES_WAIT_FOUR_HOURS, clock)
     pause = charge(desk)
     with pytest.raises(NotFound):
         desk.admit("t-1", BOSS)
@@ -215,7 +235,9 @@ def test_escalation_lets_the_wider_group_answer_and_no_one_else(tmp_path: Path, 
     assert len(ledger("charge")) == 1
 
 
-def test_an_approver_rule_sets_the_timing_of_the_pauses_it_governs(tmp_path: Path, clock: Clock, ledger: Any) -> None:
+def test_an_approver_rule_sets_the_timing_of_the_pauses_it_governs(
+    storage: Storage, tmp_path: Path, clock: Clock, ledger: Any
+) -> None:
     agent = """
         deadlines: [{tool: charge_card, expires: 1h}]
         approvers:
@@ -225,22 +247,26 @@ def test_an_approver_rule_sets_the_timing_of_the_pauses_it_governs(tmp_path: Pat
             who: '"finance" in who.groups'
             deadline: {expires: 8h, on_expiry: cancel_all}
     """
-    desk = desk_for(tmp_path, agent, clock)
+    desk = desk_for(storage, tmp_path, agent, clock)
     small = charge(desk, "t-small", 40).to_dict()
     large = charge(desk, "t-large", 4000).to_dict()
     assert (small["expires_at"], small["on_expiry"]) == ("2027-01-15T09:00:00.000Z", "skip")
     assert (large["expires_at"], large["on_expiry"]) == ("2027-01-15T16:00:00.000Z", "cancel_all")
 
 
-def test_a_deadline_can_depend_on_the_call(tmp_path: Path, clock: Clock, ledger: Any) -> None:
+def test_a_deadline_can_depend_on_the_call(storage: Storage, tmp_path: Path, clock: Clock, ledger: Any) -> None:
     agent = """deadlines: [{tool: charge_card, expires: "args.amount > 100 ? '8h' : '1h'"}]"""
-    desk = desk_for(tmp_path, agent, clock)
+    desk = desk_for(storage, tmp_path, agent, clock)
     assert charge(desk, "t-small", 40).to_dict()["expires_at"] == "2027-01-15T09:00:00.000Z"
     assert charge(desk, "t-large", 400).to_dict()["expires_at"] == "2027-01-15T16:00:00.000Z"
 
 
-def test_a_deadline_that_cannot_be_read_fails_closed(tmp_path: Path, clock: Clock, ledger: Any, caplog: Any) -> None:
-    desk = desk_for(tmp_path, """deadlines: [{tool: charge_card, expires: "args.amount > 100 ? 8 : 'soon'"}]""", clock)
+def test_a_deadline_that_cannot_be_read_fails_closed(
+    storage: Storage, tmp_path: Path, clock: Clock, ledger: Any, caplog: Any
+) -> None:
+    desk = desk_for(
+        storage, tmp_path, """deadlines: [{tool: charge_card, expires: "args.amount > 100 ? 8 : 'soon'"}]""", clock
+    )
     pause = charge(desk, amount=40)
     assert pause.to_dict()["expires_at"] == "2027-01-15T08:00:00.000Z"
     assert "not a duration" in caplog.text
@@ -257,7 +283,9 @@ def wire(payee: str, amount: int) -> dict:
 """
 
 
-def test_an_outcome_unknown_is_never_decided_by_the_clock_it_escalates(tmp_path: Path, clock: Clock) -> None:
+def test_an_outcome_unknown_is_never_decided_by_the_clock_it_escalates(
+    storage: Storage, tmp_path: Path, clock: Clock
+) -> None:
     (tmp_path / "tools.py").write_text(WIRE)
     (tmp_path / "agent.yaml").write_text(
         "agents:\n  - name: bank\n    tools: tools.py\n    deadlines:\n      - tool: wire\n        expires: 30m\n"
@@ -287,14 +315,21 @@ def test_an_outcome_unknown_is_never_decided_by_the_clock_it_escalates(tmp_path:
 
 def test_agent_yaml_names_what_is_wrong_with_a_deadline(tmp_path: Path, clock: Clock) -> None:
     with pytest.raises(ConfigError) as wrong:
-        desk_for(tmp_path, "deadlines: [{tool: charge_card, expires: 4 hours, remind: [0s]}]", clock)
+        desk_for(
+            open_storage("memory://"),
+            tmp_path,
+            "deadlines: [{tool: charge_card, expires: 4 hours, remind: [0s]}]",
+            clock,
+        )
     said = str(wrong.value)
     assert "agents[0].deadlines[0].expires: '4 hours' is not a duration" in said
     assert "agents[0].deadlines[0].remind" in said
 
 
-def test_a_stale_answer_after_the_expiry_is_told_it_expired(tmp_path: Path, clock: Clock, ledger: Any) -> None:
-    desk = desk_for(tmp_path, "deadlines: [{tool: charge_card, expires: 30m}]", clock)
+def test_a_stale_answer_after_the_expiry_is_told_it_expired(
+    storage: Storage, tmp_path: Path, clock: Clock, ledger: Any
+) -> None:
+    desk = desk_for(storage, tmp_path, "deadlines: [{tool: charge_card, expires: 30m}]", clock)
     pause = charge(desk)
     clock.later(HOUR)
     tick(desk)

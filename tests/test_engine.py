@@ -52,8 +52,11 @@ def test_the_pause_json_has_the_designed_shape(desk):
         "answers",
         "token",
         "created_at",
+        "expires_at",
+        "on_expiry",
     }
     assert pause["thread"] == "u-17" and pause["created_at"].endswith("Z")
+    assert pause["expires_at"].endswith("Z") and pause["on_expiry"] == "skip"  # the shop's charges wait 4 hours
     assert set(body) == {"thread", "reply", "steps", "waiting", "refusals", "rollback", "not_notified"}
     assert set(body["reply"]) == {"id", "text"}
 

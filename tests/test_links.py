@@ -10,6 +10,7 @@ import json
 import logging
 import re
 import time
+from datetime import datetime
 
 import httpx
 import jwt
@@ -236,17 +237,39 @@ def test_no_link_token_or_thread_in_pages_or_logs(service, receiver, clock, capl
         assert not any(secret in shown for secret in secrets)
 
 
-def test_a_redelivered_pause_carries_fresh_links(service, receiver, desk, clock, ledger):
-    receiver.status = 503
-    pause, _ = paused(service, receiver)
-    [first, *_] = [t["body"]["links"] for t in receiver.tried]
-    receiver.status = 200
-    clock.now += 23 * 3600
-    assert redeliver(desk.storage, desk.on_interrupt, clock.now).delivered == [pause["id"]]
-    [again] = [d["links"] for d in receiver.got]
-    clock.now += 2 * 3600
-    assert httpx.get(first["approve"], timeout=10).status_code == 410
-    assert httpx.post(again["approve"], timeout=10).status_code == 200 and len(ledger("charge")) == 1
+def test_a_redelivered_pause_carries_fresh_links(receiver, desk, clock, ledger):
+    base, server = served(desk, receiver, link_hours=1)
+    try:
+        receiver.status = 503
+        pause, _ = paused(base, receiver)
+        [first, *_] = [t["body"]["links"] for t in receiver.tried]
+        receiver.status = 200
+        clock.now += 50 * 60
+        assert redeliver(desk.storage, desk.on_interrupt, clock.now).delivered == [pause["id"]]
+        [again] = [d["links"] for d in receiver.got]
+        clock.now += 20 * 60
+        assert httpx.get(first["approve"], timeout=10).status_code == 410
+        assert httpx.post(again["approve"], timeout=10).status_code == 200 and len(ledger("charge")) == 1
+    finally:
+        server.__exit__(None, None, None)
+
+
+def test_a_link_never_outlives_its_pause_and_an_expired_one_acts_on_nothing(receiver, desk, clock, ledger):
+    base, server = served(desk, receiver, link_hours=24)
+    try:
+        pause, links = paused(base, receiver)
+        expires = datetime.fromisoformat(pause["expires_at"].replace("Z", "+00:00")).timestamp()
+        clock.now = expires - 1
+        assert httpx.get(links["approve"], timeout=10).status_code == 200
+        clock.now = expires
+        for answer in (httpx.get(links["approve"], timeout=10), httpx.post(links["approve"], timeout=10)):
+            assert answer.status_code == 410
+        assert ledger("charge") == []
+        assert [p["id"] for p in httpx.get(f"{base}/threads/{THREAD}/interrupts", timeout=10).json()["waiting"]] == [
+            pause["id"]
+        ]  # the link acted on nothing: the clock ends the pause, not a link
+    finally:
+        server.__exit__(None, None, None)
 
 
 FOUR_EYES = """agents:

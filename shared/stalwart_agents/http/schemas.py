@@ -74,6 +74,12 @@ class Argument(_Model):
     source: SourceOut | None = Field(None, description="where origin is result:<step>.<call>: that call")
 
 
+class EscalationOut(_Model):
+    at: str = Field(description="when it escalates (or did)")
+    done: bool = Field(description="whether it has: those it names may answer it now")
+    to: str | None = Field(description="who it escalates to, in words")
+
+
 class PauseOut(_Model):
     model_config = ConfigDict(extra="allow")
     id: str
@@ -91,6 +97,13 @@ class PauseOut(_Model):
     answers: list[str]
     token: str
     created_at: str
+    expires_at: str | None = Field(
+        None, description="the deadline: nobody's answer is taken from then on, and the run does what on_expiry says"
+    )
+    on_expiry: Literal["skip", "cancel_all"] | None = Field(
+        None, description="what the run does with a pause that expired: goes on without the call, or undoes the run"
+    )
+    escalation: EscalationOut | None = Field(None, description="who else may answer once it has waited long enough")
 
 
 class StepOut(_Model):

@@ -206,7 +206,7 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         "/threads/{thread}/resume",
         body=Resume,
         response_model=None,
-        responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503),
+        responses=answers(ReplyOut, 400, 401, 404, 409, 410, 413, 415, 503),
     )
     async def resume(thread: Thread, request: Request) -> JSONResponse:
         return await run_in_threadpool(threads.answer, request, thread, await raw(request))
