@@ -97,3 +97,14 @@ def test_a_call_handed_to_another_agent_has_origin_agent_and_its_check(desk):
     assert pause.reasons == ["rule: charges-ask"]
     assert {"name": "amount", "value": 5, "origin": "agent"} in pause.arguments
     assert desk.confirm("t", "approve").status == "done" and made(desk, "quick:charge")
+
+
+def test_an_operator_rollback_closes_every_pause_the_run_moved_past(desk):
+    """Nothing the run no longer waits on is listed, announced or woken: the rollback's commit closes both."""
+    charge, mail = desk.send("t", "settle order 4411").waiting
+    rolled = desk.rollback("t")
+    assert rolled.waiting == [] and desk.waiting("t") == []
+    stored = {pause.id: pause.status for pause in desk.storage.run_pauses(charge.run)}
+    assert stored == {charge.id: "closed", mail.id: "closed"}
+    assert desk.storage.inbox() == [] and desk.storage.due_deliveries(1e12) == []
+    assert made(desk, "charge") == [] and made(desk, "mail") == []
