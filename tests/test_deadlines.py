@@ -3,6 +3,7 @@ escalates, over a Desk with an injected clock; every store runs the same rules (
 
 from __future__ import annotations
 
+import textwrap
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from stalwart_agents.approvals.principal import Principal
 from stalwart_agents.errors import NotAnApprover
 from stalwart_agents.storage import Storage, open_storage
 
+from .conftest import ROOT
 from .test_approvers import ALICE, MALLORY, TEAM, shop
 
 HOUR = 3600.0
@@ -337,3 +339,13 @@ def test_a_stale_answer_after_the_expiry_is_told_it_expired(
         desk.confirm("t-1", "approve", pause, token=pause.token, principal=ALICE)
     with pytest.raises(InterruptStale):
         desk.expire(pause)
+
+
+@pytest.mark.parametrize(
+    ("document", "heading"), [("docs/approvals.md", "## Deadlines"), ("README.md", "### Deadlines")]
+)
+def test_the_documented_deadlines_load(tmp_path: Path, clock: Clock, document: str, heading: str) -> None:
+    text = (ROOT / document).read_text()
+    block = text[text.index(heading) :].split("```yaml\n", 1)[1].split("```", 1)[0]
+    desk = desk_for(open_storage("memory://"), tmp_path, textwrap.dedent(block), clock)
+    assert desk.agent("shop").deadlines.entries[0].tool == ("charge_card",)
