@@ -349,3 +349,26 @@ def test_the_documented_deadlines_load(tmp_path: Path, clock: Clock, document: s
     block = text[text.index(heading) :].split("```yaml\n", 1)[1].split("```", 1)[0]
     desk = desk_for(open_storage("memory://"), tmp_path, textwrap.dedent(block), clock)
     assert desk.agent("shop").deadlines.entries[0].tool == ("charge_card",)
+
+
+def test_an_ask_nobody_answers_in_time_leaves_the_call_unmade(
+    storage: Storage, tmp_path: Path, clock: Clock, ledger: Any
+) -> None:
+    desk = desk_for(storage, tmp_path, "deadlines: [{kind: ask, expires: 10m}]", clock)
+    desk.enter("t-1", ALICE.key, start=True)
+    [asked] = desk.send("t-1", "charge order 4411").waiting
+    assert asked.kind == "ask" and asked.to_dict()["expires_at"] == "2027-01-15T08:10:00.000Z"
+    clock.later(600)
+    reply = desk.expire(asked)
+    assert [(s.tool, s.status) for s in reply.steps] == [("charge_card", "expired")]
+    assert reply.status == "done" and ledger("charge") == []
+
+
+def test_a_delegate_nobody_answers_in_time_is_not_passed_on(storage: Storage, tmp_path: Path, clock: Clock) -> None:
+    desk = desk_for(storage, tmp_path, "on_unread: ask\ndeadlines: [{kind: delegate, expires: 10m}]", clock)
+    desk.enter("t-1", ALICE.key, start=True)
+    [offered] = desk.send("t-1", "what is the weather like").waiting
+    assert offered.kind == "delegate"
+    clock.later(600)
+    reply = desk.expire(offered)
+    assert "Nobody answered in time, so I won't pass it on." in reply.text and reply.waiting == []
