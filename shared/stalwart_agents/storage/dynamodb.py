@@ -400,19 +400,7 @@ class DynamoStorage:
         terms = Terms()
         unclaimed = f"{terms.absent(CLAIMED)} OR {terms.name(CLAIMED)} <= {terms.value(now - hold)}"
         condition = f"{terms.present(self.clock())} AND {terms.absent(DELIVERED)} AND ({unclaimed})"
-        try:
-            self._call(
-                "update_item",
-                expected=("ConditionalCheckFailedException",),
-                TableName=self.table,
-                Key=item_key(f"R#{run_id}", f"P#{pause_id}"),
-                UpdateExpression=f"SET {terms.equal(CLAIMED, now)}",
-                ConditionExpression=condition,
-                **terms.fields(),
-            )
-        except ClientError:
-            return False
-        return True
+        return self._updated_if(run_id, pause_id, f"SET {terms.equal(CLAIMED, now)}", condition, terms)
 
     def claim_wake(self, run_id: str, pause_id: str, woken: int, now: float, until: float) -> bool:
         """One conditional UpdateItem: ``wake_at`` moves to ``until`` where the pause is open, at ``woken`` and due."""
@@ -448,13 +436,17 @@ class DynamoStorage:
         if woken == 0:
             at = f"({at} OR {terms.absent('woken')})"
         condition = " AND ".join([terms.present(self.clock()), terms.equal("status", "open"), at, *conditions])
+        return self._updated_if(run_id, pause_id, update_expression(sets, removes), condition, terms)
+
+    def _updated_if(self, run_id: str, pause_id: str, update: str, condition: str, terms: Terms) -> bool:
+        """One UpdateItem of the pause under ``condition``; whether it held (and the pause was written)."""
         try:
             self._call(
                 "update_item",
                 expected=("ConditionalCheckFailedException",),
                 TableName=self.table,
                 Key=item_key(f"R#{run_id}", f"P#{pause_id}"),
-                UpdateExpression=update_expression(sets, removes),
+                UpdateExpression=update,
                 ConditionExpression=condition,
                 **terms.fields(),
             )
