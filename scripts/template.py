@@ -36,6 +36,7 @@ LOGS = [
     ("Rollback", None, "POST /threads/{id}/rollback"),
     ("Feedback", None, "POST /threads/{id}/feedback"),
     ("Sweep", None, "The sweep (runs whose worker died stay stuck until it works)"),
+    ("Clock", None, "The clock (pauses past their deadline wait, and reminders go unsent, until it works)"),
     ("FanOut", "HasWebhook", "The webhook fan-out"),
 ]
 """Each one's log group is <prefix>Logs; a function's alarms watch <prefix>Function."""

@@ -50,6 +50,7 @@ from .test_template import (
     CloudFormationLoader,
     _matches,
     as_list,
+    clock,
     deployed_resources,
     environment,
     fan_out,
@@ -129,15 +130,16 @@ def open_stack(secrets):
 class Deployed:
     """The functions of template.yaml as a stack with ``parameters`` deploys them: each a cold-started handler with
     the environment the template gives it, routed as API Gateway routes, every AWS request it makes recorded.
-    Besides the routes: the sweep, and the fan-out where the stack has a webhook. Only the functions a stack with
-    these parameters has are there (the links function only with a PublicUrl)."""
+    Besides the routes: the sweep, the clock, and the fan-out where the stack has a webhook. Only the functions a stack
+    with these parameters has are there (the links function only with a PublicUrl)."""
 
     def __init__(self, template, parameters, storage_url, monkeypatch, config=SHOP):
         self.template, self.parameters, self.monkeypatch, self.config = template, parameters, monkeypatch, config
         self.endpoint = storage_url.split("endpoint=")[1]
         exists = deployed_resources(template, parameters)
         self.routes = {(method, path): name for method, path, name in http_routes(template) if name in exists}
-        names = set(self.routes.values()) | {name for name in (sweep(template), fan_out(template)) if name in exists}
+        others = (sweep(template), clock(template), fan_out(template))
+        names = set(self.routes.values()) | {name for name in others if name in exists}
         self.environ = {name: self._environ(name, parameters, storage_url) for name in names}
         self.requests: dict[str, list] = {name: [] for name in names}
         self.handlers = {name: self.fresh(name) for name in names}
@@ -175,7 +177,7 @@ class Deployed:
         cold_start = getattr(sys.modules[module.handler.__module__], "_cold_start", None)
         if cold_start is None:
             return module.handler
-        # the sweep and the fan-out start cold on their first event, not on import: that event runs as the function
+        # the sweep, the clock and the fan-out start cold on their first event, not on import: it runs as the function
         cold_start.cache_clear()
 
         def invoke(event, context):
@@ -185,7 +187,7 @@ class Deployed:
         return invoke
 
     def invoke(self, name, event):
-        """What a function not behind the API (the sweep, the fan-out) returns for an event."""
+        """What a function not behind the API (the sweep, the clock, the fan-out) returns for an event."""
         return self.handlers[name](event, None)
 
     def _recording(self, name, client):
@@ -757,12 +759,14 @@ def test_each_function_reads_its_own_secrets_once_at_cold_start(deployed, templa
     """The operator token from Secrets Manager, the model key from an SSM SecureString: each by the functions that
     need it, before the first request, and by no other (their policies allow nothing else: the fixture checks)."""
     deployed.invoke(sweep(template), SCHEDULED)
+    deployed.invoke(clock(template), SCHEDULED)
     for name in deployed.requests:
         route = route_of(functions(template)[name])
         read = sorted(
             (service, operation) for service, operation, _ in deployed.requests[name] if service != "dynamodb"
         )
-        expected = [("ssm", "GetParameter")] if route in ("messages", "resume", "rollback", "sweep", "links") else []
+        turns = ("messages", "resume", "rollback", "sweep", "links", "clock")
+        expected = [("ssm", "GetParameter")] if route in turns else []
         expected += [("secretsmanager", "GetSecretValue")] if route == "rollback" else []
         assert read == sorted(expected), name
     for thread in ("u-17", "u-18"):

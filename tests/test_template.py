@@ -77,20 +77,24 @@ JWT = {"JwtIssuer": ISSUER, "JwtAudience": "stalwart,stalwart-mobile"}
 READ_ONLY = {"interface", "config", "healthz", "interrupts", "stream"}
 TRANSACT = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"}
 SECRETS = {
-    "STALWART_OPERATOR_TOKEN_ARN": "rollback",
-    "STALWART_RESUME_SECRET_ARN": "resume",
-    "STALWART_WEBHOOK_SECRET_ARN": "fanout",
+    "STALWART_OPERATOR_TOKEN_ARN": "OperatorTokenArn",
+    "STALWART_RESUME_SECRET_ARN": "ResumeSecretArn",
+    "STALWART_WEBHOOK_SECRET_ARN": "WebhookSecretArn",
 }
-"""Each secret's ARN, and the one function whose environment holds it."""
-SECRET_PARAMETERS = {
-    "OperatorTokenArn": "rollback",
-    "ResumeSecretArn": "resume",
-    "WebhookSecretArn": "fanout",
-    "ModelKeyArn": None,
-}
+"""Each secret's ARN's variable, and the parameter that gives it."""
 MODEL_KEY = {"STALWART_MODEL_KEY_ARN", "STALWART_MODEL_KEY_ENV"}
-RUNS_TURNS = {"messages", "resume", "rollback", "sweep", "links"}
-"""The functions that run turns or take answers, so call the agent's model: they get its key."""
+RUNS_TURNS = {"messages", "resume", "rollback", "sweep", "links", "clock"}
+"""The functions that run turns or take answers, so call the agent's model: they get its key (the clock's expiry
+carries the run on as an answer does)."""
+WEBHOOK_POSTERS = {"fanout", "clock"}
+"""The functions that post to the webhook: the fan-out new pauses, the clock reminders and escalations."""
+SECRET_PARAMETERS = {
+    "OperatorTokenArn": {"rollback"},
+    "ResumeSecretArn": {"resume"},
+    "WebhookSecretArn": WEBHOOK_POSTERS,
+    "ModelKeyArn": RUNS_TURNS,
+}
+"""Each secret's parameter, and the functions whose environment holds it."""
 XRAY = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
 TABLE_ARN = {"Fn::GetAtt": ["Table", "Arn"]}
 
@@ -281,8 +285,22 @@ def fan_out(template):
     return run_by(template, "DynamoDB")
 
 
+def scheduled(template, route):
+    """The one function a schedule runs from functions/<route>/."""
+    (name,) = [
+        n
+        for n, f in functions(template).items()
+        if route_of(f) == route and "Schedule" in {e["Type"] for e in f["Properties"]["Events"].values()}
+    ]
+    return name
+
+
 def sweep(template):
-    return run_by(template, "Schedule")
+    return scheduled(template, "sweep")
+
+
+def clock(template):
+    return scheduled(template, "clock")
 
 
 def every_function(template):
@@ -344,12 +362,12 @@ def test_the_deployed_routes_are_the_services_routes():
 def test_each_handler_is_a_few_lines_that_name_their_own_route(template):
     named = {route_of(f) for f in functions(template).values()}
     on_disk = {p.name for p in (ROOT / "functions").iterdir() if p.is_dir()}
-    assert named == on_disk == set(ROUTES) | {"fanout", "sweep"}
+    assert named == on_disk == set(ROUTES) | {"fanout", "sweep", "clock"}
     for function in functions(template).values():
         assert function["Properties"]["CodeUri"] == f"functions/{route_of(function)}/"
         source = (ROOT / "functions" / route_of(function) / "app.py").read_text()
         assert len(source.splitlines()) <= 5
-        if route_of(function) in ("fanout", "sweep"):
+        if route_of(function) in ("fanout", "sweep", "clock"):
             assert f"from stalwart_agents.aws.{route_of(function)} import handler" in source
         else:
             assert "from stalwart_agents.aws.handlers import handler" in source
@@ -382,8 +400,9 @@ def test_the_authorizer_guards_every_route_but_the_public_ones(template, links_a
 
 def test_links_are_served_with_a_public_url_and_tell_both_their_ends_the_same(template):
     """The links function, its role and alarms are always deployed (API Gateway takes no operation without an
-    integration), and told of links only with PublicUrl; the fan-out that mints links and the function that
-    answers them are given the same URL and hours; LinksAlone needs links, links need a webhook."""
+    integration), and told of links only with PublicUrl; the functions that mint links (the fan-out, and the clock
+    for reminders) and the one that answers them are given the same URL and hours; LinksAlone needs links, links
+    need a webhook."""
     links = {name for name in template["Resources"] if name.startswith("Links")}
     assert links >= {"LinksFunction", "LinksRole", "LinksLogs", "LinksErrors", "LinksThrottles"}
     assert links <= deployed_resources(template, {}) and links <= deployed_resources(template, LINKS)
@@ -393,13 +412,15 @@ def test_links_are_served_with_a_public_url_and_tell_both_their_ends_the_same(te
     given = LINKS | {"LinkHours": "2", "LinksAlone": "true"}
     told = {"STALWART_PUBLIC_URL": LINKS["PublicUrl"], "STALWART_LINK_HOURS": "2"}
     assert environment(template, "LinksFunction", given).items() >= (told | {"STALWART_LINKS_ALONE": "true"}).items()
-    assert environment(template, fan_out(template), given).items() >= told.items()
-    assert "STALWART_LINKS_ALONE" not in environment(template, fan_out(template), given)  # it only mints
-    assert not {"STALWART_PUBLIC_URL", "STALWART_LINK_HOURS"} & set(environment(template, fan_out(template), JWT))
-    for name in set(functions(template)) - {"LinksFunction", fan_out(template)}:
+    minters = {fan_out(template), clock(template)}
+    for name in minters:
+        assert environment(template, name, given).items() >= told.items(), name
+        assert "STALWART_LINKS_ALONE" not in environment(template, name, given), name  # it only mints
+        assert not {"STALWART_PUBLIC_URL", "STALWART_LINK_HOURS"} & set(environment(template, name, JWT)), name
+    for name in set(functions(template)) - {"LinksFunction"} - minters:
         assert not any(v.startswith("STALWART_LINK") for v in environment(template, name, given)), name
         assert "STALWART_PUBLIC_URL" not in environment(template, name, given), name
-    assert where_named(template, "PublicUrl") <= {"LinksFunction", fan_out(template), "LinksRole", "HttpApi"}
+    assert where_named(template, "PublicUrl") <= {"LinksFunction", "LinksRole", "HttpApi"} | minters
     (needs_webhook,) = broken_rules(template, {"PublicUrl": LINKS["PublicUrl"]})
     assert "WebhookUrl" in needs_webhook
     (needs_links,) = broken_rules(template, {"LinksAlone": "true"})
@@ -722,7 +743,7 @@ def test_no_parameter_holds_a_secret(template):
             "arn:aws:secretsmanager:eu-west-1:123456789012:secret:a b",
         ):
             assert not pattern.fullmatch(value), (name, value)
-    assert where_named(template, "WebhookUrl") == {fan_out(template)}
+    assert where_named(template, "WebhookUrl") == {fan_out(template), clock(template)}
 
 
 def secret_grants(template, name, parameters):
@@ -737,15 +758,14 @@ def secret_grants(template, name, parameters):
 def test_each_secret_reaches_only_the_function_that_needs_it(template):
     """Its ARN in that function's environment alone, and a grant to read it in that function's role alone."""
     assert not (set(SECRETS) | MODEL_KEY) & set(template["Globals"]["Function"]["Environment"]["Variables"])
-    parameter_of = {route: parameter for parameter, route in SECRET_PARAMETERS.items() if route}
     for name, function in functions(template).items():
         route = route_of(function)
         env = environment(template, name, EVERYTHING)
         given = []
-        for variable, owner in SECRETS.items():
-            assert (variable in env) == (route == owner), (name, variable)
-            if route == owner:
-                assert env[variable] == EVERYTHING[parameter_of[route]], name
+        for variable, parameter in SECRETS.items():
+            assert (variable in env) == (route in SECRET_PARAMETERS[parameter]), (name, variable)
+            if variable in env:
+                assert env[variable] == EVERYTHING[parameter], name
                 given.append(env[variable])
         if route in RUNS_TURNS:
             assert (
@@ -766,8 +786,8 @@ def test_each_secret_reaches_only_the_function_that_needs_it(template):
                     "StringLike": {"kms:ViaService": ["secretsmanager.*.amazonaws.com", "ssm.*.amazonaws.com"]}
                 }
     by_route = {route_of(f): n for n, f in functions(template).items()}
-    for parameter, route in SECRET_PARAMETERS.items():
-        owners = {by_route[r] for r in ([route] if route else RUNS_TURNS)}
+    for parameter, routes in SECRET_PARAMETERS.items():
+        owners = {by_route[r] for r in routes}
         assert where_named(template, parameter) == owners | {role_of(template, n) for n in owners}, parameter
 
 
@@ -786,9 +806,10 @@ def test_a_secret_not_given_is_generated_where_its_feature_needs_one(template):
     # the webhook's only with a webhook and none given; the resume secret never (a signed-in person needs none)
     assert "WebhookSecret" not in deployed_resources(template, {})
     assert "WebhookSecret" in deployed_resources(template, {"WebhookUrl": EVERYTHING["WebhookUrl"]})
-    assert environment(template, fan_out(template), {"WebhookUrl": EVERYTHING["WebhookUrl"]})[
-        "STALWART_WEBHOOK_SECRET_ARN"
-    ] == {"Ref": "WebhookSecret"}
+    for name in (fan_out(template), clock(template)):
+        webhook = {"WebhookUrl": EVERYTHING["WebhookUrl"]}
+        assert environment(template, name, webhook)["STALWART_WEBHOOK_SECRET_ARN"] == {"Ref": "WebhookSecret"}, name
+        assert secret_grants(template, name, webhook) == [{"Ref": "WebhookSecret"}], name
     assert "STALWART_RESUME_SECRET_ARN" not in environment(template, by_route["resume"], {})
     # the stack tells where each is, never what
     outputs = template["Outputs"]
@@ -851,7 +872,7 @@ def index(name):
 
 
 def test_each_function_gets_only_what_its_route_does_to_the_table(template):
-    table, by_id, live, inbox = TABLE_ARN, index("by_id"), index("live"), index("inbox")
+    table, by_id, live, inbox, wake = TABLE_ARN, index("by_id"), index("live"), index("inbox"), index("wake")
     for name, function in functions(template).items():
         route = route_of(function)
         granted = actions(template, name, parameters=EVERYTHING)
@@ -864,11 +885,15 @@ def test_each_function_gets_only_what_its_route_does_to_the_table(template):
         # a link names its pause, found by id as a resume's is
         assert (actions(template, name, by_id, EVERYTHING) != set()) == (route in ("resume", "links")), name
         assert (actions(template, name, live) != set()) == (route == "sweep"), name
+        # due pauses are read from the wake index by the clock alone
+        assert actions(template, name, wake) == ({"dynamodb:Query"} if route == "clock" else set()), name
         # the inbox reads its index, then the pauses' runs and threads together, and nothing else does either
         assert actions(template, name, inbox) == ({"dynamodb:Query"} if route == "interrupts" else set()), name
+        # and the clock the due pauses, read again by key (R#<run>) to leave out what the index had yet to drop
         batch = [s for s in statements(template, name, EVERYTHING) if "dynamodb:BatchGetItem" in as_list(s["Action"])]
+        batched = {"interrupts": ["R#*", "T#*"], "clock": ["R#*"]}
         assert [s["Condition"] for s in batch] == (
-            [{"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["R#*", "T#*"]}}] if route == "interrupts" else []
+            [{"ForAllValues:StringLike": {"dynamodb:LeadingKeys": batched[route]}}] if route in batched else []
         ), name
         on_table = actions(template, name, table, EVERYTHING)
         if route == "fanout":
@@ -884,7 +909,18 @@ def test_each_function_gets_only_what_its_route_does_to_the_table(template):
             for s in statements(template, name, EVERYTHING)
             if any(a.startswith("dynamodb:") for a in as_list(s["Action"]))
         ]
-        assert all(s["Resource"] in (table, by_id, live, inbox) for s in tables), name
+        assert all(s["Resource"] in (table, by_id, live, inbox, wake) for s in tables), name
+        if route == "clock":
+            # it claims and moves wakes (UpdateItem), and expires a pause through the engine's commit, which writes
+            # Put and Update (never a ConditionCheck, so not ConditionCheckItem: tests/test_clock_lambda.py records it)
+            assert on_table == {
+                "dynamodb:GetItem",
+                "dynamodb:Query",
+                "dynamodb:PutItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:BatchGetItem",
+            }
+            continue
         if route == "sweep":
             # it finds live threads through the index alone, and carries a dead worker's run on in a transaction
             assert actions(template, name, live) == {"dynamodb:Query"}
@@ -908,6 +944,35 @@ def test_the_sweep_runs_every_five_minutes_within_its_schedule(template):
     assert event["Properties"]["Schedule"] == "rate(5 minutes)"
     assert function["Properties"]["Timeout"] < 5 * 60  # one sweep ends before the next starts
     assert function["Properties"]["CodeUri"] == "functions/sweep/"
+
+
+def test_the_clock_runs_every_minute_and_posts_only_where_there_is_a_webhook(template):
+    """EventBridge's finest rate; a failed tick is not retried (the next one is a minute away), and ticks that overlap
+    are kept apart by the claims in the store. Without a WebhookUrl the clock reads no secret and posts nothing."""
+    name = clock(template)
+    function = functions(template)[name]
+    (event,) = function["Properties"]["Events"].values()
+    assert event["Properties"]["Schedule"] == "rate(1 minute)"
+    assert function["Properties"]["EventInvokeConfig"] == {"MaximumRetryAttempts": 0}
+    assert 60 < function["Properties"]["Timeout"] < 15 * 60  # expiries carry runs on, each a model call
+    assert "Condition" not in function  # deadlines are kept whether or not anyone is told of them
+    assert deployed_resources(template, {}) >= {name, role_of(template, name), "ClockLogs"}
+    posters = {
+        route_of(f)
+        for n, f in functions(template).items()
+        if "STALWART_WEBHOOK_URL" in environment(template, n, EVERYTHING)
+    }
+    assert posters == WEBHOOK_POSTERS
+    given = EVERYTHING["WebhookSecretArn"]
+    for parameters in ({}, {"WebhookSecretArn": given}):  # a secret without a URL is read by nobody
+        env = environment(template, name, parameters)
+        assert not {"STALWART_WEBHOOK_URL", "STALWART_WEBHOOK_SECRET_ARN"} & set(env), parameters
+        assert secret_grants(template, name, parameters) == [], parameters
+    webhook = {"WebhookUrl": EVERYTHING["WebhookUrl"], "WebhookSecretArn": given}
+    env = environment(template, name, webhook)
+    assert (env["STALWART_WEBHOOK_URL"], env["STALWART_WEBHOOK_SECRET_ARN"]) == (EVERYTHING["WebhookUrl"], given)
+    assert secret_grants(template, name, webhook) == [given]
+    assert secret_grants(template, name, webhook) == secret_grants(template, fan_out(template), webhook)
 
 
 def test_each_wait_ends_before_what_waits_on_it(template):
