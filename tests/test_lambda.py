@@ -332,7 +332,10 @@ def shape(value):
     in, the local server's is nobody): what two servers answering the same turn share."""
     if isinstance(value, dict):
         kept = {k: v for k, v in value.items() if k != "asked_by"}
-        return {k: "…" if k in ("id", "run", "token", "created_at", "when") else shape(v) for k, v in kept.items()}
+        return {
+            k: "…" if k in ("id", "run", "token", "created_at", "when", "expires_at") else shape(v)
+            for k, v in kept.items()
+        }
     if isinstance(value, list):
         return [shape(v) for v in value]
     return value
