@@ -131,3 +131,29 @@ def test_without_a_webhook_the_clock_still_expires(template, stack, storage_url,
     assert waiting(deployed, "u-17") == [] and ledger("charge") == []
     assert [op for service, op, _ in deployed.requests[name] if service == "secretsmanager"] == []
     assert deployed.refused_by_iam() == []
+
+
+def test_a_burst_of_deadlines_is_drained_in_one_invocation_while_time_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tick does at most BATCH events: the handler ticks again while a tick came back full and a minute is left."""
+    from stalwart_agents.approvals.overdue import BATCH, Ticked
+    from stalwart_agents.aws import clock
+    from stalwart_agents.aws.observe import observer_from_environ
+
+    due = [f"p{n}" for n in range(2 * BATCH + 7)]
+
+    def tick(desk: object, notify: object) -> Ticked:
+        taken, due[:] = due[:BATCH], due[BATCH:]
+        return Ticked(expired=taken)
+
+    class Context:
+        def __init__(self, left: int) -> None:
+            self.left = left
+
+        def get_remaining_time_in_millis(self) -> int:
+            return self.left
+
+    monkeypatch.setattr(clock, "tick", tick)
+    monkeypatch.setattr(clock, "_cold_start", lambda: (None, None, observer_from_environ({})))
+    assert len(clock.handler({}, Context(240_000))["expired"]) == 2 * BATCH + 7
+    due[:] = [f"q{n}" for n in range(3 * BATCH)]
+    assert len(clock.handler({}, Context(30_000))["expired"]) == BATCH  # under a minute left: one tick, no more

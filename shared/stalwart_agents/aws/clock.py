@@ -23,41 +23,40 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ..approvals.announce import Notify
-from ..approvals.links import Links
-from ..approvals.overdue import tick
-from ..approvals.webhook import Webhook
-from .handlers import FunctionEnvironment, LinkSettings
+from ..approvals.overdue import BATCH, tick
+from .handlers import FunctionEnvironment, webhook_from_environ
 from .observe import Observer, observer_from_environ
-from .secrets import secret_from_environ
 
 if TYPE_CHECKING:
     from ..desk import Desk
-    from ..storage import Storage
 
-__all__ = ["handler", "webhook_from_environ"]
+__all__ = ["handler"]
 
 
 def handler(event: Mapping[str, Any], context: Any) -> dict[str, Any]:
-    """The Lambda entry, run by the schedule: one tick; what it did, by pause id."""
+    """The Lambda entry, run by the schedule: ticks until nothing more is due or a minute of its time is left (a
+    tick does at most ``BATCH`` events, and a burst of deadlines must not wait a minute per hundred); the pauses
+    it expired, escalated, reminded... in all."""
     desk, notify, observer = _cold_start()
+    done: dict[str, list[str]] = {}
     with observer.invocation(event, context):
-        ticked = tick(desk, notify)
-        observer.info("ticked", **{what: len(ids) for what, ids in ticked.to_dict().items()})
-    return ticked.to_dict()
+        while True:
+            ticked = tick(desk, notify).to_dict()
+            for what, ids in ticked.items():
+                done.setdefault(what, []).extend(ids)
+            if sum(len(ids) for ids in ticked.values()) < BATCH or _remaining(context) < RESERVE:
+                break
+        observer.info("ticked", **{what: len(ids) for what, ids in done.items()})
+    return done
 
 
-def webhook_from_environ(environ: Mapping[str, str], store: Storage) -> Webhook | None:
-    """The stack's webhook (``STALWART_WEBHOOK_URL``), signed with the secret its ARN names and minting links where
-    there is a public URL; None where the stack has no webhook."""
-    url = environ.get("STALWART_WEBHOOK_URL")
-    if not url:
-        return None
-    secret = secret_from_environ(environ, "STALWART_WEBHOOK_SECRET", "STALWART_WEBHOOK_SECRET_ARN")
-    if not secret:
-        raise RuntimeError("STALWART_WEBHOOK_URL is set without STALWART_WEBHOOK_SECRET_ARN, the secret to sign with")
-    links = LinkSettings.from_environ(environ)
-    minted = None if links.public_url is None else Links(store, links.public_url, hours=links.hours)
-    return Webhook(url, secret, links=minted)
+RESERVE = 60.0
+"""Seconds of the invocation's time a tick is not begun in: one tick's worst case, with room to spare."""
+
+
+def _remaining(context: Any) -> float:
+    remaining = getattr(context, "get_remaining_time_in_millis", None)
+    return remaining() / 1000 if callable(remaining) else 0.0
 
 
 @cache

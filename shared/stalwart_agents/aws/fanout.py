@@ -29,15 +29,12 @@ from functools import cache
 from typing import Any
 
 from ..approvals.announce import Notify, announce
-from ..approvals.links import Links
-from ..approvals.webhook import Webhook
 from ..engine.pause import Pause
 from ..storage import Storage, open_storage
 from ..storage.base import PauseRecord
-from .handlers import LinkSettings
+from .handlers import webhook_from_environ
 from .metrics import Meter, NoMeter
 from .observe import Observer, observer_from_environ
-from .secrets import secret_from_environ
 
 __all__ = ["HOLD", "Notify", "deliver", "handler"]
 
@@ -100,11 +97,8 @@ def handler(event: Mapping[str, Any], context: Any) -> dict[str, list[dict[str, 
 @cache
 def _cold_start() -> tuple[Storage, Notify, Observer]:
     environ = os.environ
-    secret = secret_from_environ(environ, "STALWART_WEBHOOK_SECRET", "STALWART_WEBHOOK_SECRET_ARN")
-    if not secret:
-        raise RuntimeError("set STALWART_WEBHOOK_SECRET_ARN (or STALWART_WEBHOOK_SECRET) in the fan-out's environment")
     store = open_storage(environ["STALWART_STORAGE"])
-    links = LinkSettings.from_environ(environ)
-    minted = None if links.public_url is None else Links(store, links.public_url, hours=links.hours)
-    webhook = Webhook(environ["STALWART_WEBHOOK_URL"], secret, links=minted)
+    webhook = webhook_from_environ(environ, store)
+    if webhook is None:
+        raise RuntimeError("set STALWART_WEBHOOK_URL in the fan-out's environment: it has nowhere to post")
     return store, webhook, observer_from_environ(environ)

@@ -35,7 +35,9 @@ from .observe import Handler, observer_from_environ
 from .secrets import SecretUnreadable, read_secret, secret_from_environ
 
 if TYPE_CHECKING:
+    from ..approvals.webhook import Webhook
     from ..desk import Desk
+    from ..storage import Storage
     from .metrics import Meter
 
 AUTHS: dict[str, Callable[[], Auth]] = {"api-gateway": ApiGatewayClaims, "none": NoAuth}
@@ -167,3 +169,20 @@ def handler(route: str, environ: Mapping[str, str] = os.environ) -> Handler:
         links_alone=settings.links.alone,
     )
     return observer.route(route, Mangum(app, lifespan="off"))
+
+
+def webhook_from_environ(environ: Mapping[str, str], store: Storage) -> Webhook | None:
+    """The stack's webhook (``STALWART_WEBHOOK_URL``), signed with the secret its ARN names and minting links where
+    there is a public URL; None where the stack has no webhook."""
+    url = environ.get("STALWART_WEBHOOK_URL")
+    if not url:
+        return None
+    secret = secret_from_environ(environ, "STALWART_WEBHOOK_SECRET", "STALWART_WEBHOOK_SECRET_ARN")
+    if not secret:
+        raise RuntimeError("STALWART_WEBHOOK_URL is set without STALWART_WEBHOOK_SECRET_ARN, the secret to sign with")
+    from ..approvals.links import Links
+    from ..approvals.webhook import Webhook
+
+    links = LinkSettings.from_environ(environ)
+    minted = None if links.public_url is None else Links(store, links.public_url, hours=links.hours)
+    return Webhook(url, secret, links=minted)
