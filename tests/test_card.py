@@ -11,8 +11,9 @@ import pytest
 from stalwart_agents import Desk, NotAnApprover, NotFound
 from stalwart_agents.approvals.admission import Admission
 from stalwart_agents.approvals.card import card_of
-from stalwart_agents.approvals.strings import say, shipped
+from stalwart_agents.approvals.strings import said, say, shipped
 from stalwart_agents.engine.answer import Answer
+from stalwart_agents.http import card_page
 from stalwart_agents.tools.python import shown_value, tool
 
 from .test_approvers import ALICE, FINANCE_FOR_LARGE, FIONA, FOUR_EYES, FRANK, GINA, MALLORY, opened
@@ -162,3 +163,38 @@ def test_a_record_of_an_answer_says_whether_the_asker_gave_it_and_names_who_did(
         [by_fiona], [by_alice] = answer_events(desk, "large"), answer_events(desk, "small")
     assert (by_fiona["by_owner"], by_fiona["name"], by_fiona["decision"]) == (False, "fiona", "approve")
     assert (by_alice["by_owner"], by_alice["name"], by_alice["decision"]) == (True, "alice@shop.example", "skip")
+
+
+def test_a_deadline_and_its_escalation_are_shipped_strings_and_the_server_page_says_them_readably():
+    """What a card says of its deadline, as the link page renders it: every key is the components' own string, each
+    moment written as a person reads it (never the ISO time), and one nobody answered in time says so."""
+    deadline = said("deadlineCancel", when="2027-01-15T12:00:00.000Z")
+    escalation = said("escalatesAt", who="the duty managers", when="2027-01-15T10:00:00.000Z")
+    keys = ["deadlineSkip", "deadlineCancel", "escalatesAt", "overdueAt", "escalated", "escalatedOverdue"]
+    keys += ["expiredSkip", "expiredCancel", "outcome_expired", "requestExpired", "linkNothingDone"]
+    assert set(keys) <= shipped().keys()
+    shown: Any = {
+        "kind": "confirm",
+        "title": "Charge 40.00 EUR to order 4411",
+        "question": "Charge 40.00 EUR to order 4411?",
+        "irreversible": False,
+        "arguments": [],
+        "reasons": [],
+        "deciders": None,
+        "asked": said("askedAt", when="2027-01-15T08:00:00.000Z"),
+        "answers": [],
+        "waits_for": None,
+        "deadline": deadline,
+        "escalation": escalation,
+    }
+    page = card_page.card_html(shown, "<form></form>")
+    by = "Answer by 15 Jan 2027, 12:00 UTC; after that the whole request is cancelled."
+    assert f'<p class="deadline">{by}</p>' in page
+    assert "If nobody answers by 15 Jan 2027, 10:00 UTC, the duty managers will be asked too." in page
+    assert page.index("Asked 15 Jan 2027") < page.index("Answer by") < page.index("<form>")
+    assert "2027-01-15T" not in page
+    gone = card_page.expired_html("Charge <40>", said("expiredSkip", when="2027-01-15T12:00:00.000Z"))
+    assert "Nobody answered by 15 Jan 2027, 12:00 UTC, so it was skipped." in gone and "Charge &lt;40&gt;" in gone
+    assert "Nothing was done with this link." in gone and "<button" not in gone
+    assert "Charge x: not done, nobody answered in time" in card_page.expired_html("Charge x", said("expiredSkip"))
+    assert say(said("outcome_expired", title="Charge x")) == "Charge x: not done, nobody answered in time"

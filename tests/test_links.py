@@ -16,10 +16,10 @@ import httpx
 import jwt
 import pytest
 
-from stalwart_agents import Desk, cli
+from stalwart_agents import Desk, PauseExpired, cli
 from stalwart_agents.approvals.links import Links
 from stalwart_agents.approvals.redeliver import redeliver
-from stalwart_agents.approvals.strings import say
+from stalwart_agents.approvals.strings import say, when
 from stalwart_agents.approvals.webhook import Webhook
 from stalwart_agents.http.auth import SharedSecret
 from stalwart_agents.serve import make_app
@@ -388,3 +388,80 @@ def test_after_acting_the_page_says_what_ran_in_words_with_the_result(service, r
     done = text(httpx.post(links["approve"], timeout=10))
     assert "You approved: Charge 40.00 EUR to order 4411" in done and "Charge 40.00 EUR to order 4411: done" in done
     assert "ch-4411" in done
+
+
+ESCALATING = """agents:
+  - name: shop
+    tools: tools.py
+    deadlines:
+      - tool: charge_card
+        expires: 4h
+        on_expiry: cancel_all
+        escalate: {after: 2h, to: '"managers" in who.groups', label: the duty managers}
+"""
+
+
+def moment(iso_time: str) -> float:
+    return datetime.fromisoformat(iso_time.replace("Z", "+00:00")).timestamp()
+
+
+def test_the_link_page_says_by_when_to_answer_and_who_else_is_asked(tmp_path, receiver, ledger, clock):
+    (tmp_path / "tools.py").write_text((SHOP.parent / "tools.py").read_text())
+    (tmp_path / "agent.yaml").write_text(ESCALATING)
+    with Desk.from_file(tmp_path / "agent.yaml", storage=f"sqlite:///{tmp_path / 'runs.db'}", clock=clock) as desk:
+        base, server = served(desk, receiver)
+        try:
+            pause, links = paused(base, receiver)
+            page = text(httpx.get(links["approve"], timeout=10))
+        finally:
+            server.__exit__(None, None, None)
+    expires, escalates = when(moment(pause["expires_at"])), when(moment(pause["escalation"]["at"]))
+    assert f"Answer by {expires}; after that the whole request is cancelled." in page
+    assert f"If nobody answers by {escalates}, the duty managers will be asked too." in page
+    assert page.index("Answer by") < page.index("What it will use") < page.index("Approve")
+    assert pause["expires_at"] not in page  # a moment as a person reads it, never the ISO string
+
+
+def test_a_link_to_a_pause_nobody_answered_in_time_is_410_and_says_nothing_was_done(service, receiver, ledger, desk):
+    pause, links = paused(service, receiver)
+    when_it_ended = when(moment(pause["expires_at"]))
+    desk.clock.now = moment(pause["expires_at"]) + 60  # the clock has not ticked: the pause is still open, but late
+    pages = [httpx.get(links["approve"], timeout=10), httpx.post(links["approve"], timeout=10)]
+    desk.expire(desk.waiting(THREAD)[0])  # the clock's answer: skipped
+    pages += [httpx.get(links["skip"], timeout=10), httpx.post(links["cancel_all"], timeout=10)]
+    for page in pages:
+        shown = text(page)
+        assert page.status_code == 410 and "Traceback" not in page.text
+        assert "This request has expired" in shown and "Charge 40.00 EUR to order 4411" in shown
+        assert f"Nobody answered by {when_it_ended}, so it was skipped." in shown
+        assert "Nothing was done with this link." in shown
+        assert "<button" not in page.text and pause["expires_at"] not in shown
+    assert ledger("charge") == []
+
+
+def test_a_link_past_its_hours_on_a_pause_that_still_waits_says_nothing_was_done(receiver, desk, clock, ledger):
+    base, server = served(desk, receiver, link_hours=1)
+    try:
+        pause, links = paused(base, receiver)
+        clock.now += 2 * 3600  # the link's hour is over; the pause's four are not
+        page = httpx.get(links["approve"], timeout=10)
+    finally:
+        server.__exit__(None, None, None)
+    assert page.status_code == 410
+    said = " ".join(text(page).split())
+    assert said == "This link has expired Nothing was done with this link. Waiting for a decision"
+    assert ledger("charge") == [] and [p.id for p in desk.waiting(THREAD)] == [pause["id"]]
+
+
+def test_a_late_answer_the_engine_refuses_as_expired_is_a_page_in_words(service, receiver, ledger, desk, monkeypatch):
+    pause, links = paused(service, receiver)
+
+    def late(*args, **kwargs):
+        raise PauseExpired(f"this pause expired at {pause['expires_at']}: nobody answered in time")
+
+    monkeypatch.setattr(desk, "answer", late)
+    page = httpx.post(links["approve"], timeout=10)
+    shown = text(page)
+    assert page.status_code == 410 and "This request has expired" in shown
+    assert f"Nobody answered by {when(moment(pause['expires_at']))}, so it was skipped." in shown
+    assert pause["expires_at"] not in shown and ledger("charge") == []

@@ -57,10 +57,13 @@ export function recordOf(event) {
 
 /**
  * What the record says: "You ..." where the reader answered, "{who} ..." where someone else did (a record kept
- * before records said whose they were is the reader's where it names no one).
+ * before records said whose they were is the reader's where it names no one); "Nobody answered in time, ..." where
+ * the pause's deadline ended it (the clock's answer, `expired`).
  * @param {DecisionRecord} record
  */
 export function recordText(record) {
+  // The clock's answer: nobody answered in time, whoever the event names.
+  if (record.decision === 'expired') return t('recordExpired', { title: record.title });
   const delegated = record.kind === 'delegate' && record.decision === 'approve';
   const key = delegated ? 'recordDelegate' : record.outcome === 'approval' ? 'recordApproval' : (KEYS[record.decision] ?? 'recordOther');
   const value = typeof record.value === 'string' ? record.value : JSON.stringify(record.value);

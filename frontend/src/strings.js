@@ -154,6 +154,19 @@ export const shipped = Object.freeze({
   kind_outcome_unknown: 'Calls that may not have happened',
   kind_saga_stuck: 'Undos that failed',
   kind_delegate: 'Turns to pass on',
+  // Deadlines: when a pause ends if nobody answers, who else is asked, and what became of one nobody answered.
+  deadlineSkip: 'Answer by {when}; after that it is skipped.',
+  deadlineCancel: 'Answer by {when}; after that the whole request is cancelled.',
+  escalatesAt: 'If nobody answers by {when}, {who} will be asked too.',
+  overdueAt: 'If nobody answers by {when}, it is sent again as overdue.',
+  escalated: 'Nobody answered in time, so {who} may answer too.',
+  escalatedOverdue: 'Overdue: nobody has answered in time.',
+  expiredSkip: 'Nobody answered by {when}, so it was skipped.',
+  expiredCancel: 'Nobody answered by {when}, so the whole request was cancelled.',
+  outcome_expired: '{title}: not done, nobody answered in time',
+  recordExpired: 'Nobody answered in time, so it was not done: {title}',
+  requestExpired: 'This request has expired',
+  linkNothingDone: 'Nothing was done with this link.',
 });
 
 /** The strings in force: the shipped ones, with whatever `setStrings()` replaced. */

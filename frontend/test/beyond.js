@@ -15,14 +15,15 @@ export const ELEMENTS = {
 };
 
 /**
- * Parts the package adds to elements of the chapter's table (issue 25: the card's lines from any reader's side):
- * the manifest lists them beside the chapter's own, which all stay.
+ * Parts the package adds to elements of the chapter's table (issue 25: the card's lines from any reader's side; and a
+ * pause's deadline, its escalation and what a card says once nobody answered in time): the manifest lists them beside
+ * the chapter's own, which all stay.
  */
 export const PARTS = {
-  'stalwart-confirm': ['asked', 'deciders', 'waits-for'],
+  'stalwart-confirm': ['asked', 'deciders', 'waits-for', 'deadline', 'escalation', 'expired'],
 };
 
-/** The inbox's strings, issue 16's and issue 25's (the card from any reader's side), as shipped. */
+/** The inbox's strings, issue 16's and issue 25's (the card from any reader's side), and a deadline's, as shipped. */
 export const STRINGS = {
   inboxTitle: 'Waiting for a decision',
   inboxEmpty: 'Nothing is waiting for a decision.',
@@ -122,4 +123,17 @@ export const STRINGS = {
   kind_outcome_unknown: 'Calls that may not have happened',
   kind_saga_stuck: 'Undos that failed',
   kind_delegate: 'Turns to pass on',
+  // Deadlines: when a pause ends if nobody answers, who else is asked, and what became of one nobody answered.
+  deadlineSkip: 'Answer by {when}; after that it is skipped.',
+  deadlineCancel: 'Answer by {when}; after that the whole request is cancelled.',
+  escalatesAt: 'If nobody answers by {when}, {who} will be asked too.',
+  overdueAt: 'If nobody answers by {when}, it is sent again as overdue.',
+  escalated: 'Nobody answered in time, so {who} may answer too.',
+  escalatedOverdue: 'Overdue: nobody has answered in time.',
+  expiredSkip: 'Nobody answered by {when}, so it was skipped.',
+  expiredCancel: 'Nobody answered by {when}, so the whole request was cancelled.',
+  outcome_expired: '{title}: not done, nobody answered in time',
+  recordExpired: 'Nobody answered in time, so it was not done: {title}',
+  requestExpired: 'This request has expired',
+  linkNothingDone: 'Nothing was done with this link.',
 };

@@ -66,6 +66,20 @@ export interface Card {
   answers: CardAnswer[];
   /** Why this reader cannot approve, and who can ("Waits for finance to decide"); null where they can. */
   waits_for: Said | null;
+  /** When the pause ends if nobody answers, and what then (`deadlineSkip`, `deadlineCancel`); null for none. */
+  deadline?: Said | null;
+  /** Who else is asked if nobody answers, and when (`escalatesAt`, `overdueAt`), or that they have been
+   * (`escalated`, `escalatedOverdue`); null for none. */
+  escalation?: Said | null;
+}
+
+/** A pause's escalation: when whoever `to` names may answer too ("the managers"; null: it is announced again as
+ * overdue), and whether that moment has come. */
+export interface Escalation {
+  /** An ISO 8601 time. */
+  at: string;
+  done: boolean;
+  to: string | null;
 }
 
 /** One thing a run waits on, as the backend lists it. */
@@ -103,6 +117,15 @@ export interface Pause {
   asked_by?: string;
   /** What the reader who asked for it sees of it; absent from a backend that builds no card. */
   card?: Card;
+  /** When it ends if nobody answers (an ISO 8601 time), where a deadline times it. */
+  expires_at?: string;
+  /** What the run does then: leave the call unmade and go on (`skip`), or undo the whole request (`cancel_all`). */
+  on_expiry?: 'skip' | 'cancel_all';
+  /** Who else may answer if nobody does in time, and when. */
+  escalation?: Escalation;
+  /** Set by the chat and the inbox on a pause a late answer found expired (410 `pause_expired`): its card says so,
+   * with no answers.  A card whose `expires_at` passes while it is shown says so too. */
+  expired?: boolean;
 }
 
 /** One person's approval of a pause that needs more than one. */
@@ -231,7 +254,9 @@ export type StringKey =
   | 'linkExpires' | 'linkSignIn' | 'linkTaken' | 'linkUsed' | 'linkUsedBy' | 'linkUsedWhat' | 'linkUsedAlready'
   | 'linkExpired' | 'linkBroken' | 'linkBrokenText' | 'linkSignInTitle' | 'linkNotTaken' | 'linkFailed'
   | 'inboxAnswered' | 'filterTool' | 'filterKind' | 'allTools' | 'allKinds' | 'kind_confirm' | 'kind_ask'
-  | 'kind_outcome_unknown' | 'kind_saga_stuck' | 'kind_delegate';
+  | 'kind_outcome_unknown' | 'kind_saga_stuck' | 'kind_delegate'
+  | 'deadlineSkip' | 'deadlineCancel' | 'escalatesAt' | 'overdueAt' | 'escalated' | 'escalatedOverdue'
+  | 'expiredSkip' | 'expiredCancel' | 'outcome_expired' | 'recordExpired' | 'requestExpired' | 'linkNothingDone';
 
 export type Strings = Record<StringKey, string>;
 

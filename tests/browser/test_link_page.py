@@ -1,9 +1,10 @@
 """The page behind a signed link, as a person opens it from a mail on a phone or a desk, light and dark: before
-acting, after, used and expired.  A real headless Chromium; every view photographed into build/screenshots/ and
-read by axe-core with no WCAG 2 A/AA violation."""
+acting (with by when to answer), after, used, past its hours, and once nobody answered in time.  A real headless
+Chromium; every view photographed into build/screenshots/ and read by axe-core with no WCAG 2 A/AA violation."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -44,8 +45,8 @@ class Shop:
         return self.receiver.got[-1]["links"]
 
 
-@pytest.fixture
-def shop(tmp_path, ledger) -> Iterator[Shop]:
+def shop_served(tmp_path, **options) -> Iterator[Shop]:
+    """The shop example (a charge waits 4 hours), its pauses posted with their links; ``options`` for ``make_app``."""
     clock = Clock()
     with (
         Desk.from_file(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}", clock=clock) as desk,
@@ -53,8 +54,20 @@ def shop(tmp_path, ledger) -> Iterator[Shop]:
     ):
         later = Later()
         with serving(later) as base:
-            later.app = make_app(desk, on_interrupt=Webhook(receiver.url, "whsec-pages"), public_url=base)
+            webhook = Webhook(receiver.url, "whsec-pages")
+            later.app = make_app(desk, on_interrupt=webhook, public_url=base, **options)
             yield Shop(base, receiver, clock)
+
+
+@pytest.fixture
+def shop(tmp_path, ledger) -> Iterator[Shop]:
+    yield from shop_served(tmp_path)
+
+
+@pytest.fixture
+def hour_links(tmp_path, ledger) -> Iterator[Shop]:
+    """Links good for an hour, on pauses that wait four."""
+    yield from shop_served(tmp_path, link_hours=1)
 
 
 def looked_at(browser, url: str, name: str, *, post: bool = False) -> list[str]:
@@ -85,6 +98,7 @@ def test_before_acting_the_page_is_the_card_with_the_links_one_answer(browser, s
     assert said[0] == "Charge 40.00 EUR to order 4411" and "What it will use" in said and "Amount" in said
     assert "the person who asked typed it" in said and "It changes something outside this conversation." in said
     assert said[-2] == "Approve" and said[-1].startswith("This link answers once, until ")
+    assert re.fullmatch(r"Answer by \d+ \w{3} \d{4}, \d\d:\d\d UTC; after that it is skipped\.", said[2])
     cancel = looked_at(browser, links["cancel_all"], "cancel")
     assert "Cancel everything" in cancel and "Approve" not in cancel
 
@@ -122,8 +136,18 @@ def test_a_used_link_says_what_was_answered_and_when(browser, shop, ledger):
     assert ledger("charge") == []
 
 
-def test_an_expired_link_says_so_and_where_the_pause_still_waits(browser, shop, ledger):
+def test_a_link_past_its_hours_says_nothing_was_done_and_where_the_pause_still_waits(browser, hour_links, ledger):
+    links = hour_links.links("t", "look up order 4411 and charge 40 to order 4411")
+    hour_links.clock.now += 2 * 3600
+    said = looked_at(browser, links["approve"], "expired")
+    assert said == ["This link has expired", "Nothing was done with this link.", "Waiting for a decision"]
+    assert ledger("charge") == []
+
+
+def test_a_link_to_a_pause_nobody_answered_in_time_says_so_and_that_nothing_was_done(browser, shop, ledger):
     links = shop.links("t", "look up order 4411 and charge 40 to order 4411")
     shop.clock.now += 25 * 3600
-    said = looked_at(browser, links["approve"], "expired")
-    assert said == ["This link has expired", "Waiting for a decision"] and ledger("charge") == []
+    said = looked_at(browser, links["approve"], "request-expired")
+    assert said[:2] == ["This request has expired", "Charge 40.00 EUR to order 4411"]
+    assert re.fullmatch(r"Nobody answered by \d+ \w{3} \d{4}, \d\d:\d\d UTC, so it was skipped\.", said[2])
+    assert said[3:] == ["Nothing was done with this link."] and ledger("charge") == []

@@ -39,6 +39,10 @@ STYLE = (
     "ul{padding-left:1.25rem;margin:.25rem 0}li{margin:.25rem 0}"
     ".warning{border-left:4px solid var(--bad);padding:.5rem .75rem;margin:.5rem 0;font-weight:600}"
     ".waits{border-left:4px solid var(--warn);padding:.5rem .75rem;margin:.75rem 0}"
+    ".deadline{border-left:4px solid var(--line);padding:.25rem .75rem;margin:.75rem 0 .25rem;font-weight:600}"
+    ".deadline+.meta{padding-left:calc(.75rem + 4px)}"
+    ".called{font-weight:600;margin:.5rem 0}"
+    ".ended{border-left:4px solid var(--muted);padding:.5rem .75rem;margin:.75rem 0;font-weight:600}"
     "form{margin:1.25rem 0 .5rem}button{font:inherit;font-weight:600;min-height:44px;width:100%;padding:.6rem 1.25rem;"
     "border-radius:8px;border:2px solid var(--accent);background:var(--accent);color:var(--accent-fg);"
     "cursor:pointer}button.secondary{background:transparent;color:var(--accent)}"
@@ -82,8 +86,9 @@ def page(title: str, body: str, status: int = 200) -> HTMLResponse:
 
 
 def card_html(card: Card, action: str) -> str:
-    """The card, whole: the irreversible warning first, the call, who asked and who decides, what it will use and
-    where each value came from, why it asks, what this reader cannot give and why; then ``action``."""
+    """The card, whole: the irreversible warning first, the call, who asked and who decides, by when to answer and
+    who else is asked, what it will use and where each value came from, why it asks, what this reader cannot give
+    and why; then ``action``."""
     parts = [_p(say(said("irreversible")), "warning") if card["irreversible"] else ""]
     parts.append(f"<h1>{_e(card['title'])}</h1>")
     if card["question"] and card["question"].rstrip("?") != card["title"]:
@@ -91,6 +96,10 @@ def card_html(card: Card, action: str) -> str:
     parts.append(_p(_words(card["asked"]), "meta"))
     if card["deciders"] is not None:
         parts.append(_p(_words(card["deciders"]), "meta decide"))
+    if (deadline := card.get("deadline")) is not None:
+        parts.append(_p(_words(deadline), "deadline"))
+    if (escalation := card.get("escalation")) is not None:
+        parts.append(_p(_words(escalation), "meta"))
     if card["arguments"]:
         parts.append(
             f"<h2>{_words(said('argumentsTitle'))}</h2><dl>{''.join(_argument(a) for a in card['arguments'])}</dl>"
@@ -120,6 +129,15 @@ def taken(decision: str, title: str, steps: list[CallOutcome], titles: dict[str,
     if still:
         parts.append(_p(_words(said("outcomeCounted"))))
     return "\n".join(parts)
+
+
+def expired_html(title: str, ended: Said) -> str:
+    """A pause nobody answered in time (``card.expired_of``): that the request expired, the call it was about, when
+    it ended and what the run did instead, and that nothing was done with this link."""
+    if ended["values"].get("when") is None:
+        ended = said("outcome_expired", title=title)
+    parts = [f"<h1>{words('requestExpired')}</h1>", _p(_e(title), "called"), _p(_words(ended), "ended")]
+    return "\n".join([*parts, _p(words("linkNothingDone"))])
 
 
 def words(key: str, **values: object) -> str:

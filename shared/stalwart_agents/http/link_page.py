@@ -26,15 +26,16 @@ from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
 from ..approvals.admission import Admission
-from ..approvals.card import WORDS, Card, card_of
-from ..approvals.links import PATH, Link, Links
+from ..approvals.card import WORDS, Card, card_of, expired_of
+from ..approvals.links import PATH, Link, Links, _fields
 from ..approvals.principal import Principal
 from ..approvals.rules import LINK_ISSUER, owner_of
 from ..approvals.strings import when
 from ..door import Door
 from ..engine.answer import Answer
+from ..engine.deadline import EXPIRING
 from ..engine.pause import Pause
-from ..errors import LinkExpired, NotALink, NotFound, StalwartError, Unauthorized
+from ..errors import LinkExpired, NotALink, NotFound, PauseExpired, StalwartError, Unauthorized
 from ..storage.base import PauseRecord
 from . import card_page
 from .auth import Auth, NoAuth
@@ -103,6 +104,8 @@ class _LinkPages:
     def _respond(self, link: str, act: Callable[[_Found], HTMLResponse]) -> HTMLResponse:
         try:
             found = self.found(link)
+        except LinkExpired:
+            return self.link_expired(link)
         except StalwartError as exc:
             return self.refused(exc, None)
         try:
@@ -112,6 +115,8 @@ class _LinkPages:
 
     def show(self, found: _Found) -> HTMLResponse:
         """Never acts: a prefetch by a scanner or an unfurler leaves the pause as it was."""
+        if self.ended_by_deadline(found.pause):
+            return self.expired(found.pause)
         if not self.is_open(found.pause):
             return self.used(found.pause, "interrupt_stale")
         card = self.card(found.pause, None)
@@ -167,18 +172,59 @@ class _LinkPages:
         stored = self.door.storage.get_pause(pause) if pause is not None and exc.code in USED else None
         if stored is not None:
             return self.used(stored, exc.code)
+        expired = self.door.storage.get_pause(pause) if pause is not None and isinstance(exc, PauseExpired) else None
+        if expired is not None:
+            return self.expired(expired)
         if isinstance(exc, NotALink | NotFound):
             return _said("linkBroken", card_page.words("linkBrokenText"), 404)
         if isinstance(exc, LinkExpired):
-            where = card_page.words("linkSignIn") if self.signing_in else ""
-            return _said("linkExpired", where + self.inbox(), 410)
+            return self.link_expired(None)
         if isinstance(exc, Unauthorized):
             return _said("linkSignInTitle", card_page.words("linkSignIn") + self.inbox(), 401)
         return _said("linkNotTaken", card_page._e(exc.message), exc.status)
 
+    def link_expired(self, link: str | None) -> HTMLResponse:
+        """410 for a link past its hours: where the pause it names ended at its deadline, that nobody answered in
+        time and what the run did instead; otherwise that nothing was done, and where the pause may still wait."""
+        named = self.named(link) if link is not None else None
+        if named is not None and self.ended_by_deadline(named):
+            return self.expired(named)
+        title = card_page.say_key("linkExpired")
+        where = card_page.words("linkSignIn") + " " if self.signing_in else ""
+        said = [f"<h1>{card_page._e(title)}</h1>", card_page._p(card_page.words("linkNothingDone"))]
+        return card_page.page(title, "\n".join([*said, card_page._p(where + self.inbox())]), 410)
+
+    def named(self, link: str) -> PauseRecord | None:
+        """The pause a link past its hours names, where it is still kept.  Only for a link ``Links.read`` refused as
+        expired: it verified the link's MAC before it read the expiry, so the body is one this service made."""
+        try:
+            read = _fields(link.partition(".")[0])
+        except NotALink:
+            return None
+        return self.door.storage.get_pause(read.pause)
+
+    def ended_by_deadline(self, pause: PauseRecord) -> bool:
+        """Whether nobody answered ``pause`` in time: the clock ended it, or it is past a deadline that ends it and
+        the clock has not ticked yet (the next answer would end it, as the clock would)."""
+        if (pause.answer or {}).get("channel") == "clock":
+            return True
+        shown = Pause.from_record(pause)
+        expires = shown.expires_at
+        due = expires is not None and self.door.clock() >= expires
+        return pause.status == "open" and shown.kind in EXPIRING and due
+
+    def expired(self, pause: PauseRecord) -> HTMLResponse:
+        """410: nobody answered in time; when the pause ended, what the run did instead, and that nothing was
+        done with this link."""
+        shown = Pause.from_record(pause)
+        body = card_page.expired_html(shown.title, expired_of(shown))
+        return card_page.page(card_page.say_key("requestExpired"), body, 410)
+
     def used(self, pause: PauseRecord, code: str) -> HTMLResponse:
         """409: what was decided, by whom and when, where the pause says; a counted approval says it waits for
-        someone else's."""
+        someone else's.  One the clock ended at its deadline is 410, as nobody answering in time."""
+        if self.ended_by_deadline(pause):
+            return self.expired(pause)
         if code == "already_approved":
             return _said("linkUsed", card_page.words("outcomeCounted"), 409)
         answered = pause.answer or {}

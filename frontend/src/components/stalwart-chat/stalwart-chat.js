@@ -411,8 +411,11 @@ export class StalwartChat extends StalwartElement {
       this.follow(link);
     } catch (err) {
       if (link !== this.link) return;
+      const expired = err instanceof ApiError && err.code === 'pause_expired';
+      // Nobody answered in time: its card says so in place of its answers, and the log keeps it once what waits is read.
+      if (expired) outcome = this.expired(interrupt);
       this.fail(err);
-      const stale = err instanceof ApiError && err.code === 'interrupt_stale';
+      const stale = err instanceof ApiError && (err.code === 'interrupt_stale' || expired);
       // A copy makes its confirmation take an answer again.
       if (!stale) this.waiting = this.waiting.map((pause) => (pause === interrupt ? { ...pause } : pause));
     } finally {
@@ -424,6 +427,18 @@ export class StalwartChat extends StalwartElement {
     await this.updateComplete;
     const target = outcome === undefined ? null : this.renderRoot.querySelector(`[data-entry="${outcome}"]`);
     /** @type {HTMLElement | null} */ (target ?? this.renderRoot.querySelector('[part=log]'))?.focus();
+  }
+
+  /**
+   * A pause a late answer found past its deadline (410 `pause_expired`): its card says nobody answered in time, and
+   * the log records it (the clock's answer event completes the record).  The place in the log of the record.
+   * @private @param {Record<string, any>} pause
+   */
+  expired(pause) {
+    this.waiting = this.waiting.map((shown) => (shown.id === pause.id ? { ...shown, expired: true } : shown));
+    if (this.entries.some((entry) => entry.kind === 'record' && entry.record?.pause === pause.id && entry.record?.decision === 'expired')) return undefined;
+    const record = recordOf({ ...pause, pause: pause.id, decision: 'expired', by: '', principal: null, at: pause.expires_at || undefined });
+    return record ? this.record([{ kind: 'record', record, event: '' }]) : undefined;
   }
 
   /** Rate a reply. @private @param {Entry} entry @param {'up' | 'down'} thumb */
@@ -480,7 +495,7 @@ export class StalwartChat extends StalwartElement {
   fail(err) {
     if (err instanceof ApiError && err.code === 'run_waiting') {
       this.waiting = same(this.waiting, err.body?.waiting);
-    } else if (err instanceof ApiError && err.code === 'interrupt_stale') {
+    } else if (err instanceof ApiError && (err.code === 'interrupt_stale' || err.code === 'pause_expired')) {
       this.refresh();
     } else {
       this.error = err instanceof Error ? err.message : String(err);

@@ -38,6 +38,12 @@ const STATE = { chosen: { state: true } };
 const DANGER = new Set(['cancel_all', 'abandon']);
 /** The class of a button in each of the card's styles. @type {Record<string, string>} */
 const STYLES = { primary: '', secondary: 'quiet', danger: 'danger' };
+/** The kinds a deadline ends; an outcome_unknown's or a saga_stuck's escalates instead, and it waits on. */
+const EXPIRING = new Set(['confirm', 'ask', 'delegate']);
+/** Under this much time left, a deadline looks urgent. */
+const URGENT_MS = 60 * 60 * 1000;
+/** The longest a timer waits (setTimeout's limit); a later moment is looked at again then. */
+const LONGEST_WAIT_MS = 2 ** 31 - 1;
 
 /**
  * @summary One call that waits: its arguments with their origins, the reasons, the irreversible warning and its answers.
@@ -54,6 +60,10 @@ const STYLES = { primary: '', secondary: 'quiet', danger: 'danger' };
  * @csspart asked - Who asked, and when (from the pause's card).
  * @csspart deciders - Who must decide: the approvals so far, or whom a rule gives the decision to (from the card).
  * @csspart waits-for - Why the reader cannot approve, and who can: "Waits for finance to decide" (from the card).
+ * @csspart deadline - When the pause ends if nobody answers, and what then: "Answer by ...; after that it is skipped."
+ * (`data-urgent` once less than an hour is left).
+ * @csspart escalation - Who else is asked if nobody answers, and when; or that they have been.
+ * @csspart expired - In place of the answers, once nobody answered in time: "Nobody answered by ..., so it was skipped."
  */
 export class StalwartConfirm extends StalwartElement {
   static get styles() {
@@ -65,7 +75,9 @@ export class StalwartConfirm extends StalwartElement {
       /**
        * The pause, as the backend lists it: `{id, kind, tool, question, arguments, reasons,
        * irreversible, answers, token, ...}` plus `prompt`, `turn`, `undo` or `pending` by kind, and
-       * `card`, what this reader sees of it; a pause without a card is shown from its own fields.
+       * `card`, what this reader sees of it; a pause without a card is shown from its own fields.  One with
+       * `expires_at` says when it ends if nobody answers; once that passes (or with `expired: true`, which the chat
+       * and the inbox set on a late answer's 410 `pause_expired`) it says nobody answered in time, with no answers.
        * @type {Record<string, any> | null}
        */
       interrupt: { attribute: false },
@@ -79,6 +91,26 @@ export class StalwartConfirm extends StalwartElement {
     this.interrupt = null;
     /** @internal */
     this.chosen = '';
+    /** @internal the timer that shows the deadline urgent, then expired, when its moment comes */
+    this.timer = undefined;
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Look again when the deadline turns urgent, and when it passes. */
+  updated() {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const pause = this.interrupt;
+    if (!pause || !this.isConnected) return;
+    const left = timeLeft(pause, cardOf(pause));
+    if (left === null || left <= 0) return;
+    const wait = left > URGENT_MS ? left - URGENT_MS : left;
+    this.timer = setTimeout(() => this.requestUpdate(), Math.min(wait + 50, LONGEST_WAIT_MS));
   }
 
   /** @param {Map<string, unknown>} changed */
@@ -98,18 +130,35 @@ export class StalwartConfirm extends StalwartElement {
     // Under a rule, "Waits for finance to decide" already says who decides; the approvals so far are news.
     const deciders = waitsFor && card?.deciders?.key === 'decidesApprover' ? '' : saidText(card?.deciders);
     const asked = saidText(card?.asked);
-    return html`<section part="confirm" aria-labelledby="title" data-kind=${kind}>
-      ${irreversible ? html`<p part="irreversible">${t('irreversible')}</p>` : ''}
+    const left = timeLeft(pause, card);
+    const expired = EXPIRING.has(kind) && (pause.expired === true || (left !== null && left <= 0));
+    return html`<section part="confirm" aria-labelledby="title" data-kind=${kind} ?data-expired=${expired}>
+      ${irreversible && !expired ? html`<p part="irreversible">${t('irreversible')}</p>` : ''}
       <h2 id="title" data-title=${pause.title ?? ''}>${heading}</h2>
       ${kind === 'confirm' && question && question !== `${heading}?` ? html`<p class="question">${question}</p>` : ''}
       ${asked ? html`<p part="asked" class="muted" data-when=${card?.asked?.values?.when ?? ''}>${asked}</p>` : ''}
       ${deciders ? html`<p part="deciders" data-key=${card?.deciders?.key}>${deciders}</p>` : ''}
-      ${waitsFor ? html`<p part="waits-for">${waitsFor}</p>` : ''}
+      ${expired ? '' : this.renderDeadline(pause, card, left)}
+      ${waitsFor && !expired ? html`<p part="waits-for">${waitsFor}</p>` : ''}
       ${kind === 'delegate' ? html`<blockquote part="turn">${show(pause.turn)}</blockquote>` : ''}
       ${this.renderArguments(argumentsOf(pause, card))} ${this.renderReasons(reasonsOf(pause, card))}
       ${kind === 'saga_stuck' ? this.renderPending(pause.pending ?? []) : ''}
-      ${kind === 'ask' ? this.renderAsk(card) : this.renderChoices(answersOf(pause, card, irreversible))}
+      ${expired ? renderExpired(pause, card) : kind === 'ask' ? this.renderAsk(card) : this.renderChoices(answersOf(pause, card, irreversible))}
     </section>`;
+  }
+
+  /**
+   * When the pause ends if nobody answers (urgent with less than an hour left), and who else is asked.
+   * @private @param {Record<string, any>} pause @param {Record<string, any> | null} card @param {number | null} left
+   */
+  renderDeadline(pause, card, left) {
+    const deadline = deadlineOf(pause, card);
+    const escalation = escalationOf(pause, card);
+    const urgent = left !== null && left > 0 && left <= URGENT_MS;
+    return html`${deadline
+      ? html`<p part="deadline" data-key=${deadline.key} data-when=${String(deadline.values?.when ?? '')} ?data-urgent=${urgent}>${saidText(deadline)}</p>`
+      : ''}
+    ${escalation ? html`<p part="escalation" class="muted" data-key=${escalation.key}>${saidText(escalation)}</p>` : ''}`;
   }
 
   /** @private @param {Shown[]} args */
@@ -198,6 +247,57 @@ export class StalwartConfirm extends StalwartElement {
  * @property {string} origin where it came from, as the pause gives it (`typed`, `result:1.1`)
  * @property {unknown} words where it came from, in words
  */
+
+/**
+ * When the pause ends if nobody answers, and what then: the card's words, else the pause's own fields.
+ * @param {Record<string, any>} pause @param {Record<string, any> | null} card
+ * @returns {import('../../said.js').Said | null}
+ */
+function deadlineOf(pause, card) {
+  if (card && Object.hasOwn(card, 'deadline')) return isSaid(card.deadline) ? card.deadline : null;
+  if (typeof pause.expires_at !== 'string') return null;
+  return { key: cancels(pause, card) ? 'deadlineCancel' : 'deadlineSkip', values: { when: pause.expires_at } };
+}
+
+/**
+ * Who else is asked if nobody answers, and when, or that they have been: the card's words, else the pause's fields.
+ * @param {Record<string, any>} pause @param {Record<string, any> | null} card
+ * @returns {import('../../said.js').Said | null}
+ */
+function escalationOf(pause, card) {
+  if (card && Object.hasOwn(card, 'escalation')) return isSaid(card.escalation) ? card.escalation : null;
+  const escalation = pause.escalation;
+  if (!escalation || typeof escalation !== 'object' || typeof escalation.at !== 'string') return null;
+  const who = escalation.to;
+  if (escalation.done) return who ? { key: 'escalated', values: { who } } : { key: 'escalatedOverdue', values: {} };
+  return who ? { key: 'escalatesAt', values: { who, when: escalation.at } } : { key: 'overdueAt', values: { when: escalation.at } };
+}
+
+/** Whether nobody answering cancels the whole request, rather than skipping the call. @param {Record<string, any>} pause @param {Record<string, any> | null} card */
+function cancels(pause, card) {
+  return pause.on_expiry === 'cancel_all' || card?.deadline?.key === 'deadlineCancel';
+}
+
+/** When the pause ends if nobody answers, as an ISO time; "" for no deadline. @param {Record<string, any>} pause @param {Record<string, any> | null} card */
+function expiresAt(pause, card) {
+  if (typeof pause.expires_at === 'string') return pause.expires_at;
+  const when = card?.deadline?.values?.when;
+  return typeof when === 'string' ? when : '';
+}
+
+/** Milliseconds until the pause's deadline (0 or less: passed); null for none. @param {Record<string, any>} pause @param {Record<string, any> | null} card */
+function timeLeft(pause, card) {
+  const at = Date.parse(expiresAt(pause, card));
+  return Number.isNaN(at) ? null : at - Date.now();
+}
+
+/** In place of the answers, what became of a pause nobody answered in time. @param {Record<string, any>} pause @param {Record<string, any> | null} card */
+function renderExpired(pause, card) {
+  const when = expiresAt(pause, card);
+  const key = cancels(pause, card) ? 'expiredCancel' : 'expiredSkip';
+  const words = when ? saidText({ key, values: { when } }) : t('outcome_expired', { title: title(pause, card) });
+  return html`<p part="expired" data-key=${key} data-when=${when}>${words}</p>`;
+}
 
 /** The pause's card, where it carries one the element can read. @param {Record<string, any>} pause */
 function cardOf(pause) {

@@ -58,6 +58,33 @@ export default [
       padding: calc(var(--_gap) / 4) calc(var(--_gap) / 2);
       border-inline-start: 4px solid var(--_accent);
     }
+    /* The deadline: quiet until less than an hour is left, then in the warning colour. */
+    [part='deadline'] {
+      margin: calc(var(--_gap) / 2) 0;
+      padding-inline-start: calc(var(--_gap) / 2);
+      border-inline-start: 4px solid var(--_line);
+    }
+    [part='deadline'][data-urgent] {
+      color: var(--_warn);
+      font-weight: 600;
+      border-inline-start-color: var(--_warn);
+    }
+    [part='deadline'] + [part='escalation'] {
+      margin-top: calc(var(--_gap) / -4);
+    }
+    [part='escalation'] {
+      margin: 0 0 calc(var(--_gap) / 2);
+      padding-inline-start: calc(var(--_gap) / 2 + 4px);
+    }
+    [part='expired'] {
+      font-weight: 600;
+      margin: calc(var(--_gap) / 2) 0 0;
+      padding: calc(var(--_gap) / 4) calc(var(--_gap) / 2);
+      border-inline-start: 4px solid var(--_muted);
+    }
+    [data-expired] {
+      border-color: var(--_line);
+    }
     dt {
       grid-column: 1;
     }

@@ -27,7 +27,7 @@ export const EMPTY_PAGES_READ_ON = 4;
  * @csspart status - Loading, an error, or what the last decision did and what became of its call, as a live status.
  * @csspart empty - What an inbox with nothing waiting says.
  * @csspart list - The pauses, one row each.
- * @csspart row - One pause: its thread's words, and its card (who asked and when, who must decide, its answers).
+ * @csspart row - One pause: its thread's words, and its card (who asked and when, who must decide, by when, its answers).
  * @csspart thread - The row's heading: its thread's words (the turn the pause came from), else the thread's id.
  * @csspart last-words - The thread's words, quoted, in the row's heading.
  * @csspart approvals - Who has approved so far, on a pause without a card that needs more than one approval.
@@ -236,6 +236,10 @@ export class StalwartInbox extends StalwartElement {
       else this.answered(interrupt, decision, value, answer);
     } catch (err) {
       if (epoch !== this.epoch) return;
+      if (err instanceof ApiError && err.code === 'pause_expired') {
+        this.expired(interrupt);
+        return;
+      }
       this.failed = { ...this.failed, [interrupt.id]: messageOf(err) };
       // A copy makes its confirmation take an answer again; a pause the run moved past takes none.
       const stale = err instanceof ApiError && err.code === 'interrupt_stale';
@@ -243,6 +247,18 @@ export class StalwartInbox extends StalwartElement {
       const index = this.rows.findIndex((row) => row.id === interrupt.id);
       if (index >= 0) this.focusRow(index);
     }
+  }
+
+  /**
+   * A pause a late answer found past its deadline (410 `pause_expired`): nothing was done.  Its row stays, its card
+   * saying nobody answered in time in place of its answers, and the status says the call was not done.
+   * @private @param {Record<string, any>} pause
+   */
+  expired(pause) {
+    this.rows = this.rows.map((row) => (row.id === pause.id ? { ...row, expired: true } : row));
+    const title = pause.card?.title || pause.title || pause.tool || '';
+    this.notice = [{ text: t('outcome_expired', { title }) }];
+    this.focusRow(this.rows.findIndex((row) => row.id === pause.id));
   }
 
   /** @private @param {Record<string, any>} pause the pause, still open, with the approvals given so far */
