@@ -2,6 +2,7 @@
 // <stalwart-confirm>; decision records said from the reader's side; and the inbox as a desk (the card in each
 // row, its thread's words, filters by tool and kind, and what an answer did, in words).
 import { window } from './dom.js';
+import { $, $$, words, mount, violations } from './page.js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, test } from 'node:test';
@@ -52,27 +53,7 @@ function charge(reader, extra = {}) {
   };
 }
 
-const $ = (root, selector) => root.shadowRoot.querySelector(selector);
-const $$ = (root, selector) => [...root.shadowRoot.querySelectorAll(selector)];
-const words = (node) => node.textContent.replace(/\s+/g, ' ').trim();
 const buttons = (el) => $$(el, '[part=choices] button').map((button) => [words(button), button.dataset.answer, button.className, button.dataset.variant]);
-
-async function mount(tag, props = {}, attributes = {}) {
-  const element = document.createElement(tag);
-  Object.assign(element, props);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  document.body.append(element);
-  await settle(element);
-  return element;
-}
-
-async function violations() {
-  const result = await window.axe.run(document, {
-    runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'],
-    rules: { 'color-contrast': { enabled: false } },
-  });
-  return Array.from(result.violations, (v) => `${v.id}: ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 beforeEach(() => {
   sessionStorage.clear();

@@ -4,6 +4,7 @@
 // pause_expired (the chat re-reads what waits and records it; the inbox keeps the row).  A step that expired has
 // its words, and the clock's answer event is recorded as nobody answering, never as "clock answered expired".
 import { window } from './dom.js';
+import { $, $$, words, mount, violations } from './page.js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, test } from 'node:test';
@@ -43,27 +44,7 @@ function charge({ left = 4 * HOUR, onExpiry = 'skip', escalation = null, card = 
   };
 }
 
-const $ = (root, selector) => root.shadowRoot.querySelector(selector);
-const $$ = (root, selector) => [...root.shadowRoot.querySelectorAll(selector)];
-const words = (node) => node.textContent.replace(/\s+/g, ' ').trim();
 const reply = (text, extra = {}) => ({ thread: 'u-17', reply: { id: 'm-1', text }, steps: [], waiting: [], refusals: [], rollback: null, not_notified: [], ...extra });
-
-async function mount(tag, props = {}, attributes = {}) {
-  const element = document.createElement(tag);
-  Object.assign(element, props);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  document.body.append(element);
-  await settle(element);
-  return element;
-}
-
-async function violations() {
-  const result = await window.axe.run(document, {
-    runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'],
-    rules: { 'color-contrast': { enabled: false } },
-  });
-  return Array.from(result.violations, (v) => `${v.id}: ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 beforeEach(() => {
   sessionStorage.clear();

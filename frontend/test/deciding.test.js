@@ -3,6 +3,7 @@
 // (each step's result, a record of every decision from the thread's answer events, the composer while a
 // run waits, a refusal once, and the empty page's agent and examples from /config.json).
 import { window } from './dom.js';
+import { $, $$, words, mount } from './page.js';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import { FakeEventSource, fakeFetch, settle } from './fakes.js';
@@ -28,19 +29,6 @@ const APPROVED = {
   decision: 'approve', value: null, channel: 'http', by: 'alice@example.com', principal: { iss: 'https://id.example.com', sub: 'alice', verified: true },
   by_owner: true, name: 'Alice Moreau', outcome: 'taken', at: '2025-01-01T09:30:00.000Z',
 };
-
-const $ = (root, selector) => root.shadowRoot.querySelector(selector);
-const $$ = (root, selector) => [...root.shadowRoot.querySelectorAll(selector)];
-const words = (node) => node.textContent.replace(/\s+/g, ' ').trim();
-
-async function mount(tag, props = {}, attributes = {}) {
-  const element = document.createElement(tag);
-  Object.assign(element, props);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  document.body.append(element);
-  await settle(element);
-  return element;
-}
 
 async function chat(routes) {
   const fetcher = fakeFetch({ 'GET /threads/u-17/interrupts': { thread: 'u-17', waiting: [], not_notified: [] }, ...routes });

@@ -1,5 +1,6 @@
 // The built elements in a DOM (happy-dom): what they render and what they send.
 import { window } from './dom.js';
+import { $, $$, words, mount } from './page.js';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, mock, test } from 'node:test';
 import { FakeEventSource, fakeFetch, settle } from './fakes.js';
@@ -15,18 +16,6 @@ const reply = (text, extra = {}) => ({ thread: 'u-17', reply: { id: `m-${text.le
 
 /** A request the chat made of its thread (not what it reads of the agent, /config.json). */
 const threadCalls = (fetcher) => fetcher.calls.filter((c) => c.path !== '/config.json').map((c) => `${c.method} ${c.path}`);
-const $ = (root, selector) => root.shadowRoot.querySelector(selector);
-const $$ = (root, selector) => [...root.shadowRoot.querySelectorAll(selector)];
-const words = (node) => node.textContent.replace(/\s+/g, ' ').trim();
-
-async function mount(tag, props = {}, attributes = {}) {
-  const element = document.createElement(tag);
-  Object.assign(element, props);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  document.body.append(element);
-  await settle(element);
-  return element;
-}
 
 beforeEach(() => {
   sessionStorage.clear();

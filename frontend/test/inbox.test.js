@@ -1,6 +1,7 @@
 // <stalwart-inbox> in a DOM (happy-dom): what waits across threads, as the backend's
 // GET /interrupts lists it, and the decisions it sends back through each thread's resume.
 import { window } from './dom.js';
+import { $, $$, words } from './page.js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, test } from 'node:test';
@@ -19,9 +20,6 @@ const FOUR_EYES = { needed: 2, given: [] };
 const ALICE = { by: 'alice@example.com', principal: { iss: 'https://id.example.com', sub: 'alice', verified: true }, at: '2025-01-01T00:01:00.000Z' };
 const answer = (waiting = []) => ({ thread: 'u-1', reply: { id: 'm-1', text: 'Done.' }, steps: [], waiting, refusals: [], rollback: null, not_notified: [] });
 
-const $ = (root, selector) => root.shadowRoot.querySelector(selector);
-const $$ = (root, selector) => [...root.shadowRoot.querySelectorAll(selector)];
-const words = (node) => node.textContent.replace(/\s+/g, ' ').trim();
 const routes = (fetcher) => fetcher.calls.map((call) => `${call.method} ${call.url}`);
 const rows = (el) => $$(el, '[part=row]');
 const threads = (el) => rows(el).map((row) => row.dataset.thread);
