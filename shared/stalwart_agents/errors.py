@@ -130,8 +130,15 @@ class NotALink(StalwartError):
 
 
 class LinkExpired(StalwartError):
+    """A signed link past its hours; ``pause`` is the pause it names (its MAC verified), so a page can say what
+    became of it."""
+
     code = "link_expired"
     status = 410
+
+    def __init__(self, message: str, *, pause: str | None = None) -> None:
+        super().__init__(message)
+        self.pause = pause
 
 
 class InterruptStale(StalwartError):

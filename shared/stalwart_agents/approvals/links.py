@@ -101,7 +101,8 @@ class Links:
             raise NotALink("this is not a link this service made, or it was changed after it was made")
         read = _fields(body)
         if self._clock() >= read.expires:
-            raise LinkExpired(f"this link expired at {iso(read.expires)}; ask for the pause to be sent again")
+            said = f"this link expired at {iso(read.expires)}; ask for the pause to be sent again"
+            raise LinkExpired(said, pause=read.pause)
         return read
 
     def _sealed(self, pause: Pause, decision: str, expires: int) -> str:

@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..approvals.admission import Admission
 from ..approvals.card import WORDS, Card, card_of, expired_of
-from ..approvals.links import PATH, Link, Links, _fields
+from ..approvals.links import PATH, Link, Links
 from ..approvals.principal import Principal
 from ..approvals.rules import LINK_ISSUER, owner_of
 from ..approvals.strings import when
@@ -104,8 +104,8 @@ class _LinkPages:
     def _respond(self, link: str, act: Callable[[_Found], HTMLResponse]) -> HTMLResponse:
         try:
             found = self.found(link)
-        except LinkExpired:
-            return self.link_expired(link)
+        except LinkExpired as exc:
+            return self.link_expired(exc.pause)
         except StalwartError as exc:
             return self.refused(exc, None)
         try:
@@ -178,30 +178,21 @@ class _LinkPages:
         if isinstance(exc, NotALink | NotFound):
             return _said("linkBroken", card_page.words("linkBrokenText"), 404)
         if isinstance(exc, LinkExpired):
-            return self.link_expired(None)
+            return self.link_expired(exc.pause)
         if isinstance(exc, Unauthorized):
             return _said("linkSignInTitle", card_page.words("linkSignIn") + self.inbox(), 401)
         return _said("linkNotTaken", card_page._e(exc.message), exc.status)
 
-    def link_expired(self, link: str | None) -> HTMLResponse:
+    def link_expired(self, pause: str | None) -> HTMLResponse:
         """410 for a link past its hours: where the pause it names ended at its deadline, that nobody answered in
         time and what the run did instead; otherwise that nothing was done, and where the pause may still wait."""
-        named = self.named(link) if link is not None else None
+        named = self.door.storage.get_pause(pause) if pause is not None else None
         if named is not None and self.ended_by_deadline(named):
             return self.expired(named)
         title = card_page.say_key("linkExpired")
         where = card_page.words("linkSignIn") + " " if self.signing_in else ""
         said = [f"<h1>{card_page._e(title)}</h1>", card_page._p(card_page.words("linkNothingDone"))]
         return card_page.page(title, "\n".join([*said, card_page._p(where + self.inbox())]), 410)
-
-    def named(self, link: str) -> PauseRecord | None:
-        """The pause a link past its hours names, where it is still kept.  Only for a link ``Links.read`` refused as
-        expired: it verified the link's MAC before it read the expiry, so the body is one this service made."""
-        try:
-            read = _fields(link.partition(".")[0])
-        except NotALink:
-            return None
-        return self.door.storage.get_pause(read.pause)
 
     def ended_by_deadline(self, pause: PauseRecord) -> bool:
         """Whether nobody answered ``pause`` in time: the clock ended it, or it is past a deadline that ends it and
