@@ -17,7 +17,7 @@ import pytest
 from .server import stalwart_serve
 from .test_approvers import ALICE, AUDIENCE, SECRET, TEAM, shop, token
 
-EXPIRES = "2s"
+EXPIRES = "1s"
 AROUND = (-0.4, -0.05, 0.0, 0.02, 0.3)
 """Seconds from the deadline at which each round's approval is sent: before, at, and after it."""
 

@@ -31,7 +31,7 @@ AXE_RUN = """async () => {
     const result = await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']});
     return result.violations.map(v => `${v.id}: ${v.nodes.map(n => n.target.join(' ')).join(', ')}`);
 }"""
-SECONDS = 12
+SECONDS = 8
 """How long a charge waits on the hurried shop: long enough to be read, short enough to watch it end."""
 
 
@@ -137,7 +137,7 @@ def hurried_shop(folder: Path) -> Path:
     (folder / "agent.yaml").write_text(
         "agents:\n  - name: shop\n    description: Charges, with a person's approval, or not at all.\n"
         f"    tools: tools.py\n    deadlines:\n      - tool: charge_card\n        expires: {SECONDS}s\n"
-        "        escalate: {after: 6s, to: '\"managers\" in who.groups', label: the duty managers}\n"
+        "        escalate: {after: 5s, to: '\"managers\" in who.groups', label: the duty managers}\n"
     )
     return folder / "agent.yaml"
 
