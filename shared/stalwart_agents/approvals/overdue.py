@@ -29,11 +29,10 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..engine.deadline import events, wake_at
+from ..engine.deadline import Event, events, wake_at
 from ..engine.pause import Pause
 from ..errors import InterruptStale, NotFound
 from ..repeat import Repeating
-from ..storage import PauseRecord
 from .announce import Notify, announce, not_notified
 
 if TYPE_CHECKING:
@@ -76,7 +75,8 @@ def tick(desk: Desk, notify: Notify | None = None, now: float | None = None) -> 
     done = Ticked()
     store = desk.storage
     for record in store.due_pauses(now, BATCH):
-        due = events(Pause.from_record(record).deadline)
+        pause = Pause.from_record(record)
+        due = events(pause.deadline)
         if record.woken >= len(due):
             store.set_wake(record.run, record.id, record.woken, (record.woken, None))
             continue
@@ -84,7 +84,7 @@ def tick(desk: Desk, notify: Notify | None = None, now: float | None = None) -> 
             continue
         latest = max(n for n in range(record.woken, len(due)) if n == record.woken or due[n].at <= now)
         try:
-            _happen(desk, notify, record, latest, done)
+            _happen(desk, notify, pause, due[latest], latest, done)
         except Exception:  # one pause must not stop the others; its claim lapses, and it is tried again
             log.exception("the clock could not %s pause %s", due[latest].what, record.id)
             done.failed.append(record.id)
@@ -93,12 +93,10 @@ def tick(desk: Desk, notify: Notify | None = None, now: float | None = None) -> 
     return done
 
 
-def _happen(desk: Desk, notify: Notify | None, record: PauseRecord, latest: int, done: Ticked) -> None:
-    """Do the ``latest`` event due: where a clock that did not tick for a while finds several due, the last one
+def _happen(desk: Desk, notify: Notify | None, pause: Pause, event: Event, latest: int, done: Ticked) -> None:
+    """Do ``event``, the ``latest`` due: where a clock that did not tick for a while finds several due, the last one
     stands for them all (one reminder, not three; an escalation passed over still widens who may answer)."""
-    store, woken = desk.storage, record.woken
-    pause = Pause.from_record(record)
-    event = events(pause.deadline)[latest]
+    store, woken = desk.storage, pause.woken
     if event.what == "expire":
         try:
             desk.expire(pause)

@@ -33,7 +33,6 @@ from ..vocabulary import JSON
 from .answer import Answer
 from .arguments import by_name, with_origin
 from .claim import check_token, claimed_once
-from .deadline import EXPIRING
 from .ledger import claiming, journal_outcomes
 from .move import Mover, Runtime, open_pauses, reply_of, waiting_pauses
 from .pause import Pause, iso, run_of
@@ -184,9 +183,7 @@ class Engine:
         return self._take(snapshot, pause, answer, stored, others_open, session, counted=counted)
 
     def _overdue(self, pause: Pause) -> bool:
-        """Whether ``pause`` is past the deadline that ends it (an outcome_unknown's or a saga_stuck's never does)."""
-        expires = pause.expires_at
-        return pause.kind in EXPIRING and expires is not None and self._runtime.clock() >= expires
+        return pause.overdue(self._runtime.clock())
 
     def _expire(self, snapshot: Snapshot, pause: Pause, others_open: bool, *, late: bool) -> Reply:
         """Answer ``pause`` as the clock, and move its run on.  Where a ``late`` person's answer found the deadline

@@ -23,7 +23,7 @@ from typing_extensions import TypedDict  # pydantic builds schemas of these: bef
 from ..storage import PauseRecord
 from ..vocabulary import JSON, Choice, PauseKind
 from .arguments import ArgumentDict, Source
-from .deadline import Deadline, escalated, reminders, wake_at
+from .deadline import EXPIRING, Deadline, escalated, reminders, wake_at
 
 ANSWERS: dict[PauseKind, tuple[Choice, ...]] = {
     "confirm": ("approve", "skip", "cancel_all"),
@@ -275,6 +275,12 @@ class Pause:
     @property
     def expires_at(self) -> float | None:
         return self.deadline.get("expires_at") if self.deadline is not None else None
+
+    def overdue(self, now: float) -> bool:
+        """Whether the pause is past a deadline that ends it at ``now`` (an outcome_unknown's or a saga_stuck's
+        never does): nobody's answer is taken from then on."""
+        expires = self.expires_at
+        return self.kind in EXPIRING and expires is not None and now >= expires
 
     def _explained(self, argument: ArgumentDict) -> ArgumentDict:
         """An argument as a person is shown it: with its label, and the earlier call its value came from."""

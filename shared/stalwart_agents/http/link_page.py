@@ -33,7 +33,6 @@ from ..approvals.rules import LINK_ISSUER, owner_of
 from ..approvals.strings import when
 from ..door import Door
 from ..engine.answer import Answer
-from ..engine.deadline import EXPIRING
 from ..engine.pause import Pause
 from ..errors import LinkExpired, NotALink, NotFound, PauseExpired, StalwartError, Unauthorized
 from ..storage.base import PauseRecord
@@ -199,10 +198,7 @@ class _LinkPages:
         the clock has not ticked yet (the next answer would end it, as the clock would)."""
         if (pause.answer or {}).get("channel") == "clock":
             return True
-        shown = Pause.from_record(pause)
-        expires = shown.expires_at
-        due = expires is not None and self.door.clock() >= expires
-        return pause.status == "open" and shown.kind in EXPIRING and due
+        return pause.status == "open" and Pause.from_record(pause).overdue(self.door.clock())
 
     def expired(self, pause: PauseRecord) -> HTMLResponse:
         """410: nobody answered in time; when the pause ended, what the run did instead, and that nothing was

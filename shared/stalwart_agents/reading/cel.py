@@ -145,11 +145,8 @@ def evaluate(expression: str, activation: Mapping[str, Any]) -> bool | None:
     decided = cel_subset.decide(_subset(expression), activation)
     if decided is not None:
         return decided
-    try:
-        values = _VALUES.encode(narrowed(expression, activation))
-    except (ValueError, TypeError):
-        return None
-    return _outcome(expression, values)
+    values = _encoded(expression, activation)
+    return None if values is None else _outcome(expression, values)
 
 
 _VALUES = json.JSONEncoder(sort_keys=True, allow_nan=False)
@@ -160,42 +157,43 @@ def _subset(expression: str) -> Any:
     return cel_subset.compiled(_parsed(expression))
 
 
+def _encoded(expression: str, activation: Mapping[str, Any]) -> str | None:
+    """What ``expression`` reads of ``activation``, as the JSON text evaluations are cached by; None where it is not
+    JSON."""
+    try:
+        return _VALUES.encode(narrowed(expression, activation))
+    except (ValueError, TypeError):
+        return None
+
+
 @lru_cache(maxsize=4096)
 def _outcome(expression: str, values: str) -> bool | None:
     """The boolean ``expression`` evaluates to for the JSON ``values``; None where it cannot be evaluated to one."""
     from celpy import celtypes
+
+    result = _result(expression, values)
+    return bool(result) if isinstance(result, celtypes.BoolType) else None
+
+
+def _result(expression: str, values: str) -> Any:
+    """What cel-python makes of ``expression`` over the JSON ``values``; None where it cannot be evaluated."""
     from celpy.adapter import json_to_cel
     from celpy.evaluation import CELEvalError
 
     activation = json.loads(values)
     try:
-        result = compile(expression).evaluate({key: json_to_cel(value) for key, value in activation.items()})
+        return compile(expression).evaluate({key: json_to_cel(value) for key, value in activation.items()})
     except (CELEvalError, ValueError, TypeError):
         return None
-    return bool(result) if isinstance(result, celtypes.BoolType) else None
 
 
 def text_or_number(expression: str, activation: Mapping[str, Any]) -> str | float | None:
     """What ``expression`` gives over ``activation`` where that is text or a number (a CEL duration in seconds);
     None where it gives anything else or cannot be evaluated."""
-    try:
-        values = _VALUES.encode(narrowed(expression, activation))
-    except (ValueError, TypeError):
-        return None
-    return _given(expression, values)
-
-
-@lru_cache(maxsize=4096)
-def _given(expression: str, values: str) -> str | float | None:
     from celpy import celtypes
-    from celpy.adapter import json_to_cel
-    from celpy.evaluation import CELEvalError
 
-    activation = json.loads(values)
-    try:
-        result = compile(expression).evaluate({key: json_to_cel(value) for key, value in activation.items()})
-    except (CELEvalError, ValueError, TypeError):
-        return None
+    values = _encoded(expression, activation)
+    result = None if values is None else _result(expression, values)
     if isinstance(result, celtypes.StringType):
         return str(result)
     if isinstance(result, celtypes.DurationType):
