@@ -129,18 +129,14 @@ def deadline_of(pause: Pause) -> Said | None:
     expires = pause.expires_at
     if expires is None:
         return None
-    return said("deadlineCancel" if _cancels(pause) else "deadlineSkip", when=iso(expires))
+    return said("deadlineCancel" if pause.on_expiry == "cancel_all" else "deadlineSkip", when=iso(expires))
 
 
 def expired_of(pause: Pause) -> Said:
     """What a card says once its pause expired: when, and what the run did instead."""
     expires = pause.expires_at
     when = iso(expires) if expires is not None else None
-    return said("expiredCancel" if _cancels(pause) else "expiredSkip", when=when)
-
-
-def _cancels(pause: Pause) -> bool:
-    return (pause.deadline or {}).get("on_expiry") == "cancel_all"
+    return said("expiredCancel" if pause.on_expiry == "cancel_all" else "expiredSkip", when=when)
 
 
 def _escalation(pause: Pause) -> Said | None:

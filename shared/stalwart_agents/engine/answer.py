@@ -19,7 +19,7 @@ from ..errors import BadRequest
 from ..storage import Storage
 from ..tools.python import Parameter
 from ..vocabulary import JSON, Decided, OnExpiry
-from .pause import ANSWERS, Pause
+from .pause import ANSWERS, CLOCK_CHANNEL, Pause
 
 CLOCK = {"iss": "stalwart:clock", "sub": "deadline"}
 """Who the audit names as having ended a pause at its deadline."""
@@ -57,11 +57,11 @@ class Answer:
     @classmethod
     def expiry(cls) -> Answer:
         """The clock's answer to a pause at its deadline: taken through the same claim as a person's."""
-        return cls("expired", None, None, "clock", "clock", dict(CLOCK))
+        return cls("expired", None, None, CLOCK_CHANNEL, CLOCK_CHANNEL, dict(CLOCK))
 
     @property
     def expires(self) -> bool:
-        return self.decision == "expired" and self.channel == "clock" and self.who is None
+        return self.decision == "expired" and self.channel == CLOCK_CHANNEL and self.who is None
 
     @property
     def person(self) -> Principal:

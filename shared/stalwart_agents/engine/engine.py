@@ -35,7 +35,7 @@ from .arguments import by_name, with_origin
 from .claim import check_token, claimed_once
 from .ledger import claiming, journal_outcomes
 from .move import Mover, Runtime, open_pauses, reply_of, waiting_pauses
-from .pause import Pause, iso, run_of
+from .pause import Pause, ended_by_clock, iso, run_of
 from .progress import Progress
 from .reply import Reply
 from .sizes import bounded
@@ -190,9 +190,8 @@ class Engine:
         passed, theirs is refused (PauseExpired) once the expiry is taken: nothing they said is done."""
         if not self._overdue(pause):
             raise InterruptStale("this pause has not reached a deadline that ends it")
-        assert pause.deadline is not None, "a pause past its deadline has one"
         clock = Answer.expiry()
-        stored = clock.stored(None, self._runtime.clock(), then=pause.deadline.get("on_expiry", "skip"))
+        stored = clock.stored(None, self._runtime.clock(), then=pause.on_expiry)
         reply = self._take(snapshot, pause, clock, stored, others_open, None)
         if late:
             raise PauseExpired(_expired_sentence(pause), reply=reply)
@@ -202,7 +201,7 @@ class Engine:
         """PauseExpired where the pause a person answered late was ended by the clock: they are told that, rather
         than that someone else answered."""
         stored = self._store.get_pause(pause_id) if pause_id is not None else None
-        if stored is not None and (stored.answer or {}).get("channel") == "clock":
+        if stored is not None and ended_by_clock(stored):
             raise PauseExpired(_expired_sentence(Pause.from_record(stored)))
 
     def _take(
@@ -372,8 +371,7 @@ def _expired_sentence(pause: Pause) -> str:
     """What a person answering too late is told: when the pause expired, and what the run did instead."""
     expires = pause.expires_at
     when = iso(expires) if expires is not None else "its deadline"
-    then = (pause.deadline or {}).get("on_expiry", "skip")
-    did = "the whole request was cancelled" if then == "cancel_all" else f"{pause.title} was not done"
+    did = "the whole request was cancelled" if pause.on_expiry == "cancel_all" else f"{pause.title} was not done"
     return f"this pause expired at {when}: nobody answered in time, so {did}; nothing you sent was done"
 
 

@@ -21,7 +21,7 @@ from typing import Literal, NotRequired, cast
 from typing_extensions import TypedDict  # pydantic builds schemas of these: before 3.12, from this one
 
 from ..storage import PauseRecord
-from ..vocabulary import JSON, Choice, PauseKind
+from ..vocabulary import JSON, Choice, OnExpiry, PauseKind
 from .arguments import ArgumentDict, Source
 from .deadline import EXPIRING, Deadline, escalated, reminders, wake_at
 
@@ -147,6 +147,15 @@ class PausePoint:
         return f"p{run.removeprefix('r')}.{hashlib.sha256(material.encode()).hexdigest()[:24]}"
 
 
+CLOCK_CHANNEL = "clock"
+"""The channel, and the word for who answered, of the clock's answer to a pause at its deadline."""
+
+
+def ended_by_clock(record: PauseRecord) -> bool:
+    """Whether the stored pause was answered by the clock at its deadline: nobody answered in time."""
+    return (record.answer or {}).get("channel") == CLOCK_CHANNEL
+
+
 def run_of(pause: str) -> str | None:
     """The run a pause id names, or None for an id no pause of ours could have."""
     body, dot, digest = pause.rpartition(".")
@@ -256,7 +265,7 @@ class Pause:
             return {}
         timed: dict[str, object] = {}
         if "expires_at" in deadline:
-            timed |= {"expires_at": iso(deadline["expires_at"]), "on_expiry": deadline.get("on_expiry", "skip")}
+            timed |= {"expires_at": iso(deadline["expires_at"]), "on_expiry": self.on_expiry}
         if "escalate_at" in deadline:
             escalation = {"at": iso(deadline["escalate_at"]), "done": self.escalated}
             timed["escalation"] = escalation | {"to": deadline.get("escalate_label")}
@@ -275,6 +284,11 @@ class Pause:
     @property
     def expires_at(self) -> float | None:
         return self.deadline.get("expires_at") if self.deadline is not None else None
+
+    @property
+    def on_expiry(self) -> OnExpiry:
+        """What the run does once the pause expired: goes on without the call (``skip``), or ``cancel_all``."""
+        return (self.deadline or {}).get("on_expiry", "skip")
 
     def overdue(self, now: float) -> bool:
         """Whether the pause is past a deadline that ends it at ``now`` (an outcome_unknown's or a saga_stuck's

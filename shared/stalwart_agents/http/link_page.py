@@ -33,7 +33,7 @@ from ..approvals.rules import LINK_ISSUER, owner_of
 from ..approvals.strings import when
 from ..door import Door
 from ..engine.answer import Answer
-from ..engine.pause import Pause
+from ..engine.pause import Pause, ended_by_clock
 from ..errors import LinkExpired, NotALink, NotFound, PauseExpired, StalwartError, Unauthorized
 from ..storage.base import PauseRecord
 from . import card_page
@@ -196,7 +196,7 @@ class _LinkPages:
     def ended_by_deadline(self, pause: PauseRecord) -> bool:
         """Whether nobody answered ``pause`` in time: the clock ended it, or it is past a deadline that ends it and
         the clock has not ticked yet (the next answer would end it, as the clock would)."""
-        if (pause.answer or {}).get("channel") == "clock":
+        if ended_by_clock(pause):
             return True
         return pause.status == "open" and Pause.from_record(pause).overdue(self.door.clock())
 
