@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from ..config import DeadlineConfig, TimingConfig, duration
+from ..config import MAX_WAIT_DAYS, DeadlineConfig, TimingConfig, duration
 from ..engine.deadline import EXPIRING, Deadline
 from ..engine.pause import Pause
 from ..reading import cel
@@ -70,11 +70,9 @@ class Deadlines:
             return fixed
         given = cel.text_or_number(timing.expires, about(pause))
         seconds = duration(given) if isinstance(given, str) else given
-        if seconds is None or not 0 < seconds <= MAX_SECONDS:
+        if seconds is None or not 0 < seconds <= MAX_WAIT_DAYS * 86400:
             sentence = "the deadline %r gave %r for pause %s, not a duration: it expires at once"
             log.error(sentence, timing.expires, given, pause.id)
             return 0.0
         return float(seconds)
 
-
-MAX_SECONDS = 366 * 86400.0
