@@ -75,4 +75,3 @@ class Deadlines:
             log.error(sentence, timing.expires, given, pause.id)
             return 0.0
         return float(seconds)
-
