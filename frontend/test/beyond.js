@@ -128,7 +128,7 @@ export const STRINGS = {
   deadlineCancel: 'Answer by {when}; after that the whole request is cancelled.',
   escalatesAt: 'If nobody answers by {when}, {who} will be asked too.',
   overdueAt: 'If nobody answers by {when}, it is sent again as overdue.',
-  escalated: 'Nobody answered in time, so {who} may answer too.',
+  escalated: 'Nobody has answered yet, so {who} may answer now too.',
   escalatedOverdue: 'Overdue: nobody has answered in time.',
   expiredSkip: 'Nobody answered by {when}, so it was skipped.',
   expiredCancel: 'Nobody answered by {when}, so the whole request was cancelled.',

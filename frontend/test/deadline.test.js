@@ -86,7 +86,7 @@ test('a deadline that cancels everything says so, and under an hour left it look
 
 test('the card\'s escalation once done, and one with nobody named (sent again as overdue)', async () => {
   const el = await mount('stalwart-confirm', { interrupt: charge({ card: { escalation: said('escalated', { who: 'the managers' }) } }) });
-  assert.equal(words($(el, '[part=escalation]')), 'Nobody answered in time, so the managers may answer too.');
+  assert.equal(words($(el, '[part=escalation]')), 'Nobody has answered yet, so the managers may answer now too.');
   const at = iso(Date.now() + HOUR);
   el.interrupt = charge({ card: { escalation: said('overdueAt', { when: at }) } });
   await settle(el);
@@ -104,7 +104,7 @@ test('a pause without a card says its deadline and escalation from its own field
   assert.equal(words($(el, '[part=escalation]')), `If nobody answers by ${whenText(pause.escalation.at)}, it is sent again as overdue.`);
   el.interrupt = { ...pause, escalation: { ...pause.escalation, done: true, to: 'the managers' } };
   await settle(el);
-  assert.equal(words($(el, '[part=escalation]')), 'Nobody answered in time, so the managers may answer too.');
+  assert.equal(words($(el, '[part=escalation]')), 'Nobody has answered yet, so the managers may answer now too.');
   el.interrupt = { ...pause, expires_at: undefined, escalation: undefined };
   await settle(el);
   assert.equal($(el, '[part=deadline]'), null);
