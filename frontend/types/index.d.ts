@@ -256,7 +256,10 @@ export type StringKey =
   | 'inboxAnswered' | 'filterTool' | 'filterKind' | 'allTools' | 'allKinds' | 'kind_confirm' | 'kind_ask'
   | 'kind_outcome_unknown' | 'kind_saga_stuck' | 'kind_delegate'
   | 'deadlineSkip' | 'deadlineCancel' | 'escalatesAt' | 'overdueAt' | 'escalated' | 'escalatedOverdue'
-  | 'expiredSkip' | 'expiredCancel' | 'outcome_expired' | 'recordExpired' | 'requestExpired' | 'linkNothingDone';
+  | 'expiredSkip' | 'expiredCancel' | 'outcome_expired' | 'recordExpired' | 'requestExpired' | 'linkNothingDone'
+  | 'origin_edited' | 'origin_edited_by' | 'approveEdited' | 'approveEditedIrreversible' | 'editAsked' | 'editReset' | 'editNumber' | 'editInteger' | 'editChange' | 'recordApproveEdited' | 'recordApproveEditedBy' | 'recordEdited' | 'recordEditedBy'
+  | 'batchSelect' | 'batchSelectCall' | 'batchSelected' | 'batchOneTool' | 'batchApprove' | 'batchSkip' | 'batchClear' | 'batchSure_approve' | 'batchSure_skip' | 'batchYes_approve' | 'batchYes_skip'
+  | 'batchBack' | 'batchTotal' | 'batchAnswered' | 'batchTaken' | 'batchStale' | 'batchNotYours' | 'batchFailed';
 
 export type Strings = Record<StringKey, string>;
 
