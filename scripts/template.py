@@ -31,7 +31,7 @@ LOGS = [
     ("Interrupts", None, "GET /threads/{id}/interrupts and GET /interrupts"),
     ("Stream", None, "GET /threads/{id}/stream"),
     ("Messages", None, "POST /threads/{id}/messages"),
-    ("Resume", None, "POST /threads/{id}/resume"),
+    ("Resume", None, "POST /threads/{id}/resume and POST /interrupts/answers"),
     ("Links", None, "GET and POST /links/{link}"),
     ("Rollback", None, "POST /threads/{id}/rollback"),
     ("Feedback", None, "POST /threads/{id}/feedback"),

@@ -68,7 +68,7 @@ def test_a_full_file_loads_with_defaults_filled_in(tmp_path: Path) -> None:
     shop, helpdesk = config.agents
     assert (shop.on_unread, helpdesk.on_unread, helpdesk.tools) == ("ask", "refuse", "shop.tools")
     assert shop.check.confirm_writes and helpdesk.check.rules == ()
-    assert shop.check.trusted_origins == ("typed", "reply", "context", "computed", "result", "agent")
+    assert shop.check.trusted_origins == ("typed", "reply", "context", "computed", "result", "agent", "edited")
     rule = shop.check.rules[0]
     assert (rule.tool, rule.then, rule.disclose) == (("charge_card",), "refuse", True)
     assert rule.applies_to("charge_card") and not rule.applies_to("refund")
@@ -207,7 +207,7 @@ MISTAKES = [
         SHOP + "    check:\n      trusted_origins: [typed, modle]\n",
         5,
         "agents[0].check.trusted_origins[1]",
-        "must be one of typed, reply, context, computed, result, model, agent (got 'modle')",
+        "must be one of typed, reply, context, computed, result, model, agent, edited (got 'modle')",
         id="unknown-origin",
     ),
     pytest.param(

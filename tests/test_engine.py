@@ -54,6 +54,7 @@ def test_the_pause_json_has_the_designed_shape(desk):
         "created_at",
         "expires_at",
         "on_expiry",
+        "editable",
     }
     assert pause["thread"] == "u-17" and pause["created_at"].endswith("Z")
     assert pause["expires_at"].endswith("Z") and pause["on_expiry"] == "skip"  # the shop's charges wait 4 hours

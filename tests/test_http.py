@@ -162,6 +162,7 @@ def test_health_config_and_openapi(client):
         "/",
         "/inbox",
         "/interrupts",
+        "/interrupts/answers",
         "/threads/{thread}/messages",
         "/threads/{thread}/interrupts",
         "/threads/{thread}/resume",

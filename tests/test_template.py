@@ -45,7 +45,7 @@ ROUTES = {
     "interface": [("GET", "/"), ("GET", "/agent-ui.js"), ("GET", "/inbox"), ("GET", "/favicon.ico")],
     "messages": [("POST", "/threads/{id}/messages")],
     "interrupts": [("GET", "/threads/{id}/interrupts"), ("GET", "/interrupts")],
-    "resume": [("POST", "/threads/{id}/resume")],
+    "resume": [("POST", "/threads/{id}/resume"), ("POST", "/interrupts/answers")],
     "stream": [("GET", "/threads/{id}/stream")],
     "rollback": [("POST", "/threads/{id}/rollback")],
     "feedback": [("POST", "/threads/{id}/feedback")],

@@ -52,6 +52,8 @@ def look_up_order(order_id: str) -> dict:
     describe="Charge {amount} to order {order_id}",
     labels=PAYMENT,
     units=EUROS,
+    # Whoever approves a charge may lower (or raise) it first; the changed charge is checked again.
+    editable=["amount"],
 )
 def charge_card(order_id: str, amount: float) -> dict:
     _order(order_id)

@@ -15,6 +15,7 @@ from .errors import (
     AlreadyApproved,
     BadRequest,
     ConfigError,
+    EditRefused,
     Forbidden,
     InterruptStale,
     NotAnApprover,
@@ -28,6 +29,7 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
+    from .approvals.batch import BatchAnswer, BatchOutcome
     from .approvals.inbox import Inbox
     from .approvals.principal import Principal
     from .approvals.webhook import Webhook, WebhookError
@@ -41,6 +43,8 @@ _LAZY = {
     "ANSWERS": "engine.pause",
     "CallOutcome": "engine.reply",
     "Desk": "desk",
+    "BatchAnswer": "approvals.batch",
+    "BatchOutcome": "approvals.batch",
     "Inbox": "approvals.inbox",
     "Principal": "approvals.principal",
     "NondeterministicStep": "tools.steps",
@@ -62,9 +66,12 @@ __all__ = [
     "AlreadyApproved",
     "BadRequest",
     "BadSignature",
+    "BatchAnswer",
+    "BatchOutcome",
     "CallOutcome",
     "ConfigError",
     "Desk",
+    "EditRefused",
     "Forbidden",
     "Inbox",
     "InterruptStale",

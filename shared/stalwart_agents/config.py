@@ -55,9 +55,9 @@ ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 PORTUGUESE = "the Portuguese grammar has not shipped yet; the selector reads English (language: en)"
 
-Origin = Literal["typed", "reply", "context", "computed", "result", "model", "agent"]
+Origin = Literal["typed", "reply", "context", "computed", "result", "model", "agent", "edited"]
 ORIGINS: tuple[str, ...] = get_args(Origin)
-DEFAULT_TRUSTED: tuple[Origin, ...] = ("typed", "reply", "context", "computed", "result", "agent")
+DEFAULT_TRUSTED: tuple[Origin, ...] = ("typed", "reply", "context", "computed", "result", "agent", "edited")
 Loc = tuple[str | int, ...]
 MAX_APPROVALS = 5
 """The most people a call may need: beyond a handful, a desk waits on absences, not on judgement."""
@@ -414,8 +414,9 @@ class McpToolConfig(_Model):
     describe: str = ""
     labels: dict[str, str] = {}
     units: dict[str, str] = {}
+    editable: tuple[str, ...] = ()
 
-    @field_validator("says", mode="before")
+    @field_validator("says", "editable", mode="before")
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value

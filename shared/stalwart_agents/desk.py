@@ -12,17 +12,18 @@ import re
 import secrets
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TypedDict, Unpack
+from typing import Any, TypedDict, Unpack, cast
 
 from . import logs
 from .agent import Agent
 from .approvals import audit
 from .approvals.admission import Admission, enter
 from .approvals.announce import Notify, announce
-from .approvals.card import Verdict
+from .approvals.batch import BatchAnswer, BatchOutcome, answer_many
+from .approvals.card import Input, Verdict
 from .approvals.inbox import Inbox, read_inbox
 from .approvals.principal import ANONYMOUS, Principal
 from .approvals.rules import Approvers, approved_by, owner_of, unapprovable
@@ -38,6 +39,7 @@ from .engine.reply import NotNotified, Reply
 from .errors import BadRequest, ConfigError, NotFound, PauseExpired
 from .reading.check import misnamed
 from .storage import Storage, open_storage
+from .tools.python import Tool
 from .vocabulary import CONTROL_CHARACTERS, JSON
 
 
@@ -137,6 +139,7 @@ class Desk:
         by: str | None = None,
         principal: Principal | None = None,
         session: str | None = None,
+        edits: dict[str, JSON] | None = None,
     ) -> Reply:
         """Answer the pause ``waiting`` (an id or a Pause), or the first that waits.
 
@@ -148,15 +151,27 @@ class Desk:
         rule governs the pause, in declining, and as one of four eyes (the owner approving and then
         the application without a principal are one person), and is the anonymous principal to a
         rule (the owner of a thread begun from Python).  ``by`` is the caller's own word for who
-        answered, and the audit keeps it marked unverified.
+        answered, and the audit keeps it marked unverified.  ``edits``, with ``approve``, changes the
+        arguments the tool declares editable before the call runs (``engine/edit.py``).
         """
         pause_id = waiting.id if isinstance(waiting, Pause) else waiting
         shown = principal.to_dict() if principal is not None else None
         who_said = principal.subject if principal else by
-        answer = Answer(
-            decision=decision, value=value, token=token, channel=channel, by=who_said, principal=shown, who=principal
-        )
+        answer = Answer(decision, value, token, channel, who_said, shown, principal, edits=edits or None)
         return self._answered(_thread(user), answer, pause_id, session)
+
+    def answer_many(
+        self,
+        answers: Sequence[BatchAnswer | Mapping[str, Any]],
+        *,
+        principal: Principal | None = None,
+        channel: str = "python",
+        session: str | None = None,
+    ) -> list[BatchOutcome]:
+        """Several answers at once, each claimed on its own, so each succeeds or fails alone; what came of each, in
+        order (``approvals/batch.py``).  ``principal`` is who a service verified, judged for each pause as ``confirm``
+        judges one; without it each answer speaks for its thread's owner."""
+        return answer_many(self, principal, answers, channel=channel, session=session)
 
     def rollback(self, user: str, *, session: str | None = None) -> Reply:
         """Undo the thread's run from outside it, newest write first; ``reply.rollback`` reports each."""
@@ -234,16 +249,17 @@ class Desk:
             return Verdict(())
         tool = agent.tools.get(pause.tool)
         units, tools = (tool.units if tool else {}), {name: t.label for name, t in agent.tools.items()}
+        inputs = _inputs(pause, tool) if tool is not None else {}
         approvers = agent.approvers
         deciders = tuple(rule.deciders for rule in approvers.governing(pause)) if approvers.rules else ()
         if reader is None:
-            return Verdict(tuple(pause.answers), deciders, (), units, tools)
+            return Verdict(tuple(pause.answers), deciders, (), units, tools, inputs=inputs)
         who, owner = reader.principal, reader.owner or ANONYMOUS.key
         answers, failed = approvers.open_to(pause, who, owner)
         counted = pause.approvals is not None and approved_by(pause.approvals["given"], who, owner)
         if counted:
             answers = tuple(d for d in answers if d != "approve")
-        return Verdict(answers, deciders, failed, units, tools, counted)
+        return Verdict(answers, deciders, failed, units, tools, counted, inputs)
 
     def _approvers(self, run: str, agent: str | None) -> Approvers | None:
         """The rules of the agent whose run ``run`` is: none read where every agent has the same, else one read of
@@ -337,7 +353,7 @@ class Desk:
         answered: AfterAnswer | None = None
         if after is not None:
             answered = {
-                "decision": after.decision,
+                "decision": reply.answered_as or after.decision,
                 "by": after.by,
                 "principal": after.principal,
                 "channel": after.channel,
@@ -380,6 +396,13 @@ class Desk:
         if name not in self.agents:
             raise ConfigError(f"no agent named {name!r}; this file has {', '.join(self.agents)}")
         return self.agents[name]
+
+
+def _inputs(pause: Pause, tool: Tool) -> dict[str, Input]:
+    """How a person types in each argument of ``pause`` its tool lets them change before approving."""
+    asked = {a["name"]: a["value"] for a in pause.arguments}
+    typed = {name: tool.input_of(name, asked.get(name)) for name in pause.editable or () if name in tool.editable}
+    return {name: cast(Input, kind) for name, kind in typed.items() if kind is not None}
 
 
 def _refuse_misnamed_rules(config: Config, agents: dict[str, Agent]) -> None:

@@ -26,7 +26,7 @@ from .engine.reply import Reply
 from .storage import Storage
 from .vocabulary import JSON
 
-__all__ = ["Admission", "Described", "Door", "Verdict"]
+__all__ = ["Admission", "Described", "Door", "Verdict", "seen_by"]
 
 
 class Described(TypedDict):
@@ -90,3 +90,14 @@ class Door(Protocol):
     def verdict(self, pause: Pause, reader: Admission | None) -> Verdict:
         """What the rules say of ``pause`` for ``reader`` (None: a channel, whoever the rules let answer)."""
         ...
+
+
+def seen_by(door: Door, reply: Reply, admitted: Admission) -> Reply:
+    """The reply to an answer as its giver sees it: the whole of it for the thread's owner (or a link, which stands
+    for them); for an approver in another person's conversation, what became of the call they answered and what
+    now waits for them, never the owner's other results or words."""
+    if admitted.speaks_for_owner:
+        return reply
+    step = reply.answered.step if reply.answered is not None else None
+    may: Callable[[Pause], bool] = lambda pause: door.may_answer(pause, admitted.principal, admitted.owner)  # noqa: E731
+    return reply.seen_by_approver(step, may)

@@ -2,14 +2,15 @@
 
     StalwartError
     ├── ConfigError ............ agent.yaml or a tools module is wrong (names file, line, key)
-    ├── BadRequest ............. an answer a pause does not take, a missing value
+    ├── BadRequest ............. an answer a pause does not take, a missing value, a change nobody may make
     ├── PayloadTooLarge ........ a request body over the service's limit
     ├── ValueTooLarge .......... a call's arguments or result, or an event, over settings.max_value_bytes
     ├── UnsupportedMediaType ... a body that says it is not JSON, on a route that changes anything
     ├── Unauthorized ........... no bearer token, or one that does not verify
     ├── IssuerUnavailable ...... the identity provider's keys cannot be read just now (try again, do not sign in again)
     ├── Forbidden .............. a cross-site request, a thumb from another session or thread, no operator token
-    │   └── NotAnApprover ...... an answer from a person the pause's approver rules do not allow
+    │   ├── NotAnApprover ...... an answer from a person the pause's approver rules do not allow
+    │   └── EditRefused ........ an approval whose changed call the check refuses outright
     ├── NotFound ............... no such thread (another person's looks the same), run or pause
     ├── NotALink ............... a signed link this service did not make, or one changed since (404)
     ├── LinkExpired ............ a signed link past its hours (410)
@@ -115,6 +116,12 @@ class NotAnApprover(Forbidden):
     def __init__(self, message: str, *, pause: str) -> None:
         super().__init__(message)
         self.pause = pause
+
+
+class EditRefused(Forbidden):
+    """An approval with changes the check refuses outright: nothing was answered, and the call waits as asked."""
+
+    code = "edit_refused"
 
 
 class NotFound(StalwartError):

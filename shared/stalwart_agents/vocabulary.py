@@ -39,8 +39,9 @@ Choice = Literal[
     "decline",
 ]
 """Every answer some kind of pause takes (``pause.ANSWERS`` says which kind takes which)."""
-Decided = Literal[Choice, "expired"]
-"""What a run reads of an answered pause: a person's choice, or ``expired``, the clock's, which no person gives."""
+Decided = Literal[Choice, "expired", "edited"]
+"""What a run reads of an answered pause: a person's choice; ``expired``, the clock's, which no person gives; or
+``edited``, an approval whose changes this person could not approve alone, so the changed call is asked again."""
 OnExpiry = Literal["skip", "cancel_all"]
 """What a run does with a pause that expired: goes on without the call, or cancels and undoes the whole run."""
 

@@ -27,6 +27,7 @@ from .admission import Admission
 from .strings import Said, said, shipped
 
 Style = Literal["primary", "secondary", "danger"]
+Input = Literal["number", "integer", "string", "boolean"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,8 @@ class Verdict:
     tools: Mapping[str, str] = field(default_factory=dict)
     counted: bool = False
     """The reader's own approval is counted already: it waits for another person's, not for theirs."""
+    inputs: Mapping[str, Input] = field(default_factory=dict)
+    """How each argument the tool lets a person change is typed in (its kind of value)."""
 
 
 class Answer(TypedDict):
@@ -59,13 +62,26 @@ class Source(TypedDict):
     value: NotRequired[JSON]
 
 
+class Asked(TypedDict):
+    """An argument's value before a person changed it: as JSON, and as a person reads it."""
+
+    value: JSON
+    shown: str
+
+
 class Argument(TypedDict):
+    """One argument as a reader sees it; ``edit`` (how it is typed in) where they may change it before approving,
+    ``unit`` where the tool gives its value one, ``asked`` where someone changed it before this pause asked."""
+
     name: str
     label: str
     value: JSON
     shown: str
     origin: Said
     source: NotRequired[Source]
+    edit: NotRequired[Input]
+    unit: NotRequired[str]
+    asked: NotRequired[Asked]
 
 
 class Card(TypedDict):
@@ -105,15 +121,22 @@ THEM = {"typed": "origin_typed_them", "reply": "origin_reply_them", "context": "
 """... or without it, where the service does not know who asked."""
 
 
-def card_of(pause: Pause, verdict: Verdict, reader: Admission | None) -> Card:
-    """``pause`` as ``reader`` sees it (None: a channel, read by whoever the rules let answer, never the asker)."""
+def card_of(pause: Pause, verdict: Verdict, reader: Admission | None, *, edits: bool = True) -> Card:
+    """``pause`` as ``reader`` sees it (None: a channel, read by whoever the rules let answer, never the asker).
+
+    Where ``edits`` (a signed link takes none), each argument its tool lets a person change says how it is typed
+    in, for a reader who may approve the pause.
+    """
     own = reader is not None and reader.is_owner
+    changeable = edits and pause.kind == "confirm" and "approve" in verdict.answers and not verdict.counted
+    editable = pause.editable if changeable and pause.editable else ()
+    inputs = {name: verdict.inputs[name] for name in editable if name in verdict.inputs}
     return {
         "kind": pause.kind,
         "title": pause.title,
         "question": pause.question,
         "irreversible": pause.irreversible,
-        "arguments": [_argument(pause, a, verdict, own) for a in pause.arguments],
+        "arguments": [_argument(pause, a, verdict, own, inputs) for a in pause.arguments],
         "reasons": [*(_reason(code, pause, verdict) for code in pause.reasons), *_failed(verdict)],
         "deciders": _deciders(pause, verdict),
         "asked": _asked(pause, own),
@@ -150,13 +173,14 @@ def _escalation(pause: Pause) -> Said | None:
     return said("escalatesAt", who=who, when=at) if who else said("overdueAt", when=at)
 
 
-def _argument(pause: Pause, given: ArgumentDict, verdict: Verdict, own: bool) -> Argument:
+def _argument(pause: Pause, given: ArgumentDict, verdict: Verdict, own: bool, inputs: Mapping[str, Input]) -> Argument:
     name = given["name"]
+    unit = verdict.units.get(name)
     shown: Argument = {
         "name": name,
         "label": pause.labels.get(name, name),
         "value": given["value"],
-        "shown": shown_value(given["value"], verdict.units.get(name)),
+        "shown": shown_value(given["value"], unit),
         "origin": _origin(given["origin"], pause.asked_by, own),
     }
     source = pause.sources.get(name)
@@ -165,11 +189,20 @@ def _argument(pause: Pause, given: ArgumentDict, verdict: Verdict, own: bool) ->
         if "value" in source:
             came["value"] = source["value"]
         shown["source"] = came
+    if name in inputs:
+        shown["edit"] = inputs[name]
+    if unit:
+        shown["unit"] = unit
+    before = next((a for a in pause.proposed or () if a["name"] == name), None)
+    if before is not None and before["value"] != given["value"]:
+        shown["asked"] = {"value": before["value"], "shown": shown_value(before["value"], unit)}
     return shown
 
 
 def _origin(origin: str, asker: str | None, own: bool) -> Said:
-    kind = origin.split(":", 1)[0]
+    kind, _, detail = origin.partition(":")
+    if kind == "edited":
+        return said("origin_edited_by", who=detail) if detail else said("origin_edited")
     if kind not in ORIGINS:
         return said(origin)
     if not own and kind in THEIRS:

@@ -8,7 +8,7 @@ thread's log keeps, which is never the token itself.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +19,7 @@ from ..errors import BadRequest
 from ..storage import Storage
 from ..tools.python import Parameter
 from ..vocabulary import JSON, Decided, OnExpiry
+from .arguments import Argument, by_name
 from .pause import ANSWERS, CLOCK_CHANNEL, Pause
 
 CLOCK = {"iss": "stalwart:clock", "sub": "deadline"}
@@ -30,7 +31,8 @@ class Answer:
     """A person's decision, with who gave it and through which channel (kept on the pause).
 
     ``who`` is the principal the approver rules judge (the anonymous one where None); only
-    ``principal``, its issuer and subject, is kept.
+    ``principal``, its issuer and subject, is kept.  ``edits`` are new values an ``approve``
+    gives to parameters its tool lets a person change (``edit.py`` judges them).
     """
 
     decision: str
@@ -41,14 +43,22 @@ class Answer:
     principal: dict[str, JSON] | None = None
     who: Principal | None = field(default=None, repr=False)
     admitted: Admission | None = field(default=None, repr=False)
+    edits: Mapping[str, JSON] | None = None
 
     @classmethod
     def of(
-        cls, decision: str, value: JSON, token: str | None, channel: str, admitted: Admission, by: str | None = None
+        cls,
+        decision: str,
+        value: JSON,
+        token: str | None,
+        channel: str,
+        admitted: Admission,
+        by: str | None = None,
+        edits: Mapping[str, JSON] | None = None,
     ) -> Answer:
         """An answer from the person a door admitted: judged, kept and audited as them."""
         who = admitted.principal
-        return cls(decision, value, token, channel, by or who.subject, who.to_dict(), who, admitted)
+        return cls(decision, value, token, channel, by or who.subject, who.to_dict(), who, admitted, edits or None)
 
     def owner_of(self, store: Storage, thread: str) -> str | None:
         """The thread's owner: as the door admitted the answer, or read where it came in another way."""
@@ -67,6 +77,11 @@ class Answer:
     def person(self) -> Principal:
         """Who answers, as the approver rules see them."""
         return self.who or ANONYMOUS
+
+    @property
+    def editor(self) -> str | None:
+        """What a changed argument's origin calls the person who changed it: their name, else their word."""
+        return self.person.called or self.by
 
     def stored(self, value: JSON, at: float, then: OnExpiry | None = None) -> dict[str, object]:
         """What the pause keeps of the answer that claimed it; ``value`` as the run will read it, and for an
@@ -121,16 +136,26 @@ class Answer:
 @dataclass(frozen=True, slots=True)
 class Decision:
     """What a run reads of an answered pause: the choice, and for an ask the value it was answered with; for a
-    pause that expired, what the run does then (``on_expiry``)."""
+    pause that expired, what the run does then (``on_expiry``); for an approval with changes (``approve``, or
+    ``edited`` where the changed call is asked again), the new values and who wrote them."""
 
     choice: Decided
     value: JSON = None
     then: OnExpiry = "skip"
+    edits: Mapping[str, JSON] = field(default_factory=dict)
+    editor: str | None = None
 
     @classmethod
     def of(cls, stored: Mapping[str, Any]) -> Decision:
         """The decision of an answer as a pause keeps it (``Answer.stored``)."""
-        return cls(stored["decision"], stored.get("value"), stored.get("then", "skip"))
+        edits = stored.get("edits") or {}
+        return cls(stored["decision"], stored.get("value"), stored.get("then", "skip"), edits, stored.get("editor"))
+
+    def applied(self, arguments: Sequence[Argument]) -> list[Argument]:
+        """The call's arguments with this decision's changes, each changed one of origin ``edited:<who>``."""
+        origin = f"edited:{self.editor}" if self.editor else "edited"
+        kept = [a for a in arguments if a.name not in self.edits]
+        return by_name([*kept, *(Argument(name, value, origin) for name, value in self.edits.items())])
 
 
 NUMBERS = (int, float, "int", "float")

@@ -17,6 +17,7 @@ from ..approvals.rules import DECLINES, approval, approved_by, owner_of, same_ke
 from ..errors import (
     AlreadyApproved,
     BadRequest,
+    EditRefused,
     InterruptStale,
     NotAnApprover,
     NotFound,
@@ -33,6 +34,7 @@ from ..vocabulary import JSON
 from .answer import Answer
 from .arguments import by_name, with_origin
 from .claim import check_token, claimed_once
+from .edit import Edit, judged, tainted_by
 from .ledger import claiming, journal_outcomes
 from .move import Mover, Runtime, open_pauses, reply_of, waiting_pauses
 from .pause import Pause, ended_by_clock, iso, run_of
@@ -130,7 +132,7 @@ class Engine:
         except (NotAnApprover, AlreadyApproved) as refused:
             self._audit_refusal(thread, answer, refused.pause, refused)
             raise
-        except (InterruptStale, BadRequest, PauseExpired) as refused:
+        except (InterruptStale, BadRequest, PauseExpired, EditRefused) as refused:
             self._audit_refusal(thread, answer, pause_id, refused)
             raise
 
@@ -178,9 +180,56 @@ class Engine:
         self._refuse_non_approver(snapshot.run, pause, answer)
         value = answer.checked(pause, self._filled_by(snapshot.run, pause))
         check_token(answer, pause)
+        edit = self._edit(snapshot.run, pause, answer)
+        if edit is not None:
+            return self._take_edit(snapshot, edit, answer, others_open, session)
         counted = self._counts_only(snapshot.run, pause, answer)
         stored = answer.stored(value, self._runtime.clock())
         return self._take(snapshot, pause, answer, stored, others_open, session, counted=counted)
+
+    def _edit(self, run: RunRecord, pause: Pause, answer: Answer) -> Edit | None:
+        """The changes an approval makes to the call, judged (``edit.py``); None for an answer without any.  A
+        change the check refuses outright is EditRefused: nothing is answered, and the call waits as it was."""
+        if not answer.edits:
+            return None
+        if answer.decision != "approve":
+            raise BadRequest(f"edits: only an approval changes a call; {answer.decision!r} takes none")
+        if answer.channel == "link":
+            raise BadRequest("edits: a signed link approves exactly what it shows, and never changes it")
+        agent = self._runtime.agents[run.agent]
+        tool = agent.tools.get(pause.tool)
+        if tool is None:
+            raise BadRequest(f"edits: {pause.title} cannot be changed before it is approved")
+        edit = judged(pause, tool, answer.edits, answer.editor)
+        if edit is None:
+            return None
+        ruling = agent.check(tool, edit.arguments, tainted_by(pause))
+        if ruling.kind == "refuse":
+            why = ruling.sentence if ruling.disclosed and ruling.sentence else "a rule of this agent refuses it."
+            raise EditRefused(f"{edit.changed.title} would be refused: {why} Nothing was answered; it waits as asked.")
+        return edit
+
+    def _take_edit(
+        self, snapshot: Snapshot, edit: Edit, answer: Answer, others_open: bool, session: str | None
+    ) -> Reply:
+        """Take an approval with changes: for the changed call, where this person could approve it alone (or it
+        needs nobody's approval); otherwise answered ``edited``, and the run asks about the changed call anew."""
+        run = snapshot.run
+        alone = self._approves_alone(run, edit.changed, answer)
+        taken = replace(answer, decision="approve" if alone else "edited")
+        stored = taken.stored(None, self._runtime.clock()) | edit.stored()
+        return self._take(snapshot, edit.asked, taken, stored, others_open, session, edit=edit)
+
+    def _approves_alone(self, run: RunRecord, changed: Pause, answer: Answer) -> bool:
+        """Whether ``answer``'s giver may approve ``changed`` with no one else: a rule lets them (or none governs
+        it and they speak for the owner), and its tool needs one approval."""
+        if self._runtime.agents[run.agent].approvers.needed(changed.tool, changed.kind) > 1:
+            return False
+        try:
+            self._refuse_non_approver(run, changed, answer)
+        except NotAnApprover:
+            return False
+        return True
 
     def _overdue(self, pause: Pause) -> bool:
         return pause.overdue(self._runtime.clock())
@@ -214,22 +263,26 @@ class Engine:
         session: str | None,
         *,
         counted: bool = False,
+        edit: Edit | None = None,
     ) -> Reply:
-        """Take ``answer`` (``stored`` as the pause keeps it) in the commit that moves the run, audited in it."""
+        """Take ``answer`` (``stored`` as the pause keeps it) in the commit that moves the run, audited in it, with
+        the changes of an approval that made some."""
         thread = snapshot.run.thread
         outcome = "approval" if counted else "taken"
         about = {"run": snapshot.run.id, "pause": pause.id, "title": pause.title}
-        taken = {**about, **answer.audited(pause), "outcome": outcome}
+        changed = edit.audited() if edit is not None else {}
+        taken = {**about, **answer.audited(pause), **changed, "outcome": outcome}
         answered = self._runs.event(thread, {"type": "answer", **taken})
         if counted:
             return self._count_approval(snapshot, pause, answer, answered)
         if others_open:
-            return replace(self._answer_one_of_several(snapshot, pause, stored, answered), answered=pause)
+            one = self._answer_one_of_several(snapshot, pause, stored, answered)
+            return replace(one, answered=pause, answered_as=answer.decision)
         lease = self._runs.lease(snapshot.run, claim=(pause.id, stored))
         moved = Snapshot(snapshot.run, _answered(snapshot.pauses, pause.id, stored), snapshot.journal)
         state = RunState.of(snapshot.run)
         reply = self._runs.advance(lease, state, moved, session, (answered,), answering=pause.id)
-        return replace(reply, answered=pause)
+        return replace(reply, answered=pause, answered_as=answer.decision)
 
     def _refuse_non_approver(self, run: RunRecord, pause: Pause, answer: Answer) -> None:
         """NotAnApprover, unless the pause's approver rules (or, where none governs it, ownership) allow the person.

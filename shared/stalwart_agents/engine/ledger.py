@@ -23,7 +23,7 @@ from ..tools.python import Tool
 from ..tools.steps import StepFunction
 from ..vocabulary import JSON, CallStatus, JournalStatus, PauseKind
 from .answer import Decision
-from .arguments import SOURCE_BYTES, Argument, Source, keywords, shown
+from .arguments import SOURCE_BYTES, Argument, ArgumentDict, Source, keywords, shown
 from .deadline import Deadline
 from .lease import Lease
 from .pause import ANSWERS, Pause, PausePoint, UndoFailure, UndoLine, canonical, iso, new_token
@@ -41,6 +41,8 @@ class KindDetails(TypedDict, total=False):
     turn: str
     undo: UndoFailure
     pending: list[UndoLine]
+    proposed: list[ArgumentDict]
+    edited_by: str | None
 
 
 class Ledger:
@@ -257,6 +259,7 @@ class Ledger:
             created_at=iso(self._clock()),
             argument=point.argument,
             approvals={"needed": needed, "given": []} if needed > 1 else None,
+            editable=list(about.editable) if kind == "confirm" and isinstance(about, Tool) and about.editable else None,
             title=title,
             label=about.label if isinstance(about, Tool) else name,
             labels=_labels(about, arguments),

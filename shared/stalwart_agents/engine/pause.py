@@ -54,7 +54,8 @@ class UndoLine(TypedDict):
 
 
 class AfterAnswer(TypedDict):
-    """Who gave the answer that opened a pause, as its webhook tells the receiver."""
+    """Who gave the answer that opened a pause, as its webhook tells the receiver (``edited``: they changed the call,
+    which the pause now asks about)."""
 
     decision: str
     by: str | None
@@ -108,11 +109,13 @@ class PausePoint:
     key: str
     argument: str | None = None
     attempt: int | None = None
+    edit: int = 0
 
     @classmethod
-    def call(cls, step: int, key: str) -> PausePoint:
-        """The call at ``key`` itself: may it run (confirm)."""
-        return cls(step, key)
+    def call(cls, step: int, key: str, edit: int = 0) -> PausePoint:
+        """The call at ``key`` itself: may it run (confirm); after ``edit`` changes a person made to it and could
+        not approve alone, that changed call, so asking about it is a new pause whatever its values."""
+        return cls(step, key, edit=edit)
 
     @classmethod
     def missing(cls, step: int, key: str, argument: str) -> PausePoint:
@@ -131,10 +134,11 @@ class PausePoint:
 
     @property
     def subject(self) -> str:
-        """What tells apart two pauses at one step: ``2``, ``2:amount``, ``2.undo#3``, ``retry#1``."""
+        """What tells apart two pauses at one step: ``2``, ``2:amount``, ``2.undo#3``, ``retry#1``, ``2~1``."""
         asked = f":{self.argument}" if self.argument is not None else ""
         tried = f"#{self.attempt}" if self.attempt is not None else ""
-        return f"{self.key}{asked}{tried}"
+        edited = f"~{self.edit}" if self.edit else ""
+        return f"{self.key}{asked}{tried}{edited}"
 
     def pause_id(self, thread: str, run: str, tool: str, arguments: list[ArgumentDict], kind: PauseKind) -> str:
         """Same call, same reason, same point of the run: same id, on any worker.
@@ -189,8 +193,11 @@ class Pause:
     The fields after ``created_at`` belong to one kind each and are None for the
     others: an ask's ``prompt`` and the ``argument`` it fills, a delegate's
     ``turn``, a saga_stuck's ``undo`` and ``pending`` (what still needs undoing),
-    ``after_answer`` on the webhook of a pause that an answer opened, and
-    ``approvals`` on a confirm its tool needs several people to approve.
+    ``after_answer`` on the webhook of a pause that an answer opened,
+    ``approvals`` on a confirm its tool needs several people to approve, ``editable`` on a
+    confirm: the arguments a person may change before approving, and ``proposed`` on a confirm
+    a person's changes opened: the call's arguments as they were asked before, and ``edited_by``
+    who changed them.
 
     ``deadline`` is the pause's timing as kept (never in its JSON, which says ``expires_at``,
     ``on_expiry`` and ``escalation`` instead), and ``woken`` how many of its events the clock has done.
@@ -216,6 +223,9 @@ class Pause:
     pending: list[UndoLine] | None = None
     after_answer: AfterAnswer | None = None
     approvals: Approvals | None = None
+    editable: list[str] | None = None
+    proposed: list[ArgumentDict] | None = None
+    edited_by: str | None = None
     title: str = ""
     label: str = ""
     labels: dict[str, str] = field(default_factory=dict)
@@ -376,5 +386,16 @@ def _unexplained(argument: ArgumentDict) -> ArgumentDict:
     return kept
 
 
-_KIND_FIELDS = ("prompt", "argument", "turn", "undo", "pending", "after_answer", "approvals")
+_KIND_FIELDS = (
+    "prompt",
+    "argument",
+    "turn",
+    "undo",
+    "pending",
+    "after_answer",
+    "approvals",
+    "editable",
+    "proposed",
+    "edited_by",
+)
 _STORED = frozenset(spec.name for spec in fields(Pause)) - {"token", "delivery", "asked_by", "woken"}

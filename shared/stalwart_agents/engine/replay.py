@@ -10,6 +10,7 @@ safe on any worker, any number of times.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from ..agent import Agent
 from ..reading.check import Ruling
@@ -19,12 +20,22 @@ from ..vocabulary import JSON, CallStatus
 from .answer import Decision
 from .arguments import Argument, by_name, keywords, shown
 from .calls import Caller, jsonable
-from .ledger import Ledger, call_of, title_of
+from .ledger import KindDetails, Ledger, call_of, title_of
 from .pause import PausePoint
 from .progress import WAITING, Attempted, Report
 from .reply import CallOutcome, Refusal
 from .state import PlannedCall
 from .step_calls import StepCalls, Stopped
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A call as it was asked before a person changed it and could not approve the change alone: its arguments,
+    who changed them, and how many such changes the call has had (each changed call is a pause of its own)."""
+
+    arguments: tuple[Argument, ...]
+    editor: str | None
+    edit: int
 
 
 class Replay:
@@ -54,10 +65,12 @@ class Replay:
         tool: Tool,
         arguments: Sequence[Argument],
         agent: Agent | None = None,
+        asked: Asked | None = None,
     ) -> Attempted:
         """One call at ``key``: ask for what is missing, check it, wait for a person if it must, make it.
 
-        ``agent`` is the agent whose check applies: the run's own, or one a step handed the call to.
+        ``agent`` is the agent whose check applies: the run's own, or one a step handed the call to.  ``asked`` is
+        the call as asked before a person changed it (``edit.py``), where this is the changed call asked anew.
         """
         given = self._completed(position, key, tool, arguments)
         if isinstance(given, Attempted):
@@ -68,9 +81,13 @@ class Replay:
             self._refused(position, tool, arguments, ruling)
             return Attempted("refused")
         if ruling.kind == "confirm":
-            decision = self._ledger.wait_for("confirm", PausePoint.call(position, key), tool, arguments, ruling.reasons)
+            point = PausePoint.call(position, key, asked.edit if asked else 0)
+            before: KindDetails = {"proposed": shown(asked.arguments), "edited_by": asked.editor} if asked else {}
+            decision = self._ledger.wait_for("confirm", point, tool, arguments, ruling.reasons, **before)
             if decision is None:
                 return WAITING
+            if decision.edits:
+                return self._changed(position, key, tool, arguments, agent, decision, point.edit)
             if decision.choice == "expired":
                 return self._expired(position, key, tool, arguments, decision)
             if decision.choice == "skip":
@@ -81,6 +98,28 @@ class Replay:
                 self._report.ending = "cancel_all"
                 return Attempted("cancelled")
         return self._made(position, key, tool, arguments)
+
+    def _changed(
+        self,
+        position: int,
+        key: str,
+        tool: Tool,
+        arguments: Sequence[Argument],
+        agent: Agent | None,
+        decision: Decision,
+        edits: int,
+    ) -> Attempted:
+        """The call as a person changed it: asked anew where they could not approve it alone (``edited``), else
+        checked again (a rule that now refuses it still does) and made with exactly the changed arguments."""
+        changed = decision.applied(arguments)
+        if decision.choice == "edited":
+            asked = Asked(tuple(arguments), decision.editor, edits + 1)
+            return self.attempt(position, key, tool, changed, agent, asked)
+        ruling = (agent or self._agent).check(tool, changed, self._report.tainted)
+        if ruling.kind == "refuse":
+            self._refused(position, tool, changed, ruling)
+            return Attempted("refused")
+        return self._made(position, key, tool, changed)
 
     def _completed(
         self,

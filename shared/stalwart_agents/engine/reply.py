@@ -99,6 +99,8 @@ class Reply:
     """The pauses this call opened: what ``on_interrupt`` is told of.  Not part of the JSON."""
     answered: Pause | None = field(default=None, repr=False, compare=False)
     """The pause an answer was taken for, which says how long it waited.  Not part of the JSON."""
+    answered_as: str | None = field(default=None, repr=False, compare=False)
+    """The decision taken, which a person's changes may make ``edited``.  Not part of the JSON."""
 
     def seen_by_approver(self, answered_step: int | None, may_answer: Callable[[Pause], bool]) -> Reply:
         """This reply as someone who answered a pause of another person's conversation sees it.

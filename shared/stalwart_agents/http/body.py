@@ -36,7 +36,11 @@ async def raw(request: Request) -> bytes:
 
 def parsed(model: type[BaseModel], body: bytes) -> Any:
     """``body`` as ``model``, or BadRequest saying which field was wrong."""
-    data = strict_json(body)
+    return validated(model, strict_json(body))
+
+
+def validated(model: type[BaseModel], data: Any) -> Any:
+    """JSON already read as ``model``, or BadRequest saying which field was wrong."""
     try:
         return model.model_validate(data)
     except ValidationError as exc:

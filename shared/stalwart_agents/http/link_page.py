@@ -31,7 +31,7 @@ from ..approvals.links import PATH, Link, Links
 from ..approvals.principal import Principal
 from ..approvals.rules import LINK_ISSUER, owner_of
 from ..approvals.strings import when
-from ..door import Door
+from ..door import Door, seen_by
 from ..engine.answer import Answer
 from ..engine.pause import Pause, ended_by_clock
 from ..errors import LinkExpired, NotALink, NotFound, PauseExpired, StalwartError, Unauthorized
@@ -39,7 +39,6 @@ from ..storage.base import PauseRecord
 from . import card_page
 from .auth import Auth, NoAuth
 from .declare import Declare
-from .threads import seen_by
 
 __all__ = ["declare_links", "link_principal"]
 
@@ -143,7 +142,7 @@ class _LinkPages:
 
     def card(self, pause: PauseRecord, reader: Admission | None) -> Card:
         shown = Pause.from_record(pause)
-        return card_of(shown, self.door.verdict(shown, reader), reader)
+        return card_of(shown, self.door.verdict(shown, reader), reader, edits=False)
 
     def admitted(self, pause: PauseRecord, who: Principal) -> Admission:
         """The link let its bearer in: the capability is the admission, judged by the pause's rules as it answers."""

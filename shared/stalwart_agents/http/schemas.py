@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
+from ..approvals.batch import MAX_ANSWERS
 from ..desk import THREAD_MAX
 from ..vocabulary import CONTROL_CHARACTERS
 from .body import SAFE_INTEGER
@@ -52,6 +53,18 @@ class Resume(_Body):
     decision: str = Field(min_length=1, max_length=40, description="one of the pause's answers")
     token: str = Field(min_length=1, max_length=200, description="the token shown with the pause")
     value: StrictStr | SafeInt | SafeFloat | None = Field(None, description="the answer to an ask")
+    edits: dict[Annotated[str, Field(max_length=100)], StrictStr | SafeInt | SafeFloat | StrictBool] | None = Field(
+        None,
+        max_length=50,
+        description="with approve: new values for the arguments the card marks editable (`edit`), by name; the "
+        "call runs with exactly these, or is asked again of whoever may approve it as changed",
+    )
+
+
+class Answers(_Body):
+    answers: list[Resume] = Field(
+        min_length=1, max_length=MAX_ANSWERS, description="each claimed on its own: each succeeds or fails alone"
+    )
 
 
 class Thumb(_Body):
@@ -151,6 +164,20 @@ class InboxOut(_Model):
     not_notified: list[dict[str, Any]] = Field(description="pauses of this page whose announcement has not arrived")
 
 
+class OutcomeOut(_Model):
+    interrupt_id: str
+    status: int = Field(description="as the answer alone would have had: 200, or its error's status")
+    decision: str | None = Field(None, description="the decision taken: `edited` where a change is asked again")
+    steps: list[StepOut] | None = Field(None, description="what became of the call, as the person who answered sees it")
+    waiting: list[str] | None = Field(None, description="pauses now waiting that this person may answer, by id")
+    error: str | None = Field(None, description="the error's code, where this answer was not taken")
+    message: str | None = None
+
+
+class AnswersOut(_Model):
+    answers: list[OutcomeOut] = Field(description="what came of each answer, in the order given")
+
+
 class FeedbackOut(_Model):
     message: str
     thumb: Literal["up", "down"]
@@ -174,8 +201,22 @@ class ConfigOut(_Model):
 
 
 def body_of(model: type[BaseModel]) -> dict[str, Any]:
-    """OpenAPI for a body the route reads itself (API Gateway sends JSON without a Content-Type)."""
-    return {"requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}}}
+    """OpenAPI for a body the route reads itself (API Gateway sends JSON without a Content-Type), each model it
+    holds written in place: a ``$defs`` reference inside a request body is one OpenAPI cannot resolve."""
+    schema = model.model_json_schema()
+    schema = _inlined(schema, schema.pop("$defs", {}))
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+def _inlined(schema: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(schema, dict):
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            return _inlined(defs[ref.removeprefix("#/$defs/")], defs)
+        return {key: _inlined(value, defs) for key, value in schema.items()}
+    if isinstance(schema, list):
+        return [_inlined(value, defs) for value in schema]
+    return schema
 
 
 BAD_REQUEST = {

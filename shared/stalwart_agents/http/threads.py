@@ -11,7 +11,6 @@ these.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -20,10 +19,11 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ..approvals.admission import Admission
+from ..approvals.batch import BatchAnswer, answer_many
 from ..approvals.card import card_of
 from ..approvals.inbox import CURSOR_PATTERN, MAX_LIMIT, TOOL_PATTERN, Inbox, not_notified
 from ..approvals.principal import Principal
-from ..door import Door
+from ..door import Door, seen_by
 from ..engine.answer import Answer
 from ..engine.pause import Pause
 from ..engine.reply import Reply
@@ -31,11 +31,24 @@ from ..errors import RunWaiting, Unauthorized
 from ..vocabulary import PauseKind
 from . import feedback, stream
 from .auth import Auth
-from .body import parsed, raw
+from .body import parsed, raw, strict_json, validated
 from .declare import Declare
 from .edge import check_operator, session_of, signed_resume
 from .json_answer import JsonAnswer
-from .schemas import FeedbackOut, InboxOut, ReplyOut, Resume, Thread, Thumb, Turn, WaitingOut, answers, errors
+from .schemas import (
+    Answers,
+    AnswersOut,
+    FeedbackOut,
+    InboxOut,
+    ReplyOut,
+    Resume,
+    Thread,
+    Thumb,
+    Turn,
+    WaitingOut,
+    answers,
+    errors,
+)
 from .ticket import HEADER as TICKET_HEADER
 from .ticket import Tickets
 
@@ -112,11 +125,22 @@ class Threads:
         given = parsed(Resume, body)
         admitted = self.admit(request, thread, given.interrupt_id)
         signed = signed_resume(self.secret, admitted.principal, request.headers.get("stalwart-signature"), body)
-        answer = Answer.of(given.decision, given.value, given.token, "signed" if signed else "http", admitted)
+        channel = "signed" if signed else "http"
+        answer = Answer.of(given.decision, given.value, given.token, channel, admitted, edits=given.edits)
         reply = self.door.answer(admitted, answer, given.interrupt_id, session=session_of(request))
         if not admitted.speaks_for_owner:  # an approver's: no ticket, since the thread's stream is its owner's
             return JsonAnswer(self.replied(seen_by(self.door, reply, admitted), admitted))
         return self.ticketed(self.replied(reply, admitted), thread, admitted.principal)
+
+    def answer_many(self, request: Request, body: bytes) -> JSONResponse:
+        """Several answers across threads, each admitted and claimed as if it came alone (``approvals/batch.py``);
+        a bare list is taken as ``{"answers": [...]}``."""
+        who = self.auth.principal(request)
+        data = strict_json(body)
+        given = validated(Answers, {"answers": data} if isinstance(data, list) else data)
+        items = [BatchAnswer(a.interrupt_id, a.token, a.decision, a.value, a.edits) for a in given.answers]
+        outcomes = answer_many(self.door, who, items, channel="http", session=session_of(request))
+        return JsonAnswer({"answers": outcomes})
 
     def inbox(self, request: Request, **filters: Any) -> JSONResponse:
         who = self.auth.principal(request)
@@ -151,17 +175,6 @@ class Threads:
             self.door.storage, thread, thumb.message, thumb.thumb, session_of(request), self.door.clock()
         )
         return {"message": kept.message, "thumb": kept.thumb}
-
-
-def seen_by(door: Door, reply: Reply, admitted: Admission) -> Reply:
-    """The reply to an answer as its giver sees it: the whole of it for the thread's owner (or a link, which stands
-    for them); for an approver in another person's conversation, what became of the call they answered and what
-    now waits for them, never the owner's other results or words."""
-    if admitted.speaks_for_owner:
-        return reply
-    step = reply.answered.step if reply.answered is not None else None
-    may: Callable[[Pause], bool] = lambda pause: door.may_answer(pause, admitted.principal, admitted.owner)  # noqa: E731
-    return reply.seen_by_approver(step, may)
 
 
 def declare_threads(route: Declare, threads: Threads) -> None:
@@ -210,6 +223,19 @@ def declare_threads(route: Declare, threads: Threads) -> None:
     )
     async def resume(thread: Thread, request: Request) -> JSONResponse:
         return await run_in_threadpool(threads.answer, request, thread, await raw(request))
+
+    @route(
+        "resume",
+        "POST",
+        "/interrupts/answers",
+        body=Answers,
+        named="answers",
+        response_model=None,
+        responses=answers(AnswersOut, 400, 401, 413, 415, 503),
+    )
+    async def answer_many(request: Request) -> JSONResponse:
+        """Several answers in one request, each claimed on its own: the outcome of each, in order."""
+        return await run_in_threadpool(threads.answer_many, request, await raw(request))
 
     @route(
         "stream",

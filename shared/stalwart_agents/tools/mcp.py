@@ -105,6 +105,7 @@ def _tool(server: McpServer, definition: Definition, config: McpConfig) -> Tool:
             describe=override.describe,
             labels=override.labels,
             units=override.units,
+            editable=override.editable,
         )
     except ConfigError as exc:
         sentence = str(exc).removeprefix(f"{exc.key}: ")

@@ -19,6 +19,8 @@ from ..errors import ConfigError
 from ..vocabulary import JSON
 
 RESERVED = frozenset({"result", "idempotency_key"})
+INPUTS: dict[object, str] = {bool: "boolean", int: "integer", float: "number", str: "string"}
+"""How a value of each annotation is typed in by a person changing it (JSON Schema's names)."""
 
 
 class OutcomeUnknown(Exception):
@@ -45,7 +47,8 @@ class Tool:
     template of a call over its arguments ("Charge {amount} to order {order_id}"), and
     ``labels`` a person's name for each parameter, ``units`` the unit of a parameter's value (a currency code
     such as ``EUR`` is shown with two decimals); ``question`` is the tool's own
-    confirmation question, empty where the described call asks it.  ``schema`` is the
+    confirmation question, empty where the described call asks it.  ``editable`` names the
+    parameters a person may change before approving a call (``Refund 150`` approved as 120).  ``schema`` is the
     JSON Schema of its arguments where the tool brings its own (an MCP tool's), for the
     model to see as it is; None where the function's signature is the schema.  ``definition``
     is a digest of that definition, where it lives outside this process (an MCP server's):
@@ -65,6 +68,7 @@ class Tool:
     describe: str = ""
     labels: Mapping[str, str] = field(default_factory=dict, hash=False)
     units: Mapping[str, str] = field(default_factory=dict, hash=False)
+    editable: tuple[str, ...] = ()
     schema: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
     definition: str = ""
     signature: inspect.Signature = field(init=False, repr=False, compare=False)
@@ -102,6 +106,30 @@ class Tool:
         """A value of ``parameter`` as a person reads it, in its unit where the tool gives one."""
         return shown_value(value, self.units.get(parameter))
 
+    def edited(self, parameter: str, value: JSON, asked: JSON) -> JSON:
+        """``value`` as a person's change to ``parameter`` (asked as ``asked``), once it is what the tool takes:
+        its JSON Schema's (an MCP tool's), else its annotation's; where neither says, the type it was asked with.
+        ValueError says why not."""
+        if self.schema is not None:
+            return fits_schema(self.schema.get("properties", {}).get(parameter, {}), value)
+        annotation = self.signature.parameters[parameter].annotation
+        if annotation is inspect.Parameter.empty:
+            return same_kind(value, asked)
+        return _fits_annotation(annotation, value)
+
+    def input_of(self, parameter: str, asked: JSON) -> str | None:
+        """How a person types a new value of ``parameter`` in (``number``, ``integer``, ``string``, ``boolean``), by
+        its schema or annotation, else by the value asked; None for a value no single field holds (a list)."""
+        if self.schema is not None:
+            typed = self.schema.get("properties", {}).get(parameter, {}).get("type")
+            if typed in INPUTS.values():
+                return str(typed)
+        else:
+            annotation = self.signature.parameters[parameter].annotation
+            if annotation in INPUTS:
+                return INPUTS[annotation]
+        return next((INPUTS[kind] for kind in (bool, int, float, str) if type(asked) is kind), None)
+
     def label_of(self, parameter: str) -> str:
         """A person's name for ``parameter``: its label, else its own name."""
         return self.labels.get(parameter, parameter)
@@ -132,11 +160,13 @@ def tool(
     describe: str = "",
     labels: Mapping[str, str] | None = None,
     units: Mapping[str, str] | None = None,
+    editable: list[str] | tuple[str, ...] = (),
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Declare a tool: ``@tool`` alone, or ``@tool(write=True, undo="refund_charge", says=[...])``.
 
-    ``describe``, ``labels`` and ``units`` may name only parameters the tool takes: anything else is a
-    ConfigError here, where the mistake is made, not when a person is first asked.
+    ``describe``, ``labels``, ``units`` and ``editable`` may name only parameters the tool takes: anything else is
+    a ConfigError here, where the mistake is made, not when a person is first asked.  ``editable`` names what a
+    person may change before approving; the changed call is checked again, and runs only as they approved it.
     """
 
     def declare(function: Callable[..., Any]) -> Tool:
@@ -155,6 +185,7 @@ def tool(
             describe=describe,
             labels=dict(labels or {}),
             units=dict(units or {}),
+            editable=tuple([editable] if isinstance(editable, str) else editable),
         )
         _check_words(declared)
         return declared
@@ -168,10 +199,17 @@ def _check_words(declared: Tool) -> None:
         described = [name for _, name in _fields(declared.describe) if name is not None]
     except ValueError as exc:
         raise ConfigError(f"describe {declared.describe!r} is not a template: {exc}", key=declared.name) from exc
-    for where, names in (("describe", described), ("labels", list(declared.labels)), ("units", list(declared.units))):
+    named = (("describe", described), ("labels", list(declared.labels)), ("units", list(declared.units)))
+    for where, names in named:
         for parameter in names:
             if not parameter.isidentifier() or not declared.takes(parameter):
                 raise ConfigError(f"{where} names {parameter!r}, which is not a parameter it takes", key=declared.name)
+    passed = {p.name for p in declared.parameters}
+    for parameter in declared.editable:
+        if parameter not in passed:
+            taken = ", ".join(sorted(passed)) or "none"
+            sentence = f"editable names {parameter!r}, which is not a parameter a call passes; its parameters: {taken}"
+            raise ConfigError(sentence, key=declared.name)
 
 
 def _fields(template: str) -> list[tuple[str, str | None]]:
@@ -200,6 +238,55 @@ def shown_value(value: JSON, unit: str | None = None) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _fits_annotation(annotation: object, value: JSON) -> JSON:
+    """``value`` as JSON gives it, once it is what ``annotation`` takes, strictly: ``"120"`` is no int, 12.5 no str."""
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        TypeAdapter[Any](annotation).validate_python(value, strict=True)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        raise ValueError(_first_error(exc.errors()[0]["msg"])) from None
+    except Exception as exc:  # an annotation pydantic cannot read: the team's type, checked as the call runs
+        raise ValueError(f"its type {annotation!r} cannot be checked here ({type(exc).__name__})") from None
+    return value
+
+
+def fits_schema(schema: Mapping[str, Any], value: JSON) -> JSON:
+    """``value``, once the property's JSON Schema takes it (an MCP tool's own)."""
+    import jsonschema  # type: ignore[import-untyped]  # the mcp extra's, as every MCP tool is
+
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(value))
+    if error is not None:
+        raise ValueError(error.message)
+    return value
+
+
+def same_kind(value: JSON, asked: JSON) -> JSON:
+    """A parameter nothing types may still change only within the kind of value it was asked with."""
+    numbers = (int, float)
+    if isinstance(asked, bool) or isinstance(value, bool):
+        fits = isinstance(asked, bool) and isinstance(value, bool)
+    elif isinstance(asked, numbers):
+        fits = isinstance(value, numbers)
+    else:
+        fits = type(value) is type(asked)
+    if not fits:
+        raise ValueError(f"it was asked as {_kind_of(asked)}, so it takes {_kind_of(asked)}, not {_kind_of(value)}")
+    return value
+
+
+def _kind_of(value: JSON) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    return {str: "text", list: "a list", dict: "an object"}.get(type(value), "nothing")  # type: ignore[arg-type]
+
+
+def _first_error(message: str) -> str:
+    return message[:1].lower() + message[1:]
 
 
 _CURRENCY = re.compile(r"[A-Z]{3}")

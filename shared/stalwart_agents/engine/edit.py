@@ -1,0 +1,113 @@
+"""A person's changes to a call before approving it: judged, applied, and what the log keeps of them.
+
+An ``approve`` may carry new values for the parameters the tool declares editable, and
+no others.  Each is checked against the tool's own types; the check runs again on the
+changed call, so a change it refuses is refused with nothing answered; and the approval
+covers the changed call only where the same person could approve that call alone.
+Otherwise the pause is answered ``edited`` and the run asks about the changed call anew
+(``replay.py``), of whoever its rules name, so an edit never carries a call past a rule
+its author does not satisfy, and under four eyes the approvals given so far are void.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from ..errors import BadRequest
+from ..tools.python import Tool
+from ..vocabulary import JSON
+from .answer import Decision
+from .arguments import Argument, ArgumentDict, from_dicts, keywords, shown
+from .pause import Pause, canonical
+
+MAX_EDITS = 50
+"""The most arguments one approval may change: more than any tool a person reads takes."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    """An approval's changes, judged: the pause as asked, as it would ask with the changes (``changed``), the new
+    values, and who wrote them."""
+
+    asked: Pause
+    changed: Pause
+    changes: dict[str, JSON]
+    editor: str | None
+    tool: Tool
+
+    @property
+    def arguments(self) -> list[Argument]:
+        """The changed call's arguments, each changed one of origin ``edited:<who>``."""
+        return Decision("approve", edits=self.changes, editor=self.editor).applied(from_dicts(self.asked.arguments))
+
+    def stored(self) -> dict[str, object]:
+        """What the pause keeps of the changes besides its answer: the new values, and who wrote them."""
+        return {"edits": self.changes, "editor": self.editor}
+
+    def audited(self) -> dict[str, object]:
+        """What the log keeps: each change as asked and as approved, in a person's words too, and the changed call."""
+        asked = {a["name"]: a["value"] for a in self.asked.arguments}
+        lines = [
+            {
+                "name": name,
+                "label": self.tool.label_of(name),
+                "asked": asked.get(name),
+                "value": value,
+                "from": self.tool.shown(name, asked[name]) if name in asked else None,
+                "to": self.tool.shown(name, value),
+            }
+            for name, value in sorted(self.changes.items())
+        ]
+        return {"edits": lines, "changed_to": {"title": self.changed.title, "arguments": self.changed.arguments}}
+
+
+def judged(pause: Pause, tool: Tool, edits: Mapping[str, JSON], editor: str | None) -> Edit | None:
+    """The changes ``edits`` makes to ``pause``'s call, each one the tool lets a person make, of the type it takes;
+    None where every value is the one asked (an approval as it is).  BadRequest names the first that is not."""
+    if pause.kind != "confirm":
+        raise BadRequest(f"edits: a {pause.kind} pause asks no call a person may change; send no edits")
+    if len(edits) > MAX_EDITS:
+        raise BadRequest(f"edits: at most {MAX_EDITS} arguments may be changed at once")
+    editable = [name for name in pause.editable or () if name in tool.editable]
+    asked = {a["name"]: a["value"] for a in pause.arguments}
+    changes: dict[str, JSON] = {}
+    for name, value in edits.items():
+        if name not in editable:
+            may = f"only {', '.join(editable)}" if editable else "none of its arguments"
+            raise BadRequest(f"edits.{name}: a person may change {may} before approving {tool.label}")
+        try:
+            fitted = tool.edited(name, value, asked.get(name))
+        except ValueError as exc:
+            raise BadRequest(f"edits.{name}: {exc}") from None
+        if name not in asked or not _same(asked[name], fitted):
+            changes[name] = fitted
+    if not changes:
+        return None
+    edit = Edit(pause, pause, changes, editor, tool)
+    return replace(edit, changed=_changed(pause, tool, edit.arguments))
+
+
+def tainted_by(pause: Pause) -> list[str]:
+    """The untrusted calls whose results had reached the run when ``pause`` was asked, as its reasons name them."""
+    return [r.split("untrusted:", 1)[1] for r in pause.reasons if r.startswith("tainted_call:") and "untrusted:" in r]
+
+
+def _changed(pause: Pause, tool: Tool, arguments: list[Argument]) -> Pause:
+    """The pause as the changed call would ask it, for the approver rules to judge: an id of its own (their
+    judgement is kept by id), its new title, and no approvals, which were given to the call as asked."""
+    listed: list[ArgumentDict] = shown(arguments)
+    digest = hashlib.sha256(canonical(listed).encode()).hexdigest()[:16]
+    return replace(
+        pause,
+        id=f"{pause.id}~{digest}",
+        arguments=listed,
+        title=tool.title(keywords(arguments)),
+        approvals=None,
+    )
+
+
+def _same(asked: JSON, value: JSON) -> bool:
+    """Whether a value is the one asked: ``150.0`` for ``150`` changes nothing; ``True`` for ``1`` does."""
+    return asked == value and isinstance(asked, bool) == isinstance(value, bool)
