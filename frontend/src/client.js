@@ -75,10 +75,19 @@ export class Client {
   /**
    * A person's decision on one pause.
    * @param {string} thread
-   * @param {{ interrupt_id: string, decision: string, token: string, value?: string }} body
+   * @param {{ interrupt_id: string, decision: string, token: string, value?: string, edits?: Record<string, unknown> }} body
    */
   resume(thread, body) {
     return this.request('POST', thread, '/resume', body);
+  }
+
+  /**
+   * Several decisions at once, each on its own pause, each taken or refused alone: `{answers: [...]}`, what became
+   * of each in the order sent (`status` 200 with its `steps`, or the refusal's `status`, `error` and `message`).
+   * @param {Array<{ interrupt_id: string, decision: string, token: string, value?: string, edits?: Record<string, unknown> }>} answers
+   */
+  answers(answers) {
+    return this.fetchJSON('POST', `${this.base}/interrupts/answers`, { answers });
   }
 
   /** @param {string} thread @param {string} message @param {'up' | 'down'} thumb */

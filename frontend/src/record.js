@@ -2,7 +2,8 @@
  * A decision in the conversation, said from the reader's side: "You approved: Charge 40 to order 4411"
  * where the thread's owner (the chat's reader) answered, "Fiona Walsh approved: ..." where someone else did;
  * made from the thread's `answer` events, so a reload, another tab or another person's answer
- * shows the same record.  A refused answer decided nothing and makes none.
+ * shows the same record.  A refused answer decided nothing and makes none.  An approval with changes says
+ * each one ("You approved 120.00 EUR (asked 150.00 EUR): ..."), and the call as it was changed.
  */
 import { t } from './strings.js';
 
@@ -28,8 +29,9 @@ const NOBODY = 'stalwart:none';
  * @property {string} kind its kind
  * @property {string} decision
  * @property {string} outcome "taken", or "approval" for one approval of several
- * @property {string} title the call answered, in words
+ * @property {string} title the call answered, in words: as a person's changes left it, where they made any
  * @property {unknown} [value] an ask's answer
+ * @property {Array<Record<string, any>>} [edits] the values changed before approving: each `{name, label, asked, value, from, to}`
  * @property {string} who who answered, by name; "" where the service does not know
  * @property {boolean} mine whether the reader (the thread's owner) answered it
  * @property {string} at when, as an ISO time
@@ -47,8 +49,9 @@ export function recordOf(event) {
     kind: String(event.kind ?? ''),
     decision: String(event.decision),
     outcome: String(event.outcome ?? 'taken'),
-    title: String(event.title || event.tool || ''),
+    title: String(event.changed_to?.title || event.title || event.tool || ''),
     value: event.value,
+    edits: Array.isArray(event.edits) ? event.edits : [],
     who: whoOf(event),
     mine: mineOf(event),
     at: isoTime(event.at),
@@ -65,10 +68,17 @@ export function recordText(record) {
   // The clock's answer: nobody answered in time, whoever the event names.
   if (record.decision === 'expired') return t('recordExpired', { title: record.title });
   const delegated = record.kind === 'delegate' && record.decision === 'approve';
-  const key = delegated ? 'recordDelegate' : record.outcome === 'approval' ? 'recordApproval' : (KEYS[record.decision] ?? 'recordOther');
-  const value = typeof record.value === 'string' ? record.value : JSON.stringify(record.value);
+  const changes = (record.edits ?? []).map((edit) => t('editChange', { to: edit.to ?? show(edit.value), from: edit.from ?? show(edit.asked) })).join(', ');
+  const edited = record.decision === 'edited' ? 'recordEdited' : changes && record.decision === 'approve' ? 'recordApproveEdited' : '';
+  const key = delegated ? 'recordDelegate' : edited || (record.outcome === 'approval' ? 'recordApproval' : (KEYS[record.decision] ?? 'recordOther'));
+  const value = show(record.value);
   const theirs = !(record.mine ?? !record.who) && record.who;
-  return t(theirs ? `${key}By` : key, { title: record.title, value, decision: record.decision, who: record.who });
+  return t(theirs ? `${key}By` : key, { title: record.title, value, decision: record.decision, who: record.who, changes });
+}
+
+/** A value as a record says it: text as it is, anything else as JSON. @param {unknown} value */
+function show(value) {
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** When, as the page's language writes a date and time. @param {string} at */

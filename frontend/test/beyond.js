@@ -1,6 +1,7 @@
 // What the package has beyond the chapter's tables: the inbox of what waits across
-// threads (issue 15), its row in the element table and its strings; and the words for
-// a person deciding (issue 16): reasons, decision records, results, the empty page.
+// threads (issue 15), its row in the element table and its strings; the words for
+// a person deciding (issue 16): reasons, decision records, results, the empty page; and
+// changing a call before approving it, and deciding several at once (issue 27).
 // The chapter's tests compare the rest with the chapter; these are compared with this copy.
 
 /** <stalwart-inbox>, as the element table would list it. */
@@ -9,7 +10,11 @@ export const ELEMENTS = {
     attributes: ['base', 'kind', 'page-size', 'theme', 'tool'],
     properties: ['fetcher'],
     events: [],
-    parts: ['title', 'refresh', 'filters', 'status', 'empty', 'list', 'row', 'thread', 'last-words', 'approvals', 'row-error', 'more'],
+    parts: [
+      'title', 'refresh', 'filters', 'status', 'empty', 'list', 'row', 'thread', 'last-words', 'approvals', 'row-error', 'more',
+      // Issue 27: several pauses of one tool decided at once.
+      'select', 'batch', 'batch-summary', 'batch-total',
+    ],
     slots: [],
   },
 };
@@ -20,7 +25,11 @@ export const ELEMENTS = {
  * the chapter's own, which all stay.
  */
 export const PARTS = {
-  'stalwart-confirm': ['asked', 'deciders', 'waits-for', 'deadline', 'escalation', 'expired'],
+  'stalwart-confirm': [
+    'asked', 'deciders', 'waits-for', 'deadline', 'escalation', 'expired',
+    // Issue 27: a value the reader may change before approving, and what was asked before a change.
+    'edit-input', 'asked-value', 'edit-error', 'edit-reset',
+  ],
 };
 
 /** The inbox's strings, issue 16's and issue 25's (the card from any reader's side), and a deadline's, as shipped. */

@@ -41,6 +41,12 @@ export interface CardArgument {
   origin: Said;
   /** The earlier call it came from: that call's title, and what it gave where small enough. */
   source?: { title: string; value?: unknown };
+  /** How this reader may type a new value before approving (an input of that kind); absent where they may not. */
+  edit?: 'number' | 'integer' | 'string' | 'boolean';
+  /** The value's unit where the tool gives one ("EUR": a three-letter code is a currency). */
+  unit?: string;
+  /** On a pause someone's change opened: the value before the change, as JSON and as a person reads it. */
+  asked?: { value: unknown; shown: string };
 }
 
 /** One answer the card's reader may give. */
@@ -126,6 +132,11 @@ export interface Pause {
   /** Set by the chat and the inbox on a pause a late answer found expired (410 `pause_expired`): its card says so,
    * with no answers.  A card whose `expires_at` passes while it is shown says so too. */
   expired?: boolean;
+  /** confirm: the arguments a person may change before approving. */
+  editable?: string[];
+  /** confirm, opened by a person's change: the call's arguments as first asked, and who changed them. */
+  proposed?: Argument[];
+  edited_by?: string;
 }
 
 /** One person's approval of a pause that needs more than one. */
@@ -151,6 +162,18 @@ export interface InboxPause extends Pause {
 export interface InboxPage {
   waiting: InboxPause[];
   next: string | null;
+}
+
+/** What `POST /interrupts/answers` (the inbox's "Approve 3") says of each answer sent, in the order sent: taken
+ * (200, `decision` as taken and what became of its call) or refused alone (`error`: `interrupt_stale`, ...). */
+export interface AnswerOutcome {
+  interrupt_id: string;
+  status: number;
+  decision?: string;
+  steps?: TraceEvent[];
+  waiting?: string[];
+  error?: string;
+  message?: string;
 }
 
 export interface RollbackLine {
@@ -209,6 +232,21 @@ export interface AnswerEvent {
   outcome: 'taken' | 'approval' | 'refused';
   /** When, as an ISO 8601 time. */
   at?: string;
+  /** An approval with changes (decision `approve`, or `edited` where the changed call is asked again): each change. */
+  edits?: Edit[];
+  /** The call as the changes left it: the record names it by this title. */
+  changed_to?: { title: string; arguments: Argument[] };
+}
+
+/** One value a person changed before approving, as asked and as approved, in JSON and in words. */
+export interface Edit {
+  name: string;
+  label: string;
+  asked: unknown;
+  value: unknown;
+  /** As a person reads them ("150.00 EUR", "120.00 EUR"). */
+  from: string;
+  to: string;
 }
 
 /** The `detail` of a `stalwart-decision` event. */
@@ -217,6 +255,8 @@ export interface DecisionDetail {
   decision: Answer | (string & {});
   /** The person's answer to an `ask`. */
   value?: string;
+  /** An approval's changes: only the values the person changed, by argument name, as JSON. */
+  edits?: Record<string, unknown>;
 }
 
 export type StalwartDecisionEvent = CustomEvent<DecisionDetail>;

@@ -393,7 +393,7 @@ export class StalwartChat extends StalwartElement {
 
   /** Send a person's decision, then move focus to its outcome. @private @param {CustomEvent} event */
   async decide(event) {
-    const { interrupt, decision, value } = event.detail ?? {};
+    const { interrupt, decision, value, edits } = event.detail ?? {};
     const link = this.link;
     if (!link || !interrupt?.id || !decision) return;
     this.deciding += 1;
@@ -402,12 +402,14 @@ export class StalwartChat extends StalwartElement {
     /** @type {number | undefined} */
     let outcome;
     try {
-      /** @type {{interrupt_id: string, decision: string, token: string, value?: string}} */
+      /** @type {{interrupt_id: string, decision: string, token: string, value?: string, edits?: Record<string, unknown>}} */
       const body = { interrupt_id: interrupt.id, decision, token: interrupt.token };
       if (value !== undefined) body.value = value;
+      if (edits) body.edits = edits;
       const answer = await link.client.resume(link.thread, body);
       if (link !== this.link) return;
-      outcome = this.apply(answer, this.decided(interrupt, decision, value, answer));
+      // An approval with changes is recorded from its answer event, which says each change as the service shows it.
+      outcome = this.apply(answer, edits ? [] : this.decided(interrupt, decision, value, answer));
       this.follow(link);
     } catch (err) {
       if (link !== this.link) return;

@@ -1,4 +1,5 @@
 import { html } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
 import { StalwartElement } from '../../element.js';
 import { originText } from '../../origin.js';
 import { reasonText } from '../../reasons.js';
@@ -32,8 +33,11 @@ const TITLES = {
   delegate: 'delegateTitle',
 };
 
-/** The element's own reactive state (the answer chosen), kept out of its public surface. */
-const STATE = { chosen: { state: true } };
+/** The element's own reactive state (the answer chosen, what was typed over the asked values), kept out of its public surface. */
+const STATE = { chosen: { state: true }, typed: { state: true } };
+/** The input each kind of editable value is typed into, and the step a number takes. */
+const INPUTS = { number: 'number', integer: 'number', string: 'text', boolean: 'checkbox' };
+const STEPS = { number: 'any', integer: '1' };
 /** Answers that undo or give up on more than this call: drawn as destructive where a pause has no card to say so. */
 const DANGER = new Set(['cancel_all', 'abandon']);
 /** The class of a button in each of the card's styles. @type {Record<string, string>} */
@@ -49,7 +53,8 @@ const LONGEST_WAIT_MS = 2 ** 31 - 1;
  * @summary One call that waits: its arguments with their origins, the reasons, the irreversible warning and its answers.
  * @tag stalwart-confirm
  *
- * @fires stalwart-decision - The person chose an answer: `detail` is `{interrupt, decision, value?}` (bubbles, composed).
+ * @fires stalwart-decision - The person chose an answer: `detail` is `{interrupt, decision, value?, edits?}` (bubbles, composed);
+ * `edits` holds only the values the person changed before approving, as JSON (numbers, true/false, text).
  *
  * @csspart confirm - The whole pause: its title, and what follows.
  * @csspart turn - The turn a delegate pause would pass on.
@@ -64,6 +69,10 @@ const LONGEST_WAIT_MS = 2 ** 31 - 1;
  * (`data-urgent` once less than an hour is left).
  * @csspart escalation - Who else is asked if nobody answers, and when; or that they have been.
  * @csspart expired - In place of the answers, once nobody answered in time: "Nobody answered by ..., so it was skipped."
+ * @csspart edit-input - The input of an argument the reader may change before approving (the card's `edit`), its unit beside it.
+ * @csspart asked-value - Beside a value, what was asked before it was changed: "asked 150.00 EUR".
+ * @csspart edit-error - Why an input's value cannot be approved: "Enter a number for Amount to approve." (Approve is disabled).
+ * @csspart edit-reset - The button that puts back every value as it was asked.
  */
 export class StalwartConfirm extends StalwartElement {
   static get styles() {
@@ -91,6 +100,8 @@ export class StalwartConfirm extends StalwartElement {
     this.interrupt = null;
     /** @internal */
     this.chosen = '';
+    /** @internal @type {Record<string, string | boolean>} what the person typed over each editable argument, by name */
+    this.typed = {};
     /** @internal the timer that shows the deadline urgent, then expired, when its moment comes */
     this.timer = undefined;
   }
@@ -115,7 +126,10 @@ export class StalwartConfirm extends StalwartElement {
 
   /** @param {Map<string, unknown>} changed */
   willUpdate(changed) {
-    if (changed.has('interrupt')) this.chosen = '';
+    if (!changed.has('interrupt')) return;
+    this.chosen = '';
+    // The same pause again (a refused answer, a fresh read) keeps what was typed over it.
+    if (/** @type {Record<string, any> | undefined} */ (changed.get('interrupt'))?.id !== this.interrupt?.id) this.typed = {};
   }
 
   render() {
@@ -132,6 +146,8 @@ export class StalwartConfirm extends StalwartElement {
     const asked = saidText(card?.asked);
     const left = timeLeft(pause, card);
     const expired = EXPIRING.has(kind) && (pause.expired === true || (left !== null && left <= 0));
+    const args = argumentsOf(pause, card).map((arg) => (expired ? { ...arg, edit: undefined } : arg));
+    const form = formOf(args, this.typed);
     return html`<section part="confirm" aria-labelledby="title" data-kind=${kind} ?data-expired=${expired}>
       ${irreversible && !expired ? html`<p part="irreversible">${t('irreversible')}</p>` : ''}
       <h2 id="title" data-title=${pause.title ?? ''}>${heading}</h2>
@@ -141,9 +157,9 @@ export class StalwartConfirm extends StalwartElement {
       ${expired ? '' : this.renderDeadline(pause, card, left)}
       ${waitsFor && !expired ? html`<p part="waits-for">${waitsFor}</p>` : ''}
       ${kind === 'delegate' ? html`<blockquote part="turn">${show(pause.turn)}</blockquote>` : ''}
-      ${this.renderArguments(argumentsOf(pause, card))} ${this.renderReasons(reasonsOf(pause, card))}
+      ${this.renderArguments(args, form)} ${this.renderReasons(reasonsOf(pause, card))}
       ${kind === 'saga_stuck' ? this.renderPending(pause.pending ?? []) : ''}
-      ${expired ? renderExpired(pause, card) : kind === 'ask' ? this.renderAsk(card) : this.renderChoices(answersOf(pause, card, irreversible))}
+      ${expired ? renderExpired(pause, card) : kind === 'ask' ? this.renderAsk(card) : this.renderChoices(answersOf(pause, card, irreversible), form, irreversible)}
     </section>`;
   }
 
@@ -161,19 +177,60 @@ export class StalwartConfirm extends StalwartElement {
     ${escalation ? html`<p part="escalation" class="muted" data-key=${escalation.key}>${saidText(escalation)}</p>` : ''}`;
   }
 
-  /** @private @param {Shown[]} args */
-  renderArguments(args) {
+  /**
+   * Each argument, its value or, where the reader may change it, its input; beside either, what was asked before a
+   * change.  Below them, while anything was changed, the button that puts every value back.
+   * @private @param {Shown[]} args @param {Form} form
+   */
+  renderArguments(args, form) {
     if (!args.length) return '';
     return html`<div part="arguments">
       <h3>${t('argumentsTitle')}</h3>
       <dl>
-        ${args.map(
-          (arg) => html`<dt data-name=${arg.name} title=${arg.name}>${arg.label}</dt>
-            <dd class="value">${arg.shown}</dd>
-            <dd class="origin muted" data-origin=${arg.origin}>${arg.words}</dd>`,
-        )}
+        ${args.map((arg, index) => {
+          const id = `edit-${index}`;
+          const state = form.state[arg.name];
+          const asked = state ? arg.shown : arg.asked;
+          return html`<dt data-name=${arg.name} title=${arg.name}>${arg.edit ? html`<label for=${id}>${arg.label}</label>` : arg.label}</dt>
+            <dd class="value">${arg.edit ? this.renderInput(arg, id, state) : arg.shown}${asked ? html` <span part="asked-value" class="muted">${t('editAsked', { shown: asked })}</span>` : ''}${
+              state && state !== 'changed' ? html`<span part="edit-error" id=${`${id}-error`}>${t(state, { label: arg.label })}</span>` : ''
+            }</dd>
+            <dd class="origin muted" data-origin=${arg.origin}>${arg.words}</dd>`;
+        })}
       </dl>
+      ${Object.keys(form.state).length
+        ? html`<button type="button" part="edit-reset" class="quiet" ?disabled=${!!this.chosen} @click=${this.reset}>${t('editReset')}</button>`
+        : ''}
     </div>`;
+  }
+
+  /** @private @param {Shown} arg @param {string} id @param {string | undefined} state */
+  renderInput(arg, id, state) {
+    const value = Object.hasOwn(this.typed, arg.name) ? this.typed[arg.name] : asTyped(arg);
+    const invalid = !!state && state !== 'changed';
+    return html`<input
+        part="edit-input"
+        id=${id}
+        name=${arg.name}
+        type=${INPUTS[arg.edit ?? ''] ?? 'text'}
+        step=${ifDefined(STEPS[arg.edit ?? ''])}
+        .value=${String(value)}
+        .checked=${value === true}
+        aria-invalid=${invalid ? 'true' : 'false'}
+        aria-describedby=${ifDefined(invalid ? `${id}-error` : undefined)}
+        ?disabled=${!!this.chosen}
+        @input=${(/** @type {Event} */ event) => {
+          const input = /** @type {HTMLInputElement} */ (event.currentTarget);
+          this.typed = { ...this.typed, [arg.name]: arg.edit === 'boolean' ? input.checked : input.value };
+        }}
+      />${arg.unit ? html` <span class="unit">${arg.unit}</span>` : ''}`;
+  }
+
+  /** Put back every value as it was asked, and focus the first input. @private */
+  async reset() {
+    this.typed = {};
+    await this.updateComplete;
+    /** @type {HTMLElement | null} */ (this.renderRoot.querySelector('[part=edit-input]'))?.focus();
   }
 
   /** @private @param {Array<{code: string, text: string}>} reasons */
@@ -195,20 +252,28 @@ export class StalwartConfirm extends StalwartElement {
     </ul>`;
   }
 
-  /** @private @param {Array<{decision: string, text: string, style: string, className: string}>} answers */
-  renderChoices(answers) {
+  /**
+   * The answers; where values were changed, Approve says so and sends them, and while one cannot be approved
+   * it is disabled, described by why.
+   * @private @param {Array<{decision: string, text: string, style: string, className: string}>} answers @param {Form} form @param {boolean} irreversible
+   */
+  renderChoices(answers, form, irreversible) {
     if (!answers.length) return '';
+    const edited = Object.keys(form.edits).length > 0;
     return html`<div part="choices">
-      ${answers.map(
-        (answer) => html`<button
+      ${answers.map((answer) => {
+        const approve = answer.decision === 'approve';
+        return html`<button
           type="button"
           class=${answer.className}
           data-answer=${answer.decision}
           data-variant=${answer.style}
-          ?disabled=${!!this.chosen}
-          @click=${() => this.decide(answer.decision)}
-        >${answer.text}</button>`,
-      )}
+          ?data-edited=${approve && edited}
+          aria-describedby=${ifDefined(approve && form.error ? form.error : undefined)}
+          ?disabled=${!!this.chosen || (approve && !!form.error)}
+          @click=${() => this.decide(answer.decision, undefined, approve && edited ? form.edits : undefined)}
+        >${approve && edited ? t(irreversible ? 'approveEditedIrreversible' : 'approveEdited') : answer.text}</button>`;
+      })}
     </div>`;
   }
 
@@ -230,11 +295,14 @@ export class StalwartConfirm extends StalwartElement {
     if (value.trim()) this.decide('answer', value);
   }
 
-  /** @private @param {string} decision @param {string} [value] */
-  decide(decision, value) {
+  /** @private @param {string} decision @param {string} [value] @param {Record<string, unknown>} [edits] */
+  decide(decision, value, edits) {
     if (this.chosen || !this.interrupt) return;
     this.chosen = decision;
-    const detail = value === undefined ? { interrupt: this.interrupt, decision } : { interrupt: this.interrupt, decision, value };
+    /** @type {Record<string, unknown>} */
+    const detail = { interrupt: this.interrupt, decision };
+    if (value !== undefined) detail.value = value;
+    if (edits) detail.edits = edits;
     this.dispatchEvent(new CustomEvent('stalwart-decision', { bubbles: true, composed: true, detail }));
   }
 }
@@ -246,7 +314,40 @@ export class StalwartConfirm extends StalwartElement {
  * @property {unknown} shown its value, as a person reads it (in its unit, where the card gives one)
  * @property {string} origin where it came from, as the pause gives it (`typed`, `result:1.1`)
  * @property {unknown} words where it came from, in words
+ * @property {unknown} [value] its value, as JSON
+ * @property {string} [edit] how the reader may type a new value before approving: number, integer, string, boolean
+ * @property {string} [unit] its unit, shown beside its input
+ * @property {string} [asked] what was asked before someone changed it, as a person reads it
  */
+
+/**
+ * What the person typed over the asked values: the changes (as JSON, only those that differ), and each changed
+ * argument's state, `changed` or the key of why it cannot be approved; `error` the id of the first such message.
+ * @typedef {{ edits: Record<string, unknown>, state: Record<string, string>, error: string }} Form
+ */
+
+/** @param {Shown[]} args @param {Record<string, string | boolean>} typed @returns {Form} */
+function formOf(args, typed) {
+  /** @type {Form} */
+  const form = { edits: {}, state: {}, error: '' };
+  args.forEach((arg, index) => {
+    if (!arg.edit || !Object.hasOwn(typed, arg.name) || typed[arg.name] === asTyped(arg)) return;
+    const raw = typed[arg.name];
+    const numeric = arg.edit === 'number' || arg.edit === 'integer';
+    const value = numeric ? Number(String(raw).trim() || NaN) : raw;
+    const error = !numeric ? '' : !Number.isFinite(value) ? 'editNumber' : arg.edit === 'integer' && !Number.isInteger(value) ? 'editInteger' : '';
+    if (error) form.error ||= `edit-${index}-error`;
+    else if (value === arg.value) return;
+    else form.edits[arg.name] = value;
+    form.state[arg.name] = error || 'changed';
+  });
+  return form;
+}
+
+/** An editable argument's value as its input holds it: a checkbox's checked, else the text. @param {Shown} arg */
+function asTyped(arg) {
+  return arg.edit === 'boolean' ? arg.value === true : arg.value == null ? '' : String(arg.value);
+}
 
 /**
  * When the pause ends if nobody answers, and what then: the card's words, else the pause's own fields.
@@ -328,7 +429,9 @@ function argumentsOf(pause, card) {
   return (Array.isArray(card.arguments) ? card.arguments : []).map((arg) => {
     const own = given.find((other) => other.name === arg.name);
     const words = arg.source?.title ? sourceOf(arg.source.title, arg.source, own?.source?.truncated) : isSaid(arg.origin) ? saidText(arg.origin) : originText(arg.origin);
-    return { name: arg.name, label: arg.label || arg.name, shown: arg.shown ?? show(arg.value), origin: own?.origin ?? arg.origin?.key ?? '', words };
+    const shown = arg.shown ?? show(arg.value);
+    const { value, edit, unit } = arg;
+    return { name: arg.name, label: arg.label || arg.name, shown, origin: own?.origin ?? arg.origin?.key ?? '', words, value, edit, unit, asked: arg.asked?.shown };
   });
 }
 

@@ -91,6 +91,31 @@ export default [
     .too-large {
       font-style: italic;
     }
+    /* A value the reader may change: its input, its unit, and what was asked, on one line where they fit. */
+    [part='edit-input'] {
+      width: 9em;
+      max-width: 100%;
+      padding: calc(var(--_gap) / 4) calc(var(--_gap) / 2);
+    }
+    [part='edit-input'][type='text'] {
+      width: 100%;
+    }
+    [part='edit-input'][aria-invalid='true'] {
+      border: 2px solid var(--_bad);
+    }
+    [part='asked-value'] {
+      font-family: var(--_font);
+      white-space: nowrap;
+    }
+    [part='edit-error'] {
+      display: block;
+      color: var(--_bad);
+      font-family: var(--_font);
+      margin-top: calc(var(--_gap) / 4);
+    }
+    [part='edit-reset'] {
+      margin: 0 0 calc(var(--_gap) / 2);
+    }
     [part='choices'] {
       display: flex;
       flex-wrap: wrap;

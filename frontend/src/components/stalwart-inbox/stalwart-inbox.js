@@ -8,7 +8,11 @@ import { strings, t } from '../../strings.js';
 import styles from './stalwart-inbox.styles.js';
 
 /** The element's own reactive state, kept out of its public surface (and its manifest). */
-const STATE = Object.fromEntries(['rows', 'next', 'loaded', 'loading', 'error', 'notice', 'failed', 'tools'].map((name) => [name, { state: true }]));
+const STATE = Object.fromEntries(
+  ['rows', 'next', 'loaded', 'loading', 'error', 'notice', 'failed', 'tools', 'picked', 'batch', 'sending'].map((name) => [name, { state: true }]),
+);
+/** A currency's code: its amounts are summed before several are approved at once. */
+const CURRENCY = /^[A-Z]{3}$/;
 /** The kinds of pause, in the order the kind filter offers them. */
 const KINDS = ['confirm', 'ask', 'outcome_unknown', 'saga_stuck', 'delegate'];
 /** What the inbox reads is a function of these: a change reads it afresh. */
@@ -33,6 +37,13 @@ export const EMPTY_PAGES_READ_ON = 4;
  * @csspart approvals - Who has approved so far, on a pause without a card that needs more than one approval.
  * @csspart row-error - Why a decision on the row was not taken, in the backend's words.
  * @csspart more - The button that reads the next page.
+ * @csspart select - On a row the reader may approve, the labelled checkbox that selects it to decide with others of its
+ * tool (those of another tool cannot be selected meanwhile).
+ * @csspart batch - While rows are selected: how many, which tool, and the buttons "Approve 3", "Skip 3", "Clear selection".
+ * @csspart batch-summary - Before several are answered at once: the question, each call's title, the sums, and the
+ * buttons that answer them all or go back.
+ * @csspart batch-total - In the summary, the sum of an argument in a currency over the selected calls:
+ * "Amount in total: 360.00 EUR".
  */
 export class StalwartInbox extends StalwartElement {
   static get styles() {
@@ -67,6 +78,12 @@ export class StalwartInbox extends StalwartElement {
     /** @type {typeof fetch} */
     this.fetcher = globalThis.fetch;
     Object.assign(this, { rows: [], next: '', loaded: false, loading: false, error: '', notice: [], failed: {}, tools: {} });
+    /** @internal @type {string[]} the ids of the rows selected to answer at once */
+    this.picked = [];
+    /** @internal the answer the summary asks about ("approve", "skip"); "" while it is not shown */
+    this.batch = '';
+    /** @internal whether the selected answers are on their way */
+    this.sending = false;
     /** @internal @type {Client | null} */
     this.client = null;
     /** @internal bumped by each read of the first page and on disconnection, so an older answer does not count */
@@ -88,7 +105,7 @@ export class StalwartInbox extends StalwartElement {
   willUpdate(changed) {
     if (!QUERY.some((name) => changed.has(name))) return;
     this.client = new Client(this.base, this.fetcher);
-    Object.assign(this, { rows: [], next: '', loaded: false, failed: {} });
+    Object.assign(this, { rows: [], next: '', loaded: false, failed: {}, picked: [], batch: '' });
     if (this.isConnected) this.refresh();
   }
 
@@ -102,15 +119,17 @@ export class StalwartInbox extends StalwartElement {
 
   render() {
     const theme = ifDefined(this.theme || undefined);
+    const chosen = this.chosen();
     return html`<div class="bar">
         <h2 id="title" part="title">${t('inboxTitle')}</h2>
         <button type="button" part="refresh" class="quiet" ?disabled=${this.loading} @click=${this.refresh}>${t('refresh')}</button>
       </div>
       ${this.renderFilters()}
-      <div part="status" role="status" class=${this.error ? 'bad' : this.notice.length && !this.loading ? 'notice' : ''}>${this.statusText()}</div>
+      <div part="status" role="status" tabindex="-1" class=${this.error ? 'bad' : this.notice.length && !this.loading ? 'notice' : ''}>${this.statusText()}</div>
+      ${this.renderBatch(chosen)}
       <p part="empty" class="muted" tabindex="-1" ?hidden=${!this.loaded || this.rows.length > 0 || !!this.next}>${t('inboxEmpty')}</p>
       <ul part="list" role="list" aria-labelledby="title" ?hidden=${!this.rows.length}>
-        ${repeat(this.rows, (pause) => pause.id, (pause, index) => this.renderRow(pause, index, theme))}
+        ${repeat(this.rows, (pause) => pause.id, (pause, index) => this.renderRow(pause, index, theme, chosen[0]))}
       </ul>
       <button type="button" part="more" class="quiet" ?hidden=${!this.next} ?disabled=${this.loading} @click=${this.more}>${t('loadMore')}</button>`;
   }
@@ -143,10 +162,114 @@ export class StalwartInbox extends StalwartElement {
     </div>`;
   }
 
-  /** @private @param {Record<string, any>} pause @param {number} index @param {unknown} theme */
-  renderRow(pause, index, theme) {
+  /**
+   * While rows are selected, how many and the answers for them all; once one is chosen, what exactly it answers
+   * (each call, and the sum of each amount in a currency) and the button that sends it.
+   * @private @param {Array<Record<string, any>>} chosen
+   */
+  renderBatch(chosen) {
+    const count = chosen.length;
+    if (!count) return '';
+    const decision = this.batch;
+    /** @param {string} name @param {string} words @param {string} [kind] */
+    const button = (name, words, kind = 'quiet') =>
+      html`<button type="button" data-batch=${name} class=${kind} ?disabled=${this.sending} @click=${() => this.act(name)}>${t(words, { count })}</button>`;
+    if (decision) {
+      return html`<section part="batch-summary" aria-labelledby="batch-title">
+        <h3 id="batch-title" tabindex="-1">${t(`batchSure_${decision}`, { count })}</h3>
+        <ul>${chosen.map((pause) => html`<li>${titleOf(pause)}</li>`)}</ul>
+        ${totalsOf(chosen).map((line) => html`<p part="batch-total">${t('batchTotal', line)}</p>`)}
+        <p class="buttons">${button('send', `batchYes_${decision}`, '')} ${button('back', 'batchBack')}</p>
+      </section>`;
+    }
+    const tool = chosen[0].tool;
+    const skips = chosen.every((pause) => answersOf(pause).includes('skip'));
+    return html`<div part="batch">
+      <p aria-live="polite"><b>${t('batchSelected', { count })}</b> <span class="muted">${t('batchOneTool', { tool: this.tools[tool] || tool })}</span></p>
+      <p class="buttons">${button('approve', 'batchApprove', '')} ${skips ? button('skip', 'batchSkip') : ''} ${button('clear', 'batchClear')}</p>
+    </div>`;
+  }
+
+  /** The selected rows still listed, in the list's order. @private */
+  chosen() {
+    return this.rows.filter((row) => this.picked.includes(row.id));
+  }
+
+  /**
+   * A button of the selection: show the summary of its answer ("approve", "skip") and focus its question, go
+   * "back" to the button that showed it, "send" the answers, or "clear" the selection and focus the first row.
+   * @private @param {string} name
+   */
+  async act(name) {
+    if (name === 'send') return this.send();
+    if (name === 'clear') {
+      this.picked = [];
+      return this.focusRow(0);
+    }
+    const back = this.batch;
+    this.batch = name === 'back' ? '' : name;
+    await this.updateComplete;
+    /** @type {HTMLElement | null} */ (this.renderRoot.querySelector(this.batch ? '#batch-title' : `[data-batch=${back}]`))?.focus();
+  }
+
+  /**
+   * Send the summary's answer for every selected row at once (`POST {base}/interrupts/answers`); the status then
+   * says what became of each, and the inbox is read again.
+   * @private
+   */
+  async send() {
+    const client = this.client;
+    const chosen = this.chosen();
+    const decision = this.batch;
+    if (!client || !chosen.length || this.sending) return;
+    this.sending = true;
+    this.error = '';
+    try {
+      const answer = await client.answers(chosen.map((pause) => ({ interrupt_id: pause.id, token: pause.token, decision })));
+      const items = Array.isArray(answer?.answers) ? answer.answers : [];
+      const lines = chosen.map((pause, index) => batchLine(pause, items.find((item) => item?.interrupt_id === pause.id) ?? items[index]));
+      const done = items.filter((item) => item?.status === 200).length;
+      Object.assign(this, { picked: [], batch: '' });
+      await this.refresh();
+      this.notice = [{ text: t('batchAnswered', { decision: answerWords(decision), done, count: chosen.length }) }, ...lines];
+    } catch (err) {
+      Object.assign(this, { batch: '', error: messageOf(err) });
+    } finally {
+      this.sending = false;
+    }
+    await this.updateComplete;
+    /** @type {HTMLElement | null} */ (this.renderRoot.querySelector('[part=status]'))?.focus();
+  }
+
+  /** Select a row, or no longer. @private @param {Record<string, any>} pause */
+  pick(pause) {
+    this.picked = this.picked.includes(pause.id) ? this.picked.filter((id) => id !== pause.id) : [...this.picked, pause.id];
+  }
+
+  /**
+   * A row the reader may approve can be selected, while no summary is shown and what is selected is of its tool.
+   * @private @param {Record<string, any>} pause @param {Record<string, any> | undefined} first the first row selected
+   */
+  renderSelect(pause, first) {
+    if (pause.expired || !answersOf(pause).includes('approve')) return '';
+    const other = !!first && (first.tool !== pause.tool || first.kind !== pause.kind);
+    return html`<label part="select"
+      ><input
+        type="checkbox"
+        aria-label=${t('batchSelectCall', { title: titleOf(pause) })}
+        .checked=${this.picked.includes(pause.id)}
+        ?disabled=${other || !!this.batch}
+        @change=${() => this.pick(pause)}
+      />
+      ${t('batchSelect')}</label
+    >`;
+  }
+
+  /** @private @param {Record<string, any>} pause @param {number} index @param {unknown} theme @param {Record<string, any>} [first] */
+  renderRow(pause, index, theme, first) {
     const failure = this.failed[pause.id];
     return html`<li part="row" class="row" data-id=${pause.id} data-thread=${pause.thread} tabindex="-1" aria-labelledby=${`thread-${index}`}>
+      ${this.renderSelect(pause, first)}
       <p part="thread" id=${`thread-${index}`}>${pause.turn ? html`<q part="last-words">${pause.turn}</q>` : t('threadTitle', { thread: pause.thread })}</p>
       ${pause.approvals && !pause.card ? html`<p part="approvals">${approvalsText(pause.approvals)}</p>` : ''}
       ${failure ? html`<p part="row-error" role="alert">${t('error', { message: failure })}</p>` : ''}
@@ -220,20 +343,21 @@ export class StalwartInbox extends StalwartElement {
    * @private @param {CustomEvent} event
    */
   async decide(event) {
-    const { interrupt, decision, value } = event.detail ?? {};
+    const { interrupt, decision, value, edits } = event.detail ?? {};
     const client = this.client;
     if (!client || !interrupt?.id || !decision) return;
     const epoch = this.epoch;
-    /** @type {{interrupt_id: string, decision: string, token: string, value?: string}} */
+    /** @type {{interrupt_id: string, decision: string, token: string, value?: string, edits?: Record<string, unknown>}} */
     const body = { interrupt_id: interrupt.id, decision, token: interrupt.token };
     if (value !== undefined) body.value = value;
+    if (edits) body.edits = edits;
     this.failed = without(this.failed, interrupt.id);
     try {
       const answer = await client.resume(interrupt.thread, body);
       if (epoch !== this.epoch) return;
       const open = (answer?.waiting ?? []).find((/** @type {Record<string, any>} */ pause) => pause.id === interrupt.id);
       if (open) this.counted({ ...interrupt, ...open });
-      else this.answered(interrupt, decision, value, answer);
+      else this.answered(interrupt, decision, value, answer, !!edits);
     } catch (err) {
       if (epoch !== this.epoch) return;
       if (err instanceof ApiError && err.code === 'pause_expired') {
@@ -256,8 +380,7 @@ export class StalwartInbox extends StalwartElement {
    */
   expired(pause) {
     this.rows = this.rows.map((row) => (row.id === pause.id ? { ...row, expired: true } : row));
-    const title = pause.card?.title || pause.title || pause.tool || '';
-    this.notice = [{ text: t('outcome_expired', { title }) }];
+    this.notice = [{ text: t('outcome_expired', { title: titleOf(pause) }) }];
     this.focusRow(this.rows.findIndex((row) => row.id === pause.id));
   }
 
@@ -272,15 +395,16 @@ export class StalwartInbox extends StalwartElement {
    * A pause the answer ended: its row goes, or gives way to what the answer now waits on in its thread; the status
    * says what was answered and what became of the call ("You answered Approve: ..." and "...: done").
    * @private @param {Record<string, any>} pause @param {string} decision @param {unknown} value @param {Record<string, any>} answer
+   * @param {boolean} edited whether it was approved with changes
    */
-  answered(pause, decision, value, answer) {
+  answered(pause, decision, value, answer, edited) {
     const index = this.rows.findIndex((row) => row.id === pause.id);
     const after = (Array.isArray(answer?.waiting) ? answer.waiting : [])
       .filter((next) => next?.id && next.id !== pause.id && !this.rows.some((row) => row.id === next.id))
       .map((next) => ({ turn: pause.turn, ...next }));
     this.rows = [...this.rows.slice(0, Math.max(index, 0)), ...after, ...this.rows.slice(index + 1)];
     this.failed = without(this.failed, pause.id);
-    this.notice = outcomeOf(pause, decision, value, answer, after.length > 0);
+    this.notice = outcomeOf(pause, decision, value, answer, after.length > 0, edited);
     this.focusRow(Math.min(index, this.rows.length - 1));
   }
 
@@ -299,20 +423,69 @@ export class StalwartInbox extends StalwartElement {
 
 /**
  * What an answer did, in words: what was answered, what became of its call (the reply's step for it), and
- * whether something now waits in its place.
+ * whether something now waits in its place.  A call approved with changes is named by its tool there, as its
+ * title says the values asked.
  * @param {Record<string, any>} pause @param {string} decision @param {unknown} value @param {Record<string, any>} answer @param {boolean} waits
+ * @param {boolean} [edited]
  * @returns {Array<{text: string, bad?: boolean}>}
  */
-function outcomeOf(pause, decision, value, answer, waits) {
-  const title = pause.card?.title || pause.title || pause.tool || '';
-  const words = decision === 'answer' && value !== undefined ? String(value) : answerWords(decision);
+function outcomeOf(pause, decision, value, answer, waits, edited) {
+  const title = titleOf(pause);
+  const words = edited ? t('approveEdited') : decision === 'answer' && value !== undefined ? String(value) : answerWords(decision);
   const lines = [{ text: t('inboxAnswered', { decision: words, title }) }];
-  const steps = Array.isArray(answer?.steps) ? answer.steps : [];
-  const step = [...steps].reverse().find((/** @type {Record<string, any>} */ line) => line?.step === pause.step && (!pause.tool || line.tool === pause.tool));
-  const key = `outcome_${step?.status}`;
-  if (step && Object.hasOwn(strings, key)) lines.push({ text: t(key, { title }), bad: step.status === 'failed' });
+  const step = stepLine(pause, answer?.steps, edited ? pause.label || pause.tool : title);
+  if (step) lines.push(step);
   if (waits) lines.push({ text: t('outcomeWaits') });
   return lines;
+}
+
+/**
+ * What became of a pause's call, from the steps an answer gives: "...: done", "...: failed"; null for none.
+ * @param {Record<string, any>} pause @param {unknown} steps @param {string} title
+ */
+function stepLine(pause, steps, title) {
+  const step = [...(Array.isArray(steps) ? steps : [])].reverse().find((line) => line?.step === pause.step && (!pause.tool || line.tool === pause.tool));
+  const key = `outcome_${step?.status}`;
+  return step && Object.hasOwn(strings, key) ? { text: t(key, { title }), bad: step.status === 'failed' } : null;
+}
+
+/**
+ * What became of one of several answered at once: its call's step, or that it was answered; else why not (someone
+ * else answered first, it is not the reader's to answer, nobody answered in time, or the service's words).
+ * @param {Record<string, any>} pause @param {Record<string, any> | undefined} item the batch's answer for it
+ */
+function batchLine(pause, item) {
+  const title = titleOf(pause);
+  const status = item?.status;
+  if (status === 200) return stepLine(pause, item?.steps, title) ?? { text: t('batchTaken', { title }) };
+  const key = { 409: 'batchStale', 403: 'batchNotYours', 404: 'batchNotYours', 410: 'outcome_expired' }[status] ?? 'batchFailed';
+  return { text: t(key, { title, message: item?.message || item?.error || status }), bad: key === 'batchFailed' };
+}
+
+/**
+ * The sum of each argument the first call gives in a currency, over calls that all give it as a number in that
+ * currency: `{label, sum}`, the sum as the card shows an amount ("360.00 EUR").
+ * @param {Array<Record<string, any>>} pauses
+ */
+function totalsOf(pauses) {
+  /** @param {Record<string, any>} pause @param {string} name */
+  const argOf = (pause, name) => (pause.card?.arguments ?? []).find((/** @type {Record<string, any>} */ arg) => arg.name === name);
+  return (pauses[0].card?.arguments ?? []).flatMap((/** @type {Record<string, any>} */ arg) => {
+    const all = pauses.map((pause) => argOf(pause, arg.name));
+    if (!CURRENCY.test(arg.unit ?? '') || !all.every((one) => one?.unit === arg.unit && typeof one.value === 'number')) return [];
+    const sum = all.reduce((total, one) => total + one.value, 0);
+    return [{ label: arg.label || arg.name, sum: `${sum.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${arg.unit}` }];
+  });
+}
+
+/** A pause's call in words: its card's title, else its own, else its tool. @param {Record<string, any>} pause */
+function titleOf(pause) {
+  return pause.card?.title || pause.title || pause.tool || '';
+}
+
+/** The answers a pause takes from this reader: its card's, else its own. @param {Record<string, any>} pause @returns {string[]} */
+function answersOf(pause) {
+  return pause.card ? pause.card.answers.map((/** @type {Record<string, any>} */ answer) => answer.decision) : (pause.answers ?? []);
 }
 
 /** The tools seen so far, by name, with a person's name for each. @param {Record<string, string>} known @param {Array<Record<string, any>>} pauses */

@@ -103,5 +103,41 @@ export default [
     [part='more'] {
       align-self: flex-start;
     }
+    /* Several decided at once: the selection's bar, then the summary, kept in sight while the list scrolls. */
+    [part='batch'],
+    [part='batch-summary'] {
+      position: sticky;
+      top: 0;
+      z-index: 2;
+      background: var(--_bg);
+      padding: calc(var(--_gap) / 2) var(--_gap);
+      border: 1px solid var(--_accent);
+      border-radius: var(--_radius);
+    }
+    [part='batch'] p,
+    [part='batch-summary'] p {
+      margin: 0 0 calc(var(--_gap) / 2);
+    }
+    [part='batch-total'] {
+      font-weight: 600;
+    }
+    .buttons {
+      display: flex;
+      flex-wrap: wrap;
+      gap: calc(var(--_gap) / 2);
+    }
+    [part='select'] {
+      align-self: flex-start;
+      display: inline-flex;
+      align-items: center;
+      gap: calc(var(--_gap) / 3);
+      cursor: pointer;
+    }
+    [part='select'] input {
+      width: 1.25em;
+      height: 1.25em;
+      margin: 0;
+      accent-color: var(--_accent);
+    }
   `,
 ];
