@@ -12,6 +12,13 @@ once, as a timeout after the card network took the payment would; where
 LANGGRAPH_PAID_THEN_HUNG does, the charge is made and the node then hangs once, for
 a test to kill the worker mid-node.
 
+``build_refund_graph`` and ``build_review_graph`` refund the orders a person's
+message names (40 each), once a person approves, and may change, the call: the first
+asks in the door's own shape, naming ``amount`` editable; the second as LangChain's
+``HumanInTheLoopMiddleware`` does (an ``HITLRequest``, answered with its
+``decisions``), before a tools node runs what was approved.  Each keeps what it did
+in a ``Till``.
+
 ``app`` is the door under /agent of a team's Starlette application, over the
 checkpointer LANGGRAPH_CHECKPOINTS names (a SQLite file, or a postgresql:// URL)
 and the stalwart store LANGGRAPH_RUNS names, so uvicorn processes can serve one
@@ -25,7 +32,9 @@ import os
 import re
 import sqlite3
 import time
-from typing import TypedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypedDict
 
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -121,6 +130,124 @@ def build_chat_graph(checkpointer):
     graph.add_node("tools", tools)
     graph.add_edge(START, "model")
     graph.add_conditional_edges("model", lambda state: "tools" if state["messages"][-1].tool_calls else END)
+    graph.add_edge("tools", "model")
+    return graph.compile(checkpointer=checkpointer)
+
+
+@dataclass
+class Till:
+    """What a refund graph did: each refund it made, each value ``interrupt()`` returned to it, and how many
+    refunds are still to fail before one is made (as a bank that is down would)."""
+
+    refunds: list[dict[str, Any]] = field(default_factory=list)
+    heard: list[Any] = field(default_factory=list)
+    failures: int = 0
+
+    def refund(self, args: Mapping[str, Any]) -> str:
+        if self.failures:
+            self.failures -= 1
+            raise ConnectionError("the bank is down")
+        self.refunds.append(dict(args))
+        return f"refunded {args['amount']} to order {args['order_id']}"
+
+
+def refund_model(state: MessagesState) -> dict:
+    """A model as far as the refunds need one: a refund of 40 for each order the person names, then what became
+    of the last."""
+    last = state["messages"][-1]
+    if last.type == "tool":
+        said = f"Done: {last.content}." if last.status == "success" else f"Nothing was refunded: {last.content}"
+        return {"messages": [AIMessage(said)]}
+    orders = re.findall(r"\d+", str(last.content))
+    calls = [{"name": "refund_order", "args": {"order_id": o, "amount": 40}, "id": f"call_{o}"} for o in orders]
+    return {"messages": [AIMessage("", tool_calls=calls)]}
+
+
+def _asked(state: MessagesState) -> AIMessage:
+    said = next(m for m in reversed(state["messages"]) if m.type == "ai")
+    assert isinstance(said, AIMessage), "the model's message, with the calls it asks for"
+    return said
+
+
+def build_refund_graph(checkpointer, till: Till, *, schema: Mapping[str, Any] | None = None):
+    """One node asks a person about the refund (``amount`` editable, typed by ``schema`` where given) and makes it
+    as approved."""
+
+    def refund(state: MessagesState) -> dict:
+        [call] = _asked(state).tool_calls
+        origins = {name: "model" for name in call["args"]}
+        asked = {"tool": call["name"], "arguments": call["args"], "origins": origins, "editable": ["amount"]}
+        decision = interrupt(asked | ({"schema": schema} if schema else {}))
+        till.heard.append(decision)
+        if isinstance(decision, Mapping) and decision["decision"] == "approve":
+            approved = decision["arguments"]
+        elif decision == "approve":
+            approved = call["args"]
+        else:
+            declined = ToolMessage("the person declined", tool_call_id=call["id"], name=call["name"], status="error")
+            return {"messages": [declined]}
+        return {"messages": [ToolMessage(till.refund(approved), tool_call_id=call["id"], name=call["name"])]}
+
+    graph = StateGraph(MessagesState)
+    graph.add_node("model", refund_model)
+    graph.add_node("refund", refund)
+    graph.add_edge(START, "model")
+    graph.add_conditional_edges("model", lambda state: "refund" if state["messages"][-1].tool_calls else END)
+    graph.add_edge("refund", "model")
+    return graph.compile(checkpointer=checkpointer)
+
+
+def build_review_graph(
+    checkpointer,
+    till: Till,
+    *,
+    allowed: Sequence[str] = ("approve", "edit", "reject"),
+    args_schema: Mapping[str, Any] | None = None,
+):
+    """The model's calls reviewed as LangChain's HumanInTheLoopMiddleware reviews them, after the model: one
+    ``HITLRequest`` for all of them, whose decisions approve a call, replace it (edit) or answer it with a tool
+    message that it was rejected; then a tools node runs the calls left."""
+
+    def review(state: MessagesState) -> dict:
+        said = _asked(state)
+        review_config: dict[str, Any] = {"action_name": "refund_order", "allowed_decisions": list(allowed)}
+        review_config |= {"args_schema": args_schema} if args_schema else {}
+        requests = [
+            {"name": c["name"], "args": c["args"], "description": f"Refund order {c['args']['order_id']}?"}
+            for c in said.tool_calls
+        ]
+        response = interrupt({"action_requests": requests, "review_configs": [review_config for _ in requests]})
+        till.heard.append(response)
+        kept, rejected = [], []
+        for call, decision in zip(said.tool_calls, response["decisions"], strict=True):
+            if decision["type"] not in allowed:
+                raise ValueError(f"decision {decision['type']!r} is not allowed")
+            if decision["type"] == "approve":
+                kept.append(call)
+            elif decision["type"] == "edit":
+                edited = decision["edited_action"]
+                kept.append({**call, "name": edited["name"], "args": edited["args"]})
+            else:
+                message = decision.get("message") or "rejected"
+                rejected.append(ToolMessage(message, tool_call_id=call["id"], name=call["name"], status="error"))
+        return {"messages": [AIMessage(said.content, tool_calls=kept, id=said.id), *rejected]}
+
+    def tools(state: MessagesState) -> dict:
+        answered = {m.tool_call_id for m in state["messages"] if m.type == "tool"}
+        due = [c for c in _asked(state).tool_calls if c["id"] not in answered]
+        return {"messages": [ToolMessage(till.refund(c["args"]), tool_call_id=c["id"], name=c["name"]) for c in due]}
+
+    def after_review(state: MessagesState) -> str:
+        answered = {m.tool_call_id for m in state["messages"] if m.type == "tool"}
+        return "tools" if any(c["id"] not in answered for c in _asked(state).tool_calls) else "model"
+
+    graph = StateGraph(MessagesState)
+    graph.add_node("model", refund_model)
+    graph.add_node("review", review)
+    graph.add_node("tools", tools)
+    graph.add_edge(START, "model")
+    graph.add_conditional_edges("model", lambda state: "review" if state["messages"][-1].tool_calls else END)
+    graph.add_conditional_edges("review", after_review)
     graph.add_edge("tools", "model")
     return graph.compile(checkpointer=checkpointer)
 

@@ -3,9 +3,10 @@ same routes as ``stalwart serve``.
 
 The graph keeps its own state in the team's own checkpointer; this door keeps,
 in a stalwart run store, what LangGraph does not: a token per pause, a claim so
-that two answers at once give one resume and one ``interrupt_stale``, a hold on
-the thread while its graph runs, who owns the thread, and who was told of each
-pause.  Pause ids are LangGraph's own interrupt ids.
+that two answers at once give one resume and one ``interrupt_stale``, each answer
+in the thread's log (with a person's changes to the call, as asked and as
+approved), a hold on the thread while its graph runs, who owns the thread, and
+who was told of each pause.  Pause ids are LangGraph's own interrupt ids.
 
     from stalwart_agents.langchain.server import Webhook, langgraph_app
 
@@ -45,12 +46,14 @@ from ..approvals.rules import is_owner, owner_of, owns
 from ..approvals.webhook import Webhook
 from ..door import Described
 from ..engine.answer import Answer
+from ..engine.arguments import ArgumentDict
 from ..engine.claim import ANSWERED, check_token, claimed_once
 from ..engine.lease import RENEWER, extended
 from ..engine.ledger import claiming, opening
-from ..engine.pause import Pause, new_token
-from ..engine.reply import NotNotified, Reply, RollbackReport
+from ..engine.pause import Pause, iso, new_token
+from ..engine.reply import CallOutcome, NotNotified, Reply, RollbackReport
 from ..errors import (
+    BadRequest,
     InterruptStale,
     NotAnApprover,
     NotFound,
@@ -62,10 +65,10 @@ from ..errors import (
     ThreadBusy,
     VersionConflict,
 )
-from ..storage import Changes, InboxEntry, PauseRecord, RunRecord, ShownMessage, Storage, open_storage
+from ..storage import Changes, Event, InboxEntry, PauseRecord, RunRecord, ShownMessage, Storage, open_storage
 from ..vocabulary import JSON, RunStatus
 from .graph_state import Happened, ReplyWords, TurnInput, happened, last_words, said, tool_steps
-from .interrupts import pause_of, unknown_of
+from .interrupts import Schemas, audited, changed, inputs_of, judged, pause_of, resumed, schemas_of, unknown_of
 
 if TYPE_CHECKING:
     from ..http.app import Service
@@ -77,6 +80,8 @@ HOLD_SECONDS = 300.0
 ROLLBACK = "cancel_all"
 UNKNOWN = ".outcome"
 """What an ``outcome_unknown`` pause's id adds to its interrupt's id, before the count of such pauses."""
+SCHEMAS_KEPT = 1024
+"""How many interrupts' argument schemas a door keeps in memory, so a card need not read the checkpoint again."""
 log = logging.getLogger("stalwart_agents")
 
 
@@ -120,6 +125,8 @@ class GraphDoor:
         self.turn, self.words, self.rerun, self.settled = turn, reply, frozenset(rerun), settled
         self.hold_seconds = hold_seconds
         self.clock, self.name, self.description = clock, name, description
+        self._schemas: dict[str, Schemas] = {}
+        self._schemas_lock = threading.Lock()
 
     def describe(self) -> Described:
         return {"agent": self.name, "description": self.description, "examples": []}
@@ -143,9 +150,11 @@ class GraphDoor:
         return owns(principal, owner or ANONYMOUS.key)
 
     def verdict(self, pause: Pause, reader: Admission | None) -> Verdict:
-        """Every answer for the thread's owner (or a channel, which answers for them), none for anyone else."""
-        mine = reader is None or self.may_answer(pause, reader.principal, reader.owner)
-        return Verdict(tuple(pause.answers) if mine else ())
+        """Every answer for the thread's owner (or a channel, which answers for them), and how they type in what
+        the interrupt lets them change; nothing for anyone else."""
+        if reader is not None and not self.may_answer(pause, reader.principal, reader.owner):
+            return Verdict(())
+        return Verdict(tuple(pause.answers), inputs=inputs_of(pause, self._schemas_of(pause)))
 
     def send(
         self,
@@ -174,9 +183,14 @@ class GraphDoor:
         return self._sync(admitted.thread)[0]
 
     def answer(self, admitted: Admission, answer: Answer, pause: str, *, session: str | None = None) -> Reply:
-        """Claim the pause, then resume the graph with the answer: the one answer rule (``engine/claim.py``)."""
+        """Claim the pause, then resume the graph with the answer: the one answer rule (``engine/claim.py``).
+
+        An approval may change the arguments the interrupt names ``editable`` (``answer.edits``); a graph has no
+        approver rules, so its owner's changed call is approved at once, and the graph is given it as approved.
+        """
         thread = admitted.thread
-        self._sync(thread)
+        pending = _interrupts_of(self.graph.get_state(_config(thread)))
+        self._sync(thread, pending)
         run, stored = self._stored(thread, pause)
         shown = Pause.from_record(stored)
         if not self.may_answer(shown, admitted.principal, admitted.owner):
@@ -186,8 +200,11 @@ class GraphDoor:
             )
         check_token(answer, shown)
         value = answer.checked(shown)
+        if answer.decision not in shown.answers:
+            raise BadRequest(f"this pause takes {', '.join(shown.answers)}, not {answer.decision!r}")
+        edits = self._judged(shown, answer)
         if stored.status != "open":
-            if self._redriven(thread, stored, answer.decision, value):
+            if self._redriven(thread, stored, answer.decision, value, edits):
                 return self._reply(run, session)
             raise InterruptStale(ANSWERED)
 
@@ -196,7 +213,9 @@ class GraphDoor:
         def claim() -> RunRecord:
             now = self.clock()
             current = next(read, None) or self.storage.get_run(run.id) or run
-            claimed = self.storage.commit(claiming(pause, answer.stored(value, now), self._held(current, now), now))
+            kept = answer.stored(value, now) | ({"edits": edits, "editor": answer.editor} if edits else {})
+            event = _answered(run, shown, answer, edits, now)
+            claimed = self.storage.commit(claiming(pause, kept, self._held(current, now), now, [event]))
             assert claimed.run is not None, "a claim saves its run"
             return claimed.run
 
@@ -204,8 +223,9 @@ class GraphDoor:
             if shown.kind == "outcome_unknown":
                 self._settle(thread, shown, answer.decision)
             else:
-                self._take(thread, shown, _resumed(shown.kind, answer.decision, value))
-        return self._reply(run, session)
+                asked = next((i.value for i in pending if i.id == shown.id), None)
+                self._take(thread, shown, resumed(asked, shown.kind, answer.decision, value, edits))
+        return self._reply(run, session, (shown, changed(shown, edits, answer.editor)) if edits else None)
 
     def rollback(self, user: str, *, session: str | None = None) -> Reply:
         """An operator's rollback: every open pause of the thread answered ``cancel_all`` through the graph, which
@@ -216,7 +236,12 @@ class GraphDoor:
         if run is None:
             raise NotFound("this thread has no graph run to roll back")
         with self._holding(run):
-            cancelled = {_interrupt_of(p.id): ROLLBACK for p in open_now if self._claimed_for_rollback(p.id)}
+            asked = self._asked(user)
+            cancelled = {
+                _interrupt_of(p.id): resumed(asked.get(_interrupt_of(p.id)), p.kind, ROLLBACK, None, {})
+                for p in open_now
+                if _cancellable(p) and self._claimed_for_rollback(p.id)
+            }
             if cancelled:
                 self._invoke(_command(cancelled), user, "while rolling back")
         reply = self._reply(run, session)
@@ -256,10 +281,21 @@ class GraphDoor:
         """What waits in ``thread``, for an application that calls the door from Python (as its anonymous owner)."""
         return self.waiting_for(Admission(thread, ANONYMOUS, owner_of(self.storage, thread)))
 
-    def resume(self, thread: str, interrupt_id: str, decision: str, token: str, value: JSON = None) -> Reply:
-        """Answer a pause from Python, as its thread's anonymous owner, with the token it was shown."""
+    def resume(
+        self,
+        thread: str,
+        interrupt_id: str,
+        decision: str,
+        token: str,
+        value: JSON = None,
+        *,
+        edits: Mapping[str, JSON] | None = None,
+    ) -> Reply:
+        """Answer a pause from Python, as its thread's anonymous owner, with the token it was shown; ``edits``, with
+        ``approve``, changes the arguments the interrupt names editable."""
         admitted = Admission(thread, ANONYMOUS, owner_of(self.storage, thread))
-        return self.answer(admitted, Answer(decision, value, token, channel="langgraph"), interrupt_id)
+        answer = Answer(decision, value, token, channel="langgraph", edits=edits or None)
+        return self.answer(admitted, answer, interrupt_id)
 
     def redrive(self, thread: str) -> set[str]:
         """Give the graph again each kept answer a node declared safe to re-run failed to take; their ids.
@@ -279,15 +315,47 @@ class GraphDoor:
             with self._holding(run):
                 due = kept.keys() & self._pending_in(thread, rerun=True)
                 if due:
-                    self._invoke(_command({i: _taken(kept[i]) for i in due}), thread, _KEPT)
+                    asked = self._asked(thread)
+                    self._invoke(_command({i: _taken(kept[i], asked.get(i)) for i in due}), thread, _KEPT)
                 return due
         except RunBusy:
             return set()
 
-    def _redriven(self, thread: str, stored: PauseRecord, decision: str, value: JSON) -> bool:
+    def _redriven(
+        self, thread: str, stored: PauseRecord, decision: str, value: JSON, edits: Mapping[str, JSON]
+    ) -> bool:
         """Whether the same answer, sent again to a pause whose node may re-run and failed to take it, was given
         to the graph again now."""
-        return _same(stored.answer, decision, value) and stored.id in self.redrive(thread)
+        return _same(stored.answer, decision, value, edits) and stored.id in self.redrive(thread)
+
+    def _judged(self, pause: Pause, answer: Answer) -> dict[str, JSON]:
+        """The changes an approval makes to the call, judged (``interrupts.judged``); a signed link changes nothing."""
+        if not answer.edits:
+            return {}
+        if answer.channel == "link":
+            raise BadRequest("edits: a signed link approves a call as it was asked; open the conversation to change it")
+        if answer.decision != "approve":
+            raise BadRequest(f"edits: only an approval changes a call, not {answer.decision!r}")
+        return judged(pause, self._schemas_of(pause), answer.edits)
+
+    def _schemas_of(self, pause: Pause) -> Schemas:
+        """The schemas of the arguments ``pause`` lets a person change, as its interrupt gave them; read from the
+        checkpoint once per interrupt (its value never changes; none once it was taken)."""
+        if not pause.editable:
+            return {}
+        interrupt = _interrupt_of(pause.id)
+        kept = self._schemas.get(interrupt)
+        if kept is None:
+            kept = schemas_of(self._asked(pause.thread).get(interrupt))
+            with self._schemas_lock:
+                while len(self._schemas) >= SCHEMAS_KEPT:
+                    self._schemas.pop(next(iter(self._schemas)))
+                self._schemas[interrupt] = kept
+        return kept
+
+    def _asked(self, thread: str) -> dict[str, Any]:
+        """The value of each interrupt LangGraph's checkpoint shows pending, by its id."""
+        return {i.id: i.value for i in _interrupts_of(self.graph.get_state(_config(thread)))}
 
     def _take(self, thread: str, pause: Pause, value: JSON) -> None:
         """Resume the graph with an answer; where it raises with the interrupt still pending, ask a person whether
@@ -316,7 +384,7 @@ class GraphDoor:
                 self._invoke(None, thread, "after a person said the call happened")
             return
         given = next(p for p in self.storage.run_pauses(_run_id(thread)) if p.id == interrupt)
-        self._take(thread, unknown, _taken(given))
+        self._take(thread, unknown, _taken(given, self._asked(thread).get(interrupt)))
 
     def _ask_whether_it_happened(self, thread: str, pause: Pause, cause: str, missed: list[NotNotified]) -> None:
         run = self._run(thread)
@@ -375,14 +443,18 @@ class GraphDoor:
             return False
         return True
 
-    def _reply(self, run: RunRecord, session: str | None) -> Reply:
+    def _reply(
+        self, run: RunRecord, session: str | None, approved: tuple[Pause, list[ArgumentDict]] | None = None
+    ) -> Reply:
         """The service's answer after the graph ran: its words, its calls, and what now waits; kept as shown to
-        ``session`` (a digest), so that session alone may rate it."""
+        ``session`` (a digest), so that session alone may rate it.  ``approved`` is a call a person changed before
+        approving, and its arguments as approved, which its step shows."""
         state = self.graph.get_state(_config(run.thread))
         waiting, missed = self._sync(run.thread, _interrupts_of(state))
         values = state.values
         status: RunStatus = "waiting" if waiting else "done"
-        reply = Reply(run.thread, run.id, status, self.words(values), tool_steps(values), waiting, not_notified=missed)
+        steps = _as_approved(tool_steps(values), *approved) if approved else tool_steps(values)
+        reply = Reply(run.thread, run.id, status, self.words(values), steps, waiting, not_notified=missed)
         if session is not None and reply.text:
             self.storage.commit(Changes(shown=[ShownMessage(reply.id, session, run.thread, reply.text, self.clock())]))
         return reply
@@ -540,19 +612,43 @@ def _interrupts_of(state: Any) -> list[Any]:
     return list(getattr(state, "interrupts", ()) or ())
 
 
-def _same(stored: dict[str, Any] | None, decision: str, value: JSON) -> bool:
-    return stored is not None and stored.get("decision") == decision and stored.get("value") == value
+def _same(stored: dict[str, Any] | None, decision: str, value: JSON, edits: Mapping[str, JSON]) -> bool:
+    if stored is None:
+        return False
+    return (stored.get("decision"), stored.get("value"), stored.get("edits") or {}) == (decision, value, edits)
 
 
-def _resumed(kind: str, decision: str, value: JSON) -> JSON:
-    """What ``interrupt()`` returns to the graph: the decision, or an ask's value where it was answered."""
-    return value if kind == "ask" and decision == "answer" else decision
-
-
-def _taken(stored: PauseRecord) -> JSON:
-    """What ``interrupt()`` returns for the answer a pause keeps."""
+def _taken(stored: PauseRecord, asked: object) -> JSON:
+    """What ``interrupt()`` returns for the answer a pause keeps, to the interrupt whose value was ``asked``."""
     answer = stored.answer or {}
-    return _resumed(stored.kind, str(answer.get("decision")), answer.get("value"))
+    decision, edits = str(answer.get("decision")), answer.get("edits") or {}
+    return resumed(asked, stored.kind, decision, answer.get("value"), edits)
+
+
+def _cancellable(pause: Pause) -> bool:
+    """Whether a rollback answers ``pause``: every pause but a confirmation that may not be declined (a review of
+    LangChain's middleware that allows no rejection), which stays open."""
+    return pause.kind != "confirm" or ROLLBACK in pause.answers
+
+
+def _answered(run: RunRecord, pause: Pause, answer: Answer, edits: Mapping[str, JSON], at: float) -> Event:
+    """The thread log's line of an answer taken, in the commit that claims its pause: with the changes a person
+    made, as asked and as approved."""
+    body = {"type": "answer", "run": run.id, "pause": pause.id, "title": pause.title, **answer.audited(pause)}
+    changes = audited(pause, edits, answer.editor) if edits else {}
+    return Event(pause.thread, {**body, **changes, "outcome": "taken", "at": iso(at)})
+
+
+def _as_approved(steps: list[CallOutcome], pause: Pause, approved: list[ArgumentDict]) -> list[CallOutcome]:
+    """``steps`` with the call ``pause`` asked about showing the arguments a person approved: the step of its tool
+    whose arguments are those asked (the graph's messages keep the model's) or those approved."""
+    values = [{a["name"]: a["value"] for a in arguments} for arguments in (pause.arguments, approved)]
+    return [
+        replace(step, arguments=approved)
+        if step.tool == pause.tool and {a["name"]: a["value"] for a in step.arguments} in values
+        else step
+        for step in steps
+    ]
 
 
 def _command(resume: Mapping[str, JSON]) -> Any:
