@@ -1,8 +1,8 @@
 """A team's FastAPI application with its LangGraph graph, and the stalwart door mounted under /agent.
 
 The graph is the usual shape: a model proposes tool calls, a review node stops
-for a person with ``interrupt()`` before any of them runs, and LangGraph's
-ToolNode runs what was approved.  The model here is a stand-in that reads
+for a person with ``interrupt()`` before any of them runs (the person may lower
+the amount before approving), and LangGraph's ToolNode runs what was approved.  The model here is a stand-in that reads
 "refund order <id>" (so the example runs without an API key); a team's graph
 calls its chat model there.  Checkpoints go to checkpoints.db and the door's
 claims to runs.db, both in the working directory.  OPERATOR_TOKEN, where set,
@@ -48,14 +48,27 @@ def model(state: MessagesState) -> dict:
 
 
 def review(state: MessagesState) -> Command:
-    """A person confirms each call before it runs: ``interrupt()`` returns approve, skip or cancel_all."""
+    """A person confirms each call before it runs, and may lower the amount first: ``interrupt()`` returns approve,
+    skip or cancel_all, or an approval with the call's arguments as the person changed them."""
     asked = state["messages"][-1]
     assert isinstance(asked, AIMessage)  # the model's message, with the call it asks for
     [call] = asked.tool_calls
     origins = {name: "model" for name in call["args"]}
-    decision = interrupt({"tool": call["name"], "arguments": call["args"], "origins": origins, "irreversible": True})
+    decision = interrupt(
+        {
+            "tool": call["name"],
+            "arguments": call["args"],
+            "origins": origins,
+            "irreversible": True,
+            "editable": ["amount"],
+            "schema": {"properties": {"amount": {"type": "integer", "minimum": 1, "maximum": call["args"]["amount"]}}},
+        }
+    )
     if decision == "approve":
         return Command(goto="tools")
+    if isinstance(decision, dict) and decision["decision"] == "approve":
+        approved = AIMessage(asked.content, tool_calls=[{**call, "args": decision["arguments"]}], id=asked.id)
+        return Command(goto="tools", update={"messages": [approved]})
     said = "cancelled by the operator" if decision == "cancel_all" else "the person declined the refund"
     declined = ToolMessage(said, tool_call_id=call["id"], name=call["name"], status="error")
     return Command(goto="model", update={"messages": [declined]})
