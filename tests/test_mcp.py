@@ -170,3 +170,19 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_an_mcp_tool_made_editable_in_agent_yaml_runs_as_changed_within_its_input_schema(mail, tmp_path):
+    from stalwart_agents import BadRequest
+
+    desk = mail.desk(tmp_path, {**SAYS, "send_mail": {**SAYS["send_mail"], "editable": ["subject"]}})
+    [pause] = desk.send("t", "mail ann about the lunch").waiting
+    assert pause.editable == ["subject"]
+    with pytest.raises(BadRequest, match=r"edits\.subject: 12 is not of type 'string'"):
+        desk.confirm("t", "approve", pause.id, token=pause.token, edits={"subject": 12})
+    with pytest.raises(BadRequest, match=r"edits\.to: a person may change only subject"):
+        desk.confirm("t", "approve", pause.id, token=pause.token, edits={"to": "mallory"})
+    assert mail.calls("send_mail") == []
+    done = desk.confirm("t", "approve", pause.id, token=pause.token, edits={"subject": "the dinner"})
+    assert done.status == "done"
+    assert [(c["to"], c["subject"]) for c in mail.calls("send_mail")] == [("ann", "the dinner")]

@@ -80,8 +80,9 @@ class Answer:
 
     @property
     def editor(self) -> str | None:
-        """What a changed argument's origin calls the person who changed it: their name, else their word."""
-        return self.person.called or self.by
+        """What a changed argument's origin calls the person who changed it: a verified person's name, the caller's
+        word in-process, and nobody for the anonymous principal of a service without sign-in."""
+        return self.who.called if self.who is not None else self.by
 
     def stored(self, value: JSON, at: float, then: OnExpiry | None = None) -> dict[str, object]:
         """What the pause keeps of the answer that claimed it; ``value`` as the run will read it, and for an

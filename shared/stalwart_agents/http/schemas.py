@@ -117,6 +117,13 @@ class PauseOut(_Model):
         None, description="what the run does with a pause that expired: goes on without the call, or undoes the run"
     )
     escalation: EscalationOut | None = Field(None, description="who else may answer once it has waited long enough")
+    editable: list[str] | None = Field(
+        None, description="a confirm's arguments a person may change before approving (send them as `edits`)"
+    )
+    proposed: list[Argument] | None = Field(
+        None, description="on a call a person changed and could not approve alone: its arguments as first asked"
+    )
+    edited_by: str | None = Field(None, description="who changed it, where the service knows their name")
 
 
 class StepOut(_Model):

@@ -1,0 +1,133 @@
+"""Edit, then approve: a person changes what a tool declares editable, the check runs again on the changed call, and
+the approval means exactly the call that person saw and was allowed to give."""
+
+from functools import partial
+
+import pytest
+
+from stalwart_agents import BadRequest, Desk, EditRefused, InterruptStale, NotAnApprover
+from stalwart_agents.approvals.admission import Admission
+from stalwart_agents.approvals.card import card_of
+
+from .conftest import SHOP
+from .server import at_once
+from .test_approvers import ALICE, FINANCE_FOR_LARGE, FIONA, FOUR_EYES, FRANK, GINA, charge, opened
+
+
+def announced(desk: Desk) -> list:
+    """Every pause the desk announces from now on, as its webhook would be told of it."""
+    told: list = []
+    desk.on_interrupt = lambda thread, pause: told.append(pause)
+    return told
+
+
+def test_an_edit_within_the_rules_runs_once_with_exactly_the_edited_values(tmp_path, ledger):
+    with opened(tmp_path, "check: {}") as desk:
+        pause = charge(desk, "t", 150)
+        done = desk.confirm("t", "approve", pause.id, token=pause.token, principal=ALICE, edits={"amount": 120})
+        assert done.status == "done"
+        [step] = done.steps
+        executed = [(c["order_id"], c["amount"]) for c in ledger("charge")]
+        assert executed == [("4411", 120)]
+        assert step.arguments == [
+            {"name": "amount", "value": 120, "origin": "edited:alice@shop.example"},
+            {"name": "order_id", "value": "4411", "origin": "typed"},
+        ]
+        [answer] = [r for r in desk.history("t") if r["outcome"] == "taken"]
+        assert answer["decision"] == "approve"
+        assert answer["arguments"] == pause.arguments  # as asked
+        assert answer["changed_to"]["arguments"] == step.arguments  # as approved, which is what ran
+        assert answer["edits"] == [
+            {"name": "amount", "label": "Amount", "asked": 150, "value": 120, "from": "150.00 EUR", "to": "120.00 EUR"}
+        ]
+        journal = [e for _, e in desk.events("t") if e["type"] == "step" and e["tool"] == "charge_card"]
+        assert [e["arguments"] for e in journal] == [step.arguments]
+
+
+def test_an_edit_of_what_the_tool_does_not_declare_editable_is_refused_with_nothing_changed(tmp_path, ledger):
+    with opened(tmp_path, "check: {}") as desk:
+        pause = charge(desk, "t", 150)
+        mistakes = {
+            "order_id": ({"order_id": "9999"}, "edits.order_id: a person may change only amount"),
+            "type": ({"amount": "120"}, "edits.amount: input should be a valid number"),
+            "unknown": ({"note": "x"}, "edits.note: a person may change only amount"),
+        }
+        for edits, said in mistakes.values():
+            with pytest.raises(BadRequest, match=said):
+                desk.confirm("t", "approve", pause.id, token=pause.token, principal=ALICE, edits=edits)
+        with pytest.raises(BadRequest, match="only an approval changes a call"):
+            desk.confirm("t", "skip", pause.id, token=pause.token, principal=ALICE, edits={"amount": 1})
+        assert desk.waiting("t") == [pause] and ledger("charge") == []
+        assert [r["outcome"] for r in desk.history("t")] == ["refused"] * 4
+
+
+def test_an_edit_the_check_refuses_is_refused_and_the_call_waits_as_asked(tmp_path, ledger):
+    with Desk.from_file(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}") as desk:  # refuses charges over 500
+        [pause] = desk.send("t", "charge 150 to order 4411").waiting
+        with pytest.raises(EditRefused, match=r"Charge 900\.00 EUR to order 4411 would be refused: Charges over 500"):
+            desk.confirm("t", "approve", pause.id, token=pause.token, edits={"amount": 900})
+        assert desk.waiting("t") == [pause] and ledger("charge") == []
+        assert desk.confirm("t", "approve", pause.id, token=pause.token, edits={"amount": 150.0}).status == "done"
+        assert [(c["amount"]) for c in ledger("charge")] == [150]  # the same value changes nothing
+
+
+def test_an_edit_crossing_a_rule_becomes_a_new_pause_for_the_approver_that_rule_names(tmp_path, ledger):
+    with opened(tmp_path, FINANCE_FOR_LARGE) as desk:
+        pause = charge(desk, "t", 400)
+        told = announced(desk)
+        moved = desk.confirm("t", "approve", pause.id, token=pause.token, principal=ALICE, edits={"amount": 2000})
+        [again] = moved.waiting
+        assert moved.status == "waiting" and ledger("charge") == []
+        assert again.id != pause.id and again.token != pause.token
+        assert again.arguments[0] == {"name": "amount", "value": 2000, "origin": "edited:alice@shop.example"}
+        assert again.proposed == pause.arguments and again.edited_by == "alice@shop.example"
+        assert [p.id for p in told] == [again.id]
+        delivered = told[0]
+        assert delivered.after_answer is not None and delivered.after_answer["decision"] == "edited"
+        assert delivered.to_dict()["proposed"][0]["value"] == 400
+        assert delivered.to_dict()["arguments"][0]["value"] == 2000
+
+        with pytest.raises(NotAnApprover):  # Alice could change it, not approve it as changed
+            desk.confirm("t", "approve", again.id, token=again.token, principal=ALICE)
+        card = card_of(again, desk.verdict(again, Admission("t", FIONA, ALICE.key)), None)
+        assert card["arguments"][0]["asked"] == {"value": 400, "shown": "400.00 EUR"}
+        done = desk.confirm("t", "approve", again.id, token=again.token, principal=FIONA)
+        assert done.status == "done" and [c["amount"] for c in ledger("charge")] == [2000]
+        history = [(r["by"], r["decision"], r["outcome"]) for r in desk.history("t")]
+        assert history == [("alice", "edited", "taken"), ("alice", "approve", "refused"), ("fiona", "approve", "taken")]
+
+
+def test_under_four_eyes_an_edit_voids_the_approvals_given_and_two_people_approve_the_changed_call(tmp_path, ledger):
+    with opened(tmp_path, FOUR_EYES) as desk:
+        pause = charge(desk, "t", 400)
+        counted = desk.confirm("t", "approve", pause.id, token=pause.token, principal=FIONA)
+        assert counted.status == "waiting" and counted.waiting[0].approvals["given"][0]["by"] == "fiona"
+        moved = desk.confirm("t", "approve", pause.id, token=pause.token, principal=FRANK, edits={"amount": 300})
+        [again] = moved.waiting
+        assert again.approvals == {"needed": 2, "given": []}  # Fiona's approval was of 400
+        assert desk.confirm("t", "approve", again.id, token=again.token, principal=FRANK).status == "waiting"
+        assert ledger("charge") == []
+        assert desk.confirm("t", "approve", again.id, token=again.token, principal=GINA).status == "done"
+        assert [c["amount"] for c in ledger("charge")] == [300]
+
+
+def test_two_people_editing_the_same_pause_at_once_one_wins_and_the_call_runs_once(tmp_path, ledger):
+    with opened(tmp_path, FINANCE_FOR_LARGE) as desk, opened(tmp_path, FINANCE_FOR_LARGE) as other:
+        for round in range(3):
+            pause = charge(desk, f"t{round}", 2000)
+            fiona = partial(_edited, desk, pause, FIONA, 1900)
+            frank = partial(_edited, other, pause, FRANK, 1800)
+            outcomes = at_once(fiona, frank)
+            assert sorted(type(o).__name__ for o in outcomes) == ["InterruptStale", "Reply"], outcomes
+            [won] = [o for o in outcomes if not isinstance(o, InterruptStale)]
+            assert won.status == "done" and len(ledger("charge")) == round + 1
+            assert ledger("charge")[-1]["amount"] == won.steps[0].arguments[0]["value"]
+
+
+def _edited(desk: Desk, pause, who, amount):
+    try:
+        return desk.confirm(
+            pause.thread, "approve", pause.id, token=pause.token, principal=who, edits={"amount": amount}
+        )
+    except InterruptStale as stale:
+        return stale
