@@ -1,6 +1,8 @@
 """Several answers in one request (POST /interrupts/answers) over real uvicorn: each claimed on its own, each
 succeeding or failing alone, each judged by the rules as if it had come by itself."""
 
+import json
+
 import httpx
 import pytest
 
@@ -81,3 +83,12 @@ def test_a_batch_carries_edits_and_is_refused_whole_only_when_it_is_too_large(se
     assert (too_many.status_code, too_many.json()["error"]) == (400, "bad_request")
     assert "answers" in too_many.json()["message"]
     assert client.post("/interrupts/answers", json={"answers": []}).status_code == 401
+
+
+def test_a_hostile_page_cannot_send_a_batch_through_the_persons_browser(served, ledger):
+    client, _ = served
+    pause = started(client, "t", "charge 2000 to order 4411")
+    body = json.dumps({"answers": [given(pause)]})
+    forged = client.post("/interrupts/answers", content=body, headers={**token(FIONA), "content-type": "text/plain"})
+    assert (forged.status_code, forged.json()["error"]) == (415, "unsupported_media_type")
+    assert ledger("charge") == []

@@ -131,3 +131,15 @@ def _edited(desk: Desk, pause, who, amount):
         )
     except InterruptStale as stale:
         return stale
+
+
+def test_a_signed_link_never_changes_a_call_even_where_its_answer_carries_changes(tmp_path, ledger):
+    from stalwart_agents.engine.answer import Answer
+
+    with opened(tmp_path, "check: {}") as desk:
+        pause = charge(desk, "t", 150)
+        admitted = Admission("t", ALICE, ALICE.key)
+        linked = Answer.of("approve", None, pause.token, "link", admitted, edits={"amount": 1})
+        with pytest.raises(BadRequest, match="a signed link approves exactly what it shows"):
+            desk.answer(admitted, linked, pause.id)
+        assert desk.waiting("t") == [pause] and ledger("charge") == []

@@ -186,3 +186,11 @@ def test_an_mcp_tool_made_editable_in_agent_yaml_runs_as_changed_within_its_inpu
     done = desk.confirm("t", "approve", pause.id, token=pause.token, edits={"subject": "the dinner"})
     assert done.status == "done"
     assert [(c["to"], c["subject"]) for c in mail.calls("send_mail")] == [("ann", "the dinner")]
+
+    from stalwart_agents import ConfigError
+
+    with pytest.raises(ConfigError) as wrong:
+        mail.desk(tmp_path, {"send_mail": {"editable": ["body"]}})
+    assert wrong.value.key == "agents[0].mcp[0].tools.send_mail.editable"
+    said = "editable names 'body', which is not a parameter a call passes; its parameters: subject, to"
+    assert said in str(wrong.value)

@@ -61,6 +61,8 @@ def test_a_slot_no_parameter_takes_is_an_error_naming_file_line_and_tool(tmp_pat
             "needs y",
         ),
         ("@tool(says=['pay {x'])\ndef pay(x: int): ...", "pay {x"),
+        ("@tool(write=True, editable=['amount'])\ndef pay(x: int): ...", "editable names 'amount', which is not a"),
+        ("@tool(write=True, editable=['result'])\ndef pay(x: int, result=None): ...", "its parameters: x"),
         ("x = 1", "declares no @tool functions"),
         ("import nowhere_to_be_found", "failed to import: ModuleNotFoundError"),
     ],

@@ -29,18 +29,14 @@ MAX_EDITS = 50
 @dataclass(frozen=True)
 class Edit:
     """An approval's changes, judged: the pause as asked, as it would ask with the changes (``changed``), the new
-    values, and who wrote them."""
+    values, who wrote them, and the changed call's arguments (each changed one of origin ``edited:<who>``)."""
 
     asked: Pause
     changed: Pause
     changes: dict[str, JSON]
     editor: str | None
     tool: Tool
-
-    @property
-    def arguments(self) -> list[Argument]:
-        """The changed call's arguments, each changed one of origin ``edited:<who>``."""
-        return Decision("approve", edits=self.changes, editor=self.editor).applied(from_dicts(self.asked.arguments))
+    arguments: tuple[Argument, ...]
 
     def stored(self) -> dict[str, object]:
         """What the pause keeps of the changes besides its answer: the new values, and who wrote them."""
@@ -85,8 +81,8 @@ def judged(pause: Pause, tool: Tool, edits: Mapping[str, JSON], editor: str | No
             changes[name] = fitted
     if not changes:
         return None
-    edit = Edit(pause, pause, changes, editor, tool)
-    return replace(edit, changed=_changed(pause, tool, edit.arguments))
+    arguments = Decision("approve", edits=changes, editor=editor).applied(from_dicts(pause.arguments))
+    return Edit(pause, _changed(pause, tool, arguments), changes, editor, tool, tuple(arguments))
 
 
 def tainted_by(pause: Pause) -> list[str]:
