@@ -1,6 +1,7 @@
 """Edit, then approve: a person changes what a tool declares editable, the check runs again on the changed call, and
 the approval means exactly the call that person saw and was allowed to give."""
 
+import uuid
 from functools import partial
 
 import pytest
@@ -8,10 +9,11 @@ import pytest
 from stalwart_agents import BadRequest, Desk, EditRefused, InterruptStale, NotAnApprover
 from stalwart_agents.approvals.admission import Admission
 from stalwart_agents.approvals.card import card_of
+from stalwart_agents.storage import open_storage
 
-from .conftest import SHOP
+from .conftest import SHOP, present
 from .server import at_once
-from .test_approvers import ALICE, FINANCE_FOR_LARGE, FIONA, FOUR_EYES, FRANK, GINA, charge, opened
+from .test_approvers import ALICE, FINANCE_FOR_LARGE, FIONA, FOUR_EYES, FRANK, GINA, charge, opened, shop
 
 
 def announced(desk: Desk) -> list:
@@ -143,3 +145,27 @@ def test_a_signed_link_never_changes_a_call_even_where_its_answer_carries_change
         with pytest.raises(BadRequest, match="a signed link approves exactly what it shows"):
             desk.answer(admitted, linked, pause.id)
         assert desk.waiting("t") == [pause] and ledger("charge") == []
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres", "dynamodb"])
+def store(request, tmp_path):
+    """Each backend, so what an edit keeps (the answer's changes, the next pause's proposed call) is read back alike."""
+    urls = {"memory": lambda: "memory://", "sqlite": lambda: f"sqlite:///{tmp_path / 'runs.db'}"}
+    urls["postgres"] = lambda: request.getfixturevalue("postgres_cluster").create_database(f"d_{uuid.uuid4().hex[:8]}")
+    urls["dynamodb"] = lambda: request.getfixturevalue("dynamodb_url")
+    opened = open_storage(urls[request.param]())
+    yield opened
+    opened.close()
+
+
+def test_on_every_backend_a_change_asked_again_keeps_both_calls_and_runs_the_approved_one(store, tmp_path, ledger):
+    with Desk.from_file(shop(tmp_path, FINANCE_FOR_LARGE), storage=store) as desk:
+        pause = charge(desk, "t", 400)
+        moved = desk.confirm("t", "approve", pause.id, token=pause.token, principal=ALICE, edits={"amount": 1250.5})
+        [again] = desk.waiting("t")
+        assert again == moved.waiting[0] and again.arguments[0]["value"] == 1250.5
+        assert again.proposed == pause.arguments and again.edited_by == "alice@shop.example"
+        stored = present(store.get_pause(pause.id)).answer or {}
+        assert (stored["decision"], stored["edits"], stored["editor"]) == ("edited", {"amount": 1250.5}, ALICE.called)
+        assert desk.confirm("t", "approve", again.id, token=again.token, principal=FIONA).status == "done"
+        assert [c["amount"] for c in ledger("charge")] == [1250.5]
