@@ -57,6 +57,11 @@ export const elementStyles = [
       color: var(--_accent-fg);
       background: var(--_accent);
     }
+    /* The approval of what cannot be undone, on a card and in the inbox's summary. */
+    button.irreversible {
+      background: var(--_warn);
+      border-color: var(--_warn);
+    }
     button:disabled {
       cursor: default;
       opacity: 0.6;

@@ -76,8 +76,8 @@ export function recordText(record) {
   return t(theirs ? `${key}By` : key, { title: record.title, value, decision: record.decision, who: record.who, changes });
 }
 
-/** A value as a record says it: text as it is, anything else as JSON. @param {unknown} value */
-function show(value) {
+/** A value as a person reads it: text as it is, anything else as JSON. @param {unknown} value */
+export function show(value) {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

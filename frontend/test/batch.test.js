@@ -85,6 +85,7 @@ test('selecting rows of one tool: the bar counts them, and rows of another tool 
   assert.equal(words($(el, '[part=batch] p')), '1 selected Only calls to Charge a card can join this selection.');
   assert.deepEqual(boxes(el).map((box) => box.disabled), [false, true, false], 'the refund cannot join the charges');
   await check(el, 2);
+  assert.deepEqual($$(el, '[part=row]').map((row) => row.hasAttribute('data-selected')), [true, false, true], 'a selected row stands out');
   assert.equal(words(batch(el, 'approve')), 'Approve 2');
   assert.equal(words(batch(el, 'skip')), 'Skip 2');
   assert.equal(words(batch(el, 'clear')), 'Clear selection');
@@ -106,7 +107,7 @@ test('"Approve 3" first shows exactly what will run: the count, each call, the s
   assert.equal(el.shadowRoot.activeElement, summary.querySelector('h3'), 'focus on the question, so a screen reader reads it');
   assert.deepEqual([...summary.querySelectorAll('li')].map(words), THREE.map((one) => one.card.title));
   assert.deepEqual($$(el, '[part=batch-total]').map(words), ['Amount in total: 1,620.50 EUR']);
-  assert.equal(words(batch(el, 'send')), 'Yes, approve 3');
+  assert.equal(words(batch(el, 'send')), 'Approve 3', 'the answer the bar offered, now sent');
   assert.deepEqual(fetcher.calls.map((call) => call.method), ['GET']);
   assert.ok(boxes(el).every((box) => box.disabled), 'the selection holds still while its summary is shown');
   assert.deepEqual(await violations(), []);
@@ -114,6 +115,21 @@ test('"Approve 3" first shows exactly what will run: the count, each call, the s
   assert.equal($(el, '[part=batch-summary]'), null);
   assert.equal(el.shadowRoot.activeElement, batch(el, 'approve'), 'back to the button that asked');
   assert.ok(boxes(el).every((box) => !box.disabled && box.checked));
+});
+
+test('approving calls that cannot be undone says so first, and its button is drawn as an irreversible approve is', async () => {
+  const receipts = [1, 2].map((n) => pause(n, 0, { tool: 'send_receipt', irreversible: true, card: { irreversible: true, arguments: [] } }));
+  const { el } = await desk(receipts);
+  await check(el, 0);
+  await check(el, 1);
+  await click(el, batch(el, 'approve'));
+  const summary = $(el, '[part=batch-summary]');
+  assert.equal(words(summary.firstElementChild), 'Nothing can undo these calls once they run.');
+  assert.equal(batch(el, 'send').className, 'irreversible');
+  assert.deepEqual($$(el, '[part=batch-total]'), []);
+  await click(el, batch(el, 'back'));
+  await click(el, batch(el, 'skip'));
+  assert.equal(words($(el, '[part=batch-summary] p')), 'Skip 2 Back', 'skipping them undoes nothing, so no warning');
 });
 
 test('no sum where the calls do not all give the amount as a number in one currency', async () => {
@@ -150,7 +166,7 @@ test('confirming sends one POST /interrupts/answers, then says what became of ea
     ],
   });
   assert.deepEqual($$(el, '[part=status] .line').map(words), [
-    'You answered Approve for 1 of 3',
+    'You approved 1 of 3',
     'Charge 40.00 EUR to order 1: done',
     'Charge 80.50 EUR to order 2: someone else answered first',
     'Charge 1500.00 EUR to order 3: not yours to answer',
@@ -177,7 +193,7 @@ test('each outcome in words: skipped, answered (an approval counted), expired, a
   await click(el, batch(el, 'send'));
   const lines = $$(el, '[part=status] .line');
   assert.deepEqual(lines.map(words), [
-    'You answered Skip this step for 2 of 4',
+    'You skipped 2 of 4',
     'Charge 40.00 EUR to order 1: skipped',
     'Charge 80.50 EUR to order 2: answered',
     'Charge 1500.00 EUR to order 3: not done, nobody answered in time',

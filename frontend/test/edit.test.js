@@ -233,6 +233,9 @@ test('the chat sends the changes in its resume, and records them from the answer
   FakeEventSource.opened[0].emit('answer', EDITED, 3);
   await settle(el);
   assert.deepEqual($$(el, '.record .what').map(words), ['You approved 120.00 EUR (asked 150.00 EUR): Charge 120.00 EUR to order 4411']);
+  assert.deepEqual($$(el, '[part=log] .entry').map((entry) => entry.classList[1]), ['record', 'reply'], 'in its place, before what it did');
+  const numbers = $$(el, '[part=log] .entry').map((entry) => Number(entry.dataset.entry));
+  assert.equal(new Set(numbers).size, 2, 'each line keeps a place of its own');
 });
 
 test('the inbox sends the changes in the pause\'s resume, and says the call approved with changes by its tool', async () => {

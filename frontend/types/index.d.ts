@@ -298,8 +298,8 @@ export type StringKey =
   | 'deadlineSkip' | 'deadlineCancel' | 'escalatesAt' | 'overdueAt' | 'escalated' | 'escalatedOverdue'
   | 'expiredSkip' | 'expiredCancel' | 'outcome_expired' | 'recordExpired' | 'requestExpired' | 'linkNothingDone'
   | 'origin_edited' | 'origin_edited_by' | 'approveEdited' | 'approveEditedIrreversible' | 'editAsked' | 'editReset' | 'editNumber' | 'editInteger' | 'editChange' | 'recordApproveEdited' | 'recordApproveEditedBy' | 'recordEdited' | 'recordEditedBy'
-  | 'batchSelect' | 'batchSelectCall' | 'batchSelected' | 'batchOneTool' | 'batchApprove' | 'batchSkip' | 'batchClear' | 'batchSure_approve' | 'batchSure_skip' | 'batchYes_approve' | 'batchYes_skip'
-  | 'batchBack' | 'batchTotal' | 'batchAnswered' | 'batchTaken' | 'batchStale' | 'batchNotYours' | 'batchFailed';
+  | 'batchSelect' | 'batchSelectCall' | 'batchSelected' | 'batchOneTool' | 'batchApprove' | 'batchSkip' | 'batchClear' | 'batchSure_approve' | 'batchSure_skip'
+  | 'batchBack' | 'batchTotal' | 'batchIrreversible' | 'batchDone_approve' | 'batchDone_skip' | 'batchTaken' | 'batchStale' | 'batchNotYours' | 'batchFailed';
 
 export type Strings = Record<StringKey, string>;
 

@@ -312,7 +312,7 @@ export class StalwartChat extends StalwartElement {
       (entry) => entry.kind === 'record' && !entry.event && entry.record?.pause === record.pause && entry.record?.decision === record.decision,
     );
     if (mine) this.entries = this.entries.map((entry) => (entry === mine ? { ...entry, record, event: id || 'seen' } : entry));
-    else this.record([{ kind: 'record', record, event: id || 'seen' }]);
+    else this.record([{ kind: 'record', record, event: id || 'seen' }], this.link?.edited?.pause === record.pause ? this.link.edited.before : undefined);
   }
 
   /**
@@ -408,8 +408,10 @@ export class StalwartChat extends StalwartElement {
       if (edits) body.edits = edits;
       const answer = await link.client.resume(link.thread, body);
       if (link !== this.link) return;
-      // An approval with changes is recorded from its answer event, which says each change as the service shows it.
+      // An approval with changes is recorded from its answer event, which says each change as the service shows it,
+      // in its place: before what its answer added.
       outcome = this.apply(answer, edits ? [] : this.decided(interrupt, decision, value, answer));
+      if (edits) link.edited = { pause: interrupt.id, before: outcome };
       this.follow(link);
     } catch (err) {
       if (link !== this.link) return;
@@ -485,11 +487,17 @@ export class StalwartChat extends StalwartElement {
     return this.record(lines);
   }
 
-  /** Append lines to the log; the place of the first. @private @param {Array<Omit<Entry, 'n'>>} lines */
-  record(lines) {
+  /**
+   * Append lines to the log, or put them before the line at place `before`; the place of the first.
+   * @private @param {Array<Omit<Entry, 'n'>>} lines @param {number} [before]
+   */
+  record(lines, before) {
     if (!lines.length) return undefined;
-    const first = (this.entries.at(-1)?.n ?? 0) + 1;
-    this.entries = [...this.entries, ...lines.map((line, i) => ({ ...line, n: first + i }))].slice(-KEPT);
+    const first = Math.max(0, ...this.entries.map((entry) => entry.n)) + 1;
+    const entries = [...this.entries];
+    const at = entries.findIndex((entry) => entry.n === before);
+    entries.splice(at < 0 ? entries.length : at, 0, ...lines.map((line, i) => ({ ...line, n: first + i })));
+    this.entries = entries.slice(-KEPT);
     return first;
   }
 
@@ -524,6 +532,8 @@ export class StalwartChat extends StalwartElement {
  * @property {number} epoch bumped by each decision, so a read begun before it does not count
  * @property {boolean} reading
  * @property {boolean} again
+ * @property {{pause: string, before: number | undefined}} [edited] the last approval with changes this page sent, and the
+ * first line its answer added: its record, made from its answer event, goes before that line
  */
 
 /** Keep the objects of pauses that did not change, so their confirmations keep their state. */

@@ -3,6 +3,7 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import { StalwartElement } from '../../element.js';
 import { originText } from '../../origin.js';
 import { reasonText } from '../../reasons.js';
+import { show } from '../../record.js';
 import { resultDisclosure } from '../../result.js';
 import { isSaid, saidText } from '../../said.js';
 import { t } from '../../strings.js';
@@ -192,7 +193,7 @@ export class StalwartConfirm extends StalwartElement {
           const state = form.state[arg.name];
           const asked = state ? arg.shown : arg.asked;
           return html`<dt data-name=${arg.name} title=${arg.name}>${arg.edit ? html`<label for=${id}>${arg.label}</label>` : arg.label}</dt>
-            <dd class="value">${arg.edit ? this.renderInput(arg, id, state) : arg.shown}${asked ? html` <span part="asked-value" class="muted">${t('editAsked', { shown: asked })}</span>` : ''}${
+            <dd class="value">${arg.edit ? this.renderInput(arg, id, state) : arg.shown}${asked ? html` <span part="asked-value">${t('editAsked', { shown: asked })}</span>` : ''}${
               state && state !== 'changed' ? html`<span part="edit-error" id=${`${id}-error`}>${t(state, { label: arg.label })}</span>` : ''
             }</dd>
             <dd class="origin muted" data-origin=${arg.origin}>${arg.words}</dd>`;
@@ -216,7 +217,7 @@ export class StalwartConfirm extends StalwartElement {
         step=${ifDefined(STEPS[arg.edit ?? ''])}
         .value=${String(value)}
         .checked=${value === true}
-        aria-invalid=${invalid ? 'true' : 'false'}
+        aria-invalid=${invalid}
         aria-describedby=${ifDefined(invalid ? `${id}-error` : undefined)}
         ?disabled=${!!this.chosen}
         @input=${(/** @type {Event} */ event) => {
@@ -268,7 +269,6 @@ export class StalwartConfirm extends StalwartElement {
           class=${answer.className}
           data-answer=${answer.decision}
           data-variant=${answer.style}
-          ?data-edited=${approve && edited}
           aria-describedby=${ifDefined(approve && form.error ? form.error : undefined)}
           ?disabled=${!!this.chosen || (approve && !!form.error)}
           @click=${() => this.decide(answer.decision, undefined, approve && edited ? form.edits : undefined)}
@@ -491,9 +491,4 @@ function sourceOf(call, source, truncated) {
   if (truncated) return html`${from} <span class="too-large">${t('sourceTooLarge')}</span>`;
   if (!Object.hasOwn(source, 'value')) return from;
   return html`${from} ${resultDisclosure(source.value, t('showSource'))}`;
-}
-
-/** A value as a person reads it: text as it is, anything else as JSON. @param {unknown} value */
-function show(value) {
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }

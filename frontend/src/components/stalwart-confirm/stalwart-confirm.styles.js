@@ -19,6 +19,7 @@ export default [
       /* Where a value came from sits beside it, not across a wide screen. */
       grid-template-columns: max-content auto 1fr;
       gap: calc(var(--_gap) / 4) var(--_gap);
+      align-items: baseline;
     }
     dt {
       font-weight: 600;
@@ -37,10 +38,6 @@ export default [
       margin: 0 0 calc(var(--_gap) / 2);
       padding-inline-start: calc(var(--_gap) / 2);
       border-inline-start: 4px solid var(--_warn);
-    }
-    button.irreversible {
-      background: var(--_warn);
-      border-color: var(--_warn);
     }
     /* Destructive: the refusal colour, outlined, never the accent's filled look of the answer that goes on. */
     button.danger {
@@ -103,7 +100,9 @@ export default [
     [part='edit-input'][aria-invalid='true'] {
       border: 2px solid var(--_bad);
     }
+    /* What was asked before a change, in the warning colour: a value that changed is the one to read twice. */
     [part='asked-value'] {
+      color: var(--_warn);
       font-family: var(--_font);
       white-space: nowrap;
     }

@@ -175,11 +175,14 @@ export class StalwartInbox extends StalwartElement {
     const button = (name, words, kind = 'quiet') =>
       html`<button type="button" data-batch=${name} class=${kind} ?disabled=${this.sending} @click=${() => this.act(name)}>${t(words, { count })}</button>`;
     if (decision) {
+      // Approving what cannot be undone says so first, and its button is drawn as the card's is.
+      const warn = decision === 'approve' && chosen.some((pause) => pause.card?.irreversible ?? pause.irreversible);
       return html`<section part="batch-summary" aria-labelledby="batch-title">
+        ${warn ? html`<p class="irreversible">${t('batchIrreversible')}</p>` : ''}
         <h3 id="batch-title" tabindex="-1">${t(`batchSure_${decision}`, { count })}</h3>
         <ul>${chosen.map((pause) => html`<li>${titleOf(pause)}</li>`)}</ul>
         ${totalsOf(chosen).map((line) => html`<p part="batch-total">${t('batchTotal', line)}</p>`)}
-        <p class="buttons">${button('send', `batchYes_${decision}`, '')} ${button('back', 'batchBack')}</p>
+        <p class="buttons">${button('send', decision === 'skip' ? 'batchSkip' : 'batchApprove', warn ? 'irreversible' : '')} ${button('back', 'batchBack')}</p>
       </section>`;
     }
     const tool = chosen[0].tool;
@@ -231,7 +234,7 @@ export class StalwartInbox extends StalwartElement {
       const done = items.filter((item) => item?.status === 200).length;
       Object.assign(this, { picked: [], batch: '' });
       await this.refresh();
-      this.notice = [{ text: t('batchAnswered', { decision: answerWords(decision), done, count: chosen.length }) }, ...lines];
+      this.notice = [{ text: t(`batchDone_${decision}`, { done, count: chosen.length }) }, ...lines];
     } catch (err) {
       Object.assign(this, { batch: '', error: messageOf(err) });
     } finally {
@@ -268,7 +271,15 @@ export class StalwartInbox extends StalwartElement {
   /** @private @param {Record<string, any>} pause @param {number} index @param {unknown} theme @param {Record<string, any>} [first] */
   renderRow(pause, index, theme, first) {
     const failure = this.failed[pause.id];
-    return html`<li part="row" class="row" data-id=${pause.id} data-thread=${pause.thread} tabindex="-1" aria-labelledby=${`thread-${index}`}>
+    return html`<li
+      part="row"
+      class="row"
+      data-id=${pause.id}
+      data-thread=${pause.thread}
+      ?data-selected=${this.picked.includes(pause.id)}
+      tabindex="-1"
+      aria-labelledby=${`thread-${index}`}
+    >
       ${this.renderSelect(pause, first)}
       <p part="thread" id=${`thread-${index}`}>${pause.turn ? html`<q part="last-words">${pause.turn}</q>` : t('threadTitle', { thread: pause.thread })}</p>
       ${pause.approvals && !pause.card ? html`<p part="approvals">${approvalsText(pause.approvals)}</p>` : ''}

@@ -121,6 +121,18 @@ export default [
     [part='batch-total'] {
       font-weight: 600;
     }
+    /* As on the card: what cannot be undone is said first, and its approval is drawn in the warning colour. */
+    [part='batch-summary'] .irreversible {
+      color: var(--_warn);
+      font-weight: 600;
+      padding-inline-start: calc(var(--_gap) / 2);
+      border-inline-start: 4px solid var(--_warn);
+    }
+    /* A selected row stands out from the others, so the selection reads at a glance down a long list. */
+    [part='row'][data-selected] {
+      border-color: var(--_accent);
+      box-shadow: 0 0 0 1px var(--_accent);
+    }
     .buttons {
       display: flex;
       flex-wrap: wrap;
@@ -134,8 +146,8 @@ export default [
       cursor: pointer;
     }
     [part='select'] input {
-      width: 1.25em;
-      height: 1.25em;
+      width: 1.2em;
+      height: 1.2em;
       margin: 0;
       accent-color: var(--_accent);
     }
