@@ -221,3 +221,23 @@ test('a filter that reads the inbox afresh drops the selection', async () => {
   assert.equal($(el, '[part=batch]'), null);
   assert.ok(boxes(el).every((box) => !box.checked));
 });
+
+test('a selected row shows its call as asked, without inputs: the batch approves exactly what the rows show', async () => {
+  const editable = (n, amount) => {
+    const shown = pause(n, amount);
+    shown.card.arguments[0].edit = 'number';
+    return shown;
+  };
+  const { el } = await desk([editable(1, 40), editable(2, 60)]);
+  const confirm = $$(el, 'stalwart-confirm')[0];
+  const input = $(confirm, '[part=edit-input]');
+  input.value = '30';
+  input.dispatchEvent(new window.Event('input', { bubbles: true }));
+  await settle(confirm);
+  assert.ok(words($(confirm, '[part=asked-value]')).includes('40.00 EUR'), 'the change is shown before selecting');
+  await check(el, 0);
+  await settle(confirm);
+  assert.equal($(confirm, '[part=edit-input]'), null, 'no input once selected');
+  assert.equal($(confirm, '[part=asked-value]'), null);
+  assert.ok(words(confirm.shadowRoot.querySelector('[data-name=amount] + dd')).startsWith('40.00 EUR'));
+});

@@ -284,7 +284,7 @@ export class StalwartInbox extends StalwartElement {
       <p part="thread" id=${`thread-${index}`}>${pause.turn ? html`<q part="last-words">${pause.turn}</q>` : t('threadTitle', { thread: pause.thread })}</p>
       ${pause.approvals && !pause.card ? html`<p part="approvals">${approvalsText(pause.approvals)}</p>` : ''}
       ${failure ? html`<p part="row-error" role="alert">${t('error', { message: failure })}</p>` : ''}
-      <stalwart-confirm .interrupt=${pause} theme=${theme}></stalwart-confirm>
+      <stalwart-confirm .interrupt=${this.picked.includes(pause.id) ? asAsked(pause) : pause} theme=${theme}></stalwart-confirm>
     </li>`;
   }
 
@@ -503,6 +503,15 @@ function answersOf(pause) {
 function toolsOf(known, pauses) {
   const found = pauses.filter((pause) => pause?.tool && !Object.hasOwn(known, pause.tool));
   return found.length ? { ...known, ...Object.fromEntries(found.map((pause) => [pause.tool, String(pause.label || pause.tool)])) } : known;
+}
+
+/**
+ * A selected row's pause without inputs: a batch approves each call as asked, so its card shows it as asked.
+ * @param {Record<string, any>} pause
+ */
+function asAsked(pause) {
+  const card = pause.card;
+  return card ? { ...pause, card: { ...card, arguments: card.arguments?.map((/** @type {object} */ a) => ({ ...a, edit: undefined })) } } : pause;
 }
 
 /** @param {Event} event */
