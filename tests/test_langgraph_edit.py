@@ -67,7 +67,7 @@ def test_an_approval_that_changes_an_editable_argument_runs_the_call_once_with_t
     assert done.status_code == 200, done.text
     assert done.json()["reply"]["text"] == "Done: refunded 30 to order 4411."
     [step] = done.json()["steps"]
-    assert values(step["arguments"]) == {"amount": (30, "edited:anonymous"), "order_id": ("4411", "model")}
+    assert values(step["arguments"]) == {"amount": (30, "edited"), "order_id": ("4411", "model")}
     assert till.heard == [{"decision": "approve", "arguments": {"order_id": "4411", "amount": 30}}]
     assert till.refunds == [{"order_id": "4411", "amount": 30}]
 
