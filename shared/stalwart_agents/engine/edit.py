@@ -12,7 +12,7 @@ its author does not satisfy, and under four eyes the approvals given so far are 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import BadRequest
@@ -26,17 +26,22 @@ MAX_EDITS = 50
 """The most arguments one approval may change: more than any tool a person reads takes."""
 
 
+Fit = Callable[[str, JSON, JSON], JSON]
+"""A door's check of one change: ``(name, value, asked)`` to the value the call takes, or ValueError saying why."""
+
+
 @dataclass(frozen=True)
 class Edit:
     """An approval's changes, judged: the pause as asked, as it would ask with the changes (``changed``), the new
-    values, who wrote them, and the changed call's arguments (each changed one of origin ``edited:<who>``)."""
+    values, who wrote them, the changed call's arguments (each changed one of origin ``edited:<who>``), and how a
+    value of each reads (``shown``: in its unit, where the tool gives one)."""
 
     asked: Pause
     changed: Pause
     changes: dict[str, JSON]
     editor: str | None
-    tool: Tool
     arguments: tuple[Argument, ...]
+    shown: Callable[[str, JSON], str]
 
     def stored(self) -> dict[str, object]:
         """What the pause keeps of the changes besides its answer: the new values, and who wrote them."""
@@ -48,41 +53,58 @@ class Edit:
         lines = [
             {
                 "name": name,
-                "label": self.tool.label_of(name),
+                "label": self.asked.labels.get(name, name),
                 "asked": asked.get(name),
                 "value": value,
-                "from": self.tool.shown(name, asked[name]) if name in asked else None,
-                "to": self.tool.shown(name, value),
+                "from": self.shown(name, asked[name]) if name in asked else None,
+                "to": self.shown(name, value),
             }
             for name, value in sorted(self.changes.items())
         ]
         return {"edits": lines, "changed_to": {"title": self.changed.title, "arguments": self.changed.arguments}}
 
 
-def judged(pause: Pause, tool: Tool, edits: Mapping[str, JSON], editor: str | None) -> Edit | None:
-    """The changes ``edits`` makes to ``pause``'s call, each one the tool lets a person make, of the type it takes;
-    None where every value is the one asked (an approval as it is).  BadRequest names the first that is not."""
+def changes_of(pause: Pause, editable: Sequence[str], fit: Fit, edits: Mapping[str, JSON]) -> dict[str, JSON]:
+    """The changes ``edits`` makes to ``pause``'s call, each to an argument of ``editable`` and as ``fit`` takes it;
+    a value the same as asked is no change.  BadRequest names the first that is not, for either door."""
     if pause.kind != "confirm":
         raise BadRequest(f"edits: a {pause.kind} pause asks no call a person may change; send no edits")
     if len(edits) > MAX_EDITS:
         raise BadRequest(f"edits: at most {MAX_EDITS} arguments may be changed at once")
-    editable = [name for name in pause.editable or () if name in tool.editable]
     asked = {a["name"]: a["value"] for a in pause.arguments}
     changes: dict[str, JSON] = {}
     for name, value in edits.items():
         if name not in editable:
             may = f"only {', '.join(editable)}" if editable else "none of its arguments"
-            raise BadRequest(f"edits.{name}: a person may change {may} before approving {tool.label}")
+            raise BadRequest(f"edits.{name}: a person may change {may} before approving {pause.label}")
         try:
-            fitted = tool.edited(name, value, asked.get(name))
+            fitted = fit(name, value, asked.get(name))
         except ValueError as exc:
             raise BadRequest(f"edits.{name}: {exc}") from None
         if name not in asked or not _same(asked[name], fitted):
             changes[name] = fitted
-    if not changes:
-        return None
+    return changes
+
+
+def edit_of(
+    pause: Pause,
+    changes: dict[str, JSON],
+    editor: str | None,
+    *,
+    title: Callable[[Mapping[str, JSON]], str],
+    shown: Callable[[str, JSON], str],
+) -> Edit:
+    """``changes`` made by ``editor`` to ``pause``'s call; ``title`` describes a call, ``shown`` reads a value."""
     arguments = Decision("approve", edits=changes, editor=editor).applied(from_dicts(pause.arguments))
-    return Edit(pause, _changed(pause, tool, arguments), changes, editor, tool, tuple(arguments))
+    return Edit(pause, _changed(pause, title(keywords(arguments)), arguments), changes, editor, tuple(arguments), shown)
+
+
+def judged(pause: Pause, tool: Tool, edits: Mapping[str, JSON], editor: str | None) -> Edit | None:
+    """The changes ``edits`` makes to the call of ``pause``, a pause of ``tool``: to what both the pause (as shown)
+    and the tool (now) let a person change, each of the type the tool takes; None where none changes anything."""
+    editable = [name for name in pause.editable or () if name in tool.editable]
+    changes = changes_of(pause, editable, tool.edited, edits)
+    return edit_of(pause, changes, editor, title=tool.title, shown=tool.shown) if changes else None
 
 
 def tainted_by(pause: Pause) -> list[str]:
@@ -90,7 +112,7 @@ def tainted_by(pause: Pause) -> list[str]:
     return [r.split("untrusted:", 1)[1] for r in pause.reasons if r.startswith("tainted_call:") and "untrusted:" in r]
 
 
-def _changed(pause: Pause, tool: Tool, arguments: list[Argument]) -> Pause:
+def _changed(pause: Pause, title: str, arguments: list[Argument]) -> Pause:
     """The pause as the changed call would ask it, for the approver rules to judge: an id of its own (their
     judgement is kept by id), its new title, and no approvals, which were given to the call as asked."""
     listed: list[ArgumentDict] = shown(arguments)
@@ -99,7 +121,7 @@ def _changed(pause: Pause, tool: Tool, arguments: list[Argument]) -> Pause:
         pause,
         id=f"{pause.id}~{digest}",
         arguments=listed,
-        title=tool.title(keywords(arguments)),
+        title=title,
         approvals=None,
     )
 

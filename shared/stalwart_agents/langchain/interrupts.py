@@ -24,10 +24,10 @@ from typing import Any, Literal, cast
 
 from ..approvals.card import Input
 from ..engine.arguments import ArgumentDict
+from ..engine.edit import Edit, changes_of, edit_of
 from ..engine.pause import ANSWERS, Pause, iso, new_token
-from ..errors import BadRequest
 from ..storage import RunRecord
-from ..tools.python import INPUTS, fits_schema, same_kind, shown_value
+from ..tools.python import fits_schema, input_kind, same_kind, shown_value
 from ..vocabulary import JSON, Choice
 
 Schemas = Mapping[str, Mapping[str, Any]]
@@ -159,65 +159,24 @@ def inputs_of(pause: Pause, schemas: Schemas) -> dict[str, Input]:
 
 
 def _input(schema: Mapping[str, Any] | None, asked: JSON) -> Input | None:
-    declared = (schema or {}).get("type")
-    named = [declared] if isinstance(declared, str) else list(declared or ())
-    typed = next((t for t in named if t in INPUTS.values()), None)
-    kind = typed or next((INPUTS[k] for k in (bool, int, float, str) if type(asked) is k), None)
+    kind = input_kind((schema or {}).get("type"), asked)
     return cast(Input, kind) if kind is not None else None
 
 
 def judged(pause: Pause, schemas: Schemas, edits: Mapping[str, JSON]) -> dict[str, JSON]:
-    """The changes ``edits`` makes to ``pause``'s call: each to an argument it lets a person change, of its schema's
-    type, else of the kind of value asked; a value the same as asked is no change.  BadRequest names the first that
-    is not."""
-    if pause.kind != "confirm":
-        raise BadRequest(f"edits: a {pause.kind} pause asks no call a person may change; send no edits")
-    editable = pause.editable or []
-    asked = {a["name"]: a["value"] for a in pause.arguments}
-    changes: dict[str, JSON] = {}
-    for name, value in edits.items():
-        if name not in editable:
-            may = f"only {', '.join(editable)}" if editable else "none of its arguments"
-            raise BadRequest(f"edits.{name}: a person may change {may} before approving {pause.title}")
-        try:
-            fitted = fits_schema(schemas[name], value) if name in schemas else same_kind(value, asked[name])
-        except ValueError as exc:
-            raise BadRequest(f"edits.{name}: {exc}") from None
-        if not _same(asked[name], fitted):
-            changes[name] = fitted
-    return changes
+    """The changes ``edits`` makes to ``pause``'s call (``engine/edit.py``): each to an argument it lets a person
+    change, of its schema's type, else of the kind of value asked."""
+
+    def fit(name: str, value: JSON, asked: JSON) -> JSON:
+        return fits_schema(schemas[name], value) if name in schemas else same_kind(value, asked)
+
+    return changes_of(pause, pause.editable or [], fit, edits)
 
 
-def _same(asked: JSON, value: JSON) -> bool:
-    """Whether a value is the one asked: ``150.0`` for ``150`` changes nothing; ``True`` for ``1`` does."""
-    return asked == value and isinstance(asked, bool) == isinstance(value, bool)
-
-
-def changed(pause: Pause, edits: Mapping[str, JSON], editor: str | None) -> list[ArgumentDict]:
-    """``pause``'s arguments as approved: each changed one with its new value, of origin ``edited:<who>``."""
-    origin = f"edited:{editor}" if editor else "edited"
-    return [
-        ArgumentDict(name=a["name"], value=edits[a["name"]], origin=origin) if a["name"] in edits else a
-        for a in pause.arguments
-    ]
-
-
-def audited(pause: Pause, edits: Mapping[str, JSON], editor: str | None) -> dict[str, object]:
-    """What the thread's log keeps of an approval with changes: each change as asked and as approved, in a
-    person's words too, and the call as it was approved."""
-    asked = {a["name"]: a["value"] for a in pause.arguments}
-    lines = [
-        {
-            "name": name,
-            "label": pause.labels.get(name, name),
-            "asked": asked[name],
-            "value": value,
-            "from": shown_value(asked[name]),
-            "to": shown_value(value),
-        }
-        for name, value in sorted(edits.items())
-    ]
-    return {"edits": lines, "changed_to": {"title": pause.title, "arguments": changed(pause, edits, editor)}}
+def edit_in(pause: Pause, changes: Mapping[str, JSON], editor: str | None) -> Edit:
+    """An approval's changes to a graph's call: the call keeps its title (a graph describes none), and values read
+    as they are (a graph gives them no units)."""
+    return edit_of(pause, dict(changes), editor, title=lambda _: pause.title, shown=lambda _, value: shown_value(value))
 
 
 def resumed(asked: object, kind: str, decision: str, value: JSON, edits: Mapping[str, JSON]) -> JSON:

@@ -68,7 +68,7 @@ from ..errors import (
 from ..storage import Changes, Event, InboxEntry, PauseRecord, RunRecord, ShownMessage, Storage, open_storage
 from ..vocabulary import JSON, RunStatus
 from .graph_state import Happened, ReplyWords, TurnInput, happened, last_words, said, tool_steps
-from .interrupts import Schemas, audited, changed, inputs_of, judged, pause_of, resumed, schemas_of, unknown_of
+from .interrupts import Schemas, edit_in, inputs_of, judged, pause_of, resumed, schemas_of, unknown_of
 
 if TYPE_CHECKING:
     from ..http.app import Service
@@ -225,7 +225,8 @@ class GraphDoor:
             else:
                 asked = next((i.value for i in pending if i.id == shown.id), None)
                 self._take(thread, shown, resumed(asked, shown.kind, answer.decision, value, edits))
-        return self._reply(run, session, (shown, changed(shown, edits, answer.editor)) if edits else None)
+        approved = edit_in(shown, edits, answer.editor).changed.arguments if edits else None
+        return self._reply(run, session, (shown, approved) if approved is not None else None)
 
     def rollback(self, user: str, *, session: str | None = None) -> Reply:
         """An operator's rollback: every open pause of the thread answered ``cancel_all`` through the graph, which
@@ -635,7 +636,7 @@ def _answered(run: RunRecord, pause: Pause, answer: Answer, edits: Mapping[str, 
     """The thread log's line of an answer taken, in the commit that claims its pause: with the changes a person
     made, as asked and as approved."""
     body = {"type": "answer", "run": run.id, "pause": pause.id, "title": pause.title, **answer.audited(pause)}
-    changes = audited(pause, edits, answer.editor) if edits else {}
+    changes = edit_in(pause, edits, answer.editor).audited() if edits else {}
     return Event(pause.thread, {**body, **changes, "outcome": "taken", "at": iso(at)})
 
 

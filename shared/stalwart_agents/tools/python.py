@@ -121,14 +121,9 @@ class Tool:
         """How a person types a new value of ``parameter`` in (``number``, ``integer``, ``string``, ``boolean``), by
         its schema or annotation, else by the value asked; None for a value no single field holds (a list)."""
         if self.schema is not None:
-            typed = self.schema.get("properties", {}).get(parameter, {}).get("type")
-            if typed in INPUTS.values():
-                return str(typed)
-        else:
-            annotation = self.signature.parameters[parameter].annotation
-            if annotation in INPUTS:
-                return INPUTS[annotation]
-        return next((INPUTS[kind] for kind in (bool, int, float, str) if type(asked) is kind), None)
+            return input_kind(self.schema.get("properties", {}).get(parameter, {}).get("type"), asked)
+        annotation = self.signature.parameters[parameter].annotation
+        return INPUTS[annotation] if annotation in INPUTS else input_kind(None, asked)
 
     def label_of(self, parameter: str) -> str:
         """A person's name for ``parameter``: its label, else its own name."""
@@ -238,6 +233,13 @@ def shown_value(value: JSON, unit: str | None = None) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def input_kind(declared: object, asked: JSON) -> str | None:
+    """How a value is typed in, by a JSON Schema ``type`` (a name, or a list of them), else by the value asked."""
+    named = [declared] if isinstance(declared, str) else declared if isinstance(declared, list) else []
+    typed = next((str(t) for t in named if t in INPUTS.values()), None)
+    return typed or next((INPUTS[kind] for kind in (bool, int, float, str) if type(asked) is kind), None)
 
 
 def _fits_annotation(annotation: object, value: JSON) -> JSON:
