@@ -1,5 +1,6 @@
 import json
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -8,7 +9,7 @@ import pytest
 
 from stalwart_agents import Desk
 from stalwart_agents.aws.local import start_moto
-from stalwart_agents.storage import Storage
+from stalwart_agents.storage import Storage, open_storage
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = ROOT / "examples" / "shop" / "agent.yaml"
@@ -63,6 +64,17 @@ def desk(request, tmp_path, ledger):
     sqlite = request.node.get_closest_marker("sqlite") is not None
     with Desk.from_file(SHOP, storage=f"sqlite:///{tmp_path / 'runs.db'}" if sqlite else "memory://") as desk:
         yield desk
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres", "dynamodb"])
+def each_store(request, tmp_path) -> Iterator[Storage]:
+    """Each backend in turn, one store per test, shared by every desk (worker) the test opens on it."""
+    urls = {"memory": lambda: "memory://", "sqlite": lambda: f"sqlite:///{tmp_path / 'runs.db'}"}
+    urls["postgres"] = lambda: request.getfixturevalue("postgres_cluster").create_database(f"d_{uuid.uuid4().hex[:8]}")
+    urls["dynamodb"] = lambda: request.getfixturevalue("dynamodb_url")
+    store = open_storage(urls[request.param]())
+    yield store
+    store.close()
 
 
 @pytest.fixture

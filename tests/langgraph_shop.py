@@ -125,12 +125,17 @@ def tools(state: MessagesState) -> dict:
 
 
 def build_chat_graph(checkpointer):
+    return looped(model, "tools", tools, checkpointer)
+
+
+def looped(model_node, name: str, node, checkpointer):
+    """A model and the node that makes its calls, taking turns until the model calls nothing."""
     graph = StateGraph(MessagesState)
-    graph.add_node("model", model)
-    graph.add_node("tools", tools)
+    graph.add_node("model", model_node)
+    graph.add_node(name, node)
     graph.add_edge(START, "model")
-    graph.add_conditional_edges("model", lambda state: "tools" if state["messages"][-1].tool_calls else END)
-    graph.add_edge("tools", "model")
+    graph.add_conditional_edges("model", lambda state: name if state["messages"][-1].tool_calls else END)
+    graph.add_edge(name, "model")
     return graph.compile(checkpointer=checkpointer)
 
 
@@ -188,13 +193,7 @@ def build_refund_graph(checkpointer, till: Till, *, schema: Mapping[str, Any] | 
             return {"messages": [declined]}
         return {"messages": [ToolMessage(till.refund(approved), tool_call_id=call["id"], name=call["name"])]}
 
-    graph = StateGraph(MessagesState)
-    graph.add_node("model", refund_model)
-    graph.add_node("refund", refund)
-    graph.add_edge(START, "model")
-    graph.add_conditional_edges("model", lambda state: "refund" if state["messages"][-1].tool_calls else END)
-    graph.add_edge("refund", "model")
-    return graph.compile(checkpointer=checkpointer)
+    return looped(refund_model, "refund", refund, checkpointer)
 
 
 def build_review_graph(

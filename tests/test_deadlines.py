@@ -4,8 +4,6 @@ escalates, over a Desk with an injected clock; every store runs the same rules (
 from __future__ import annotations
 
 import textwrap
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -60,15 +58,9 @@ def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres", "dynamodb"])
-def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
-    """One store per test, shared by every desk (worker) the test opens on it."""
-    urls = {"memory": lambda: "memory://", "sqlite": lambda: f"sqlite:///{tmp_path / 'runs.db'}"}
-    urls["postgres"] = lambda: request.getfixturevalue("postgres_cluster").create_database(f"d_{uuid.uuid4().hex[:8]}")
-    urls["dynamodb"] = lambda: request.getfixturevalue("dynamodb_url")
-    store = open_storage(urls[request.param]())
-    yield store
-    store.close()
+@pytest.fixture
+def storage(each_store: Storage) -> Storage:
+    return each_store
 
 
 def desk_for(store: Storage, tmp_path: Path, agent: str, clock: Clock, told: Any = None) -> Desk:

@@ -139,7 +139,7 @@ class Desk:
         by: str | None = None,
         principal: Principal | None = None,
         session: str | None = None,
-        edits: dict[str, JSON] | None = None,
+        edits: Mapping[str, JSON] | None = None,
     ) -> Reply:
         """Answer the pause ``waiting`` (an id or a Pause), or the first that waits.
 
