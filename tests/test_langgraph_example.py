@@ -50,6 +50,6 @@ def test_the_readmes_commands_run_the_example_as_it_says(tmp_path):
     assert '"text": "Done: refunded 40 to order 4411."' in said and '"status": "done"' in said
     assert said.count('"interrupt_stale"') == 1 and '"question": "Which order should I refund?"' in said
     assert '"edit": "integer"' in said and '"edits.order_id: a person may change only amount' in said
-    assert '"text": "Done: refunded 25 to order 4413."' in said and '"origin": "edited:anonymous"' in said
+    assert '"text": "Done: refunded 25 to order 4413."' in said and '"origin": "edited"' in said
     assert '"value": "4412"' in said and '"forbidden"' in said
     assert '"text": "Nothing was refunded: cancelled by the operator."' in said and '"status": "complete"' in said
