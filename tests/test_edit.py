@@ -9,6 +9,7 @@ import pytest
 from stalwart_agents import BadRequest, Desk, EditRefused, InterruptStale, NotAnApprover
 from stalwart_agents.approvals.admission import Admission
 from stalwart_agents.approvals.card import card_of
+from stalwart_agents.http.card_page import card_html
 
 from .conftest import SHOP, present
 from .server import at_once
@@ -93,6 +94,7 @@ def test_an_edit_crossing_a_rule_becomes_a_new_pause_for_the_approver_that_rule_
             desk.confirm("t", "approve", again.id, token=again.token, principal=ALICE)
         card = card_of(again, desk.verdict(again, Admission("t", FIONA, ALICE.key)), None)
         assert card["arguments"][0]["asked"] == {"value": 400, "shown": "400.00 EUR"}
+        assert "2,000.00 EUR<small>asked 400.00 EUR · changed by alice@shop.example</small>" in card_html(card, "")
         done = desk.confirm("t", "approve", again.id, token=again.token, principal=FIONA)
         assert done.status == "done" and [c["amount"] for c in ledger("charge")] == [2000]
         history = [(r["by"], r["decision"], r["outcome"]) for r in desk.history("t")]

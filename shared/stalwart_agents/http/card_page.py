@@ -168,6 +168,8 @@ def _argument(argument: Argument) -> str:
     origin = _words(argument["origin"])
     if "source" in argument:
         origin += " · " + words("origin_from", tool=argument["source"]["title"])
+    if "asked" in argument:
+        origin = words("editAsked", shown=argument["asked"]["shown"]) + " · " + origin
     shown = f"{_e(argument['shown'])}<small>{origin}</small>"
     return f"<div><dt>{_e(argument['label'])}</dt><dd>{shown}</dd></div>"
 
