@@ -108,3 +108,17 @@ def test_an_operator_rollback_closes_every_pause_the_run_moved_past(desk):
     assert stored == {charge.id: "closed", mail.id: "closed"}
     assert desk.storage.inbox() == [] and desk.storage.due_deliveries(1e12) == []
     assert made(desk, "charge") == [] and made(desk, "mail") == []
+
+
+def test_a_call_of_a_step_changed_before_approval_runs_as_changed_and_the_step_replays_past_it(desk):
+    [charge] = desk.send("t", "charge then mail order 4411").waiting
+    [mail] = desk.confirm("t", "approve", waiting=charge.id, token=charge.token, edits={"amount": 30}).waiting
+    assert made(desk, "charge") == [("charge", {"order_id": "4411", "amount": 30})]
+    reply = desk.confirm("t", "approve", waiting=mail.id, token=mail.token)
+
+    assert reply.status == "done", reply.steps
+    assert made(desk, "charge") == [("charge", {"order_id": "4411", "amount": 30})]
+    assert next(s for s in reply.steps if s.tool == "charge_then_mail").result == {
+        "charged": {"charge_id": "ch-4411"},
+        "mailed": {"mailed": "c-208"},
+    }

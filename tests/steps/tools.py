@@ -11,7 +11,7 @@ def look_up_order(order_id: str) -> dict:
     return {"order_id": order_id, "total": 40, "customer": "c-208"}
 
 
-@tool(write=True, undo="refund")
+@tool(write=True, undo="refund", editable=["amount"])
 def charge(order_id: str, amount: int) -> dict:
     CALLS.append(("charge", {"order_id": order_id, "amount": amount}))
     return {"charge_id": f"ch-{order_id}"}
@@ -42,3 +42,9 @@ def settle(run, order_id: str) -> dict:
 @step(says=["hand order {order_id} to quick"])
 def hand_over(run, order_id: str) -> dict:
     return run.call("quick:charge", order_id=order_id, amount=5)
+
+
+@step(says=["charge then mail order {order_id}"])
+def charge_then_mail(run, order_id: str) -> dict:
+    charged = run.call("charge", order_id=order_id, amount=40)
+    return {"charged": charged, "mailed": run.call("mail", order_id=order_id, to="c-208")}

@@ -94,7 +94,10 @@ class StepCalls:
             return
         values = keywords(arguments)
         made = {a["name"]: a["value"] for a in entry.arguments}
-        if entry.tool != tool or any(made.get(name) != value for name, value in values.items()):
+        # A value a person changed before approving ran as changed: the step still asks for the value it proposed.
+        changed = {a["name"] for a in entry.arguments if a["origin"].split(":", 1)[0] == "edited"}
+        proposed = {name: value for name, value in values.items() if name not in changed}
+        if entry.tool != tool or any(made.get(name) != value for name, value in proposed.items()):
             raise NondeterministicStep(
                 f"step call {key} is {tool}({_shown(values)}) on replay, but the run's journal has "
                 f"{entry.tool}({_shown(made)}) there: a step must make the same calls in the same order "
