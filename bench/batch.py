@@ -22,11 +22,13 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import httpx
 
-from stalwart_agents import Desk
+from stalwart_agents import BatchAnswer, Desk
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -69,13 +71,13 @@ def over_http(client: httpx.Client, pauses: list[tuple[str, str, str]], batch: b
         assert all(a["status"] == 200 for a in answered)
         return
     for thread, pause, token in pauses:
-        body = {"interrupt_id": pause, "token": token, "decision": "approve"}
-        assert client.post(f"/threads/{thread}/resume", json=body).status_code == 200
+        one = {"interrupt_id": pause, "token": token, "decision": "approve"}
+        assert client.post(f"/threads/{thread}/resume", json=one).status_code == 200
 
 
 def in_process(desk: Desk, pauses: list[tuple[str, str, str]], batch: bool) -> None:
     if batch:
-        given = [{"interrupt_id": p, "token": t, "decision": "approve"} for _, p, t in pauses]
+        given = [BatchAnswer(p, t, "approve") for _, p, t in pauses]
         assert all(o["status"] == 200 for o in desk.answer_many(given))
         return
     for thread, pause, token in pauses:
@@ -110,10 +112,15 @@ def peer(folder: Path, n: int, round_: int) -> Callable[[], None]:
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=FULL")
     graph = builder.compile(checkpointer=SqliteSaver(connection))
-    configs = [{"configurable": {"thread_id": f"g{round_}-{i}"}} for i in range(n)]
+    configs: list[Any] = [{"configurable": {"thread_id": f"g{round_}-{i}"}} for i in range(n)]
     for config in configs:
-        graph.invoke({"amount": 40}, config)
-    return lambda: [graph.invoke(Command(resume="approve"), config) for config in configs]
+        graph.invoke(State(amount=40), config)
+
+    def resume() -> None:
+        for config in configs:
+            graph.invoke(Command(resume="approve"), config)
+
+    return resume
 
 
 def main() -> None:
@@ -136,10 +143,10 @@ def main() -> None:
             variants: list[tuple[str, Callable[[], object]]] = []
             for name, batch in (("http batch", True), ("http singles", False)):
                 pauses = opened(desk, f"{name}-{round_}".replace(" ", "-"), n)
-                variants.append((name, lambda p=pauses, b=batch: over_http(client, p, b)))
+                variants.append((name, partial(over_http, client, pauses, batch)))
             for name, batch in (("desk batch", True), ("desk singles", False)):
                 pauses = opened(desk, f"{name}-{round_}".replace(" ", "-"), n)
-                variants.append((name, lambda p=pauses, b=batch: in_process(desk, p, b)))
+                variants.append((name, partial(in_process, desk, pauses, batch)))
             variants.append(("peer", peer(folder, n, round_)))
             shift = round_ % len(variants)
             for name, run in variants[shift:] + variants[:shift]:
@@ -158,7 +165,7 @@ def main() -> None:
     print(f"load average after: {load()}")
 
 
-def _app(desk: Desk):  # type: ignore[no-untyped-def]
+def _app(desk: Desk) -> Any:
     from stalwart_agents.serve import make_app
 
     return make_app(desk)
