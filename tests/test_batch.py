@@ -92,3 +92,24 @@ def test_a_hostile_page_cannot_send_a_batch_through_the_persons_browser(served, 
     forged = client.post("/interrupts/answers", content=body, headers={**token(FIONA), "content-type": "text/plain"})
     assert (forged.status_code, forged.json()["error"]) == (415, "unsupported_media_type")
     assert ledger("charge") == []
+
+
+def test_where_a_resume_must_be_signed_a_batch_must_be_too(tmp_path, ledger):
+    from stalwart_agents.approvals.signature import sign
+    from stalwart_agents.serve import make_app
+
+    from .server import serving
+    from .test_approvers import opened
+
+    secret = "a-resume-secret-of-at-least-32-bytes"
+    with opened(tmp_path, "check: {}") as desk, serving(make_app(desk, secret=secret)) as base:
+        [pause] = desk.send("t", "charge 40 to order 4411").waiting
+        body = json.dumps({"answers": [{"interrupt_id": pause.id, "token": pause.token, "decision": "approve"}]})
+        plain = {"content-type": "application/json"}
+        unsigned = httpx.post(f"{base}/interrupts/answers", content=body, headers=plain)
+        assert (unsigned.status_code, unsigned.json()["error"]) == (401, "bad_signature")
+        assert ledger("charge") == []
+        signed = {**plain, "Stalwart-Signature": sign(secret, body.encode())}
+        taken = httpx.post(f"{base}/interrupts/answers", content=body, headers=signed)
+        assert taken.json()["answers"][0]["status"] == 200 and len(ledger("charge")) == 1
+        assert [r["channel"] for r in desk.history("t")] == ["signed"]

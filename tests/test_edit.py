@@ -161,3 +161,89 @@ def test_on_every_backend_a_change_asked_again_keeps_both_calls_and_runs_the_app
         assert (stored["decision"], stored["edits"], stored["editor"]) == ("edited", {"amount": 1250.5}, ALICE.called)
         assert desk.confirm("t", "approve", again.id, token=again.token, principal=FIONA).status == "done"
         assert [c["amount"] for c in ledger("charge")] == [1250.5]
+
+
+# --- what an attack found (each failed before its mend) --------------------------------------------------------
+
+ESCALATING = """
+    approvers:
+      - name: finance-large
+        tool: charge_card
+        kind: confirm
+        when: "args.amount > 1000"
+        who: '"finance" in who.groups'
+        deadline: {expires: 8h}
+    deadlines:
+      - tool: charge_card
+        expires: 8h
+        escalate: {after: 2h, to: '"managers" in who.groups', label: the managers}
+"""
+
+
+def test_an_escalation_never_lets_its_managers_approve_a_change_past_a_rule_they_do_not_satisfy(tmp_path, ledger):
+    from stalwart_agents.approvals.overdue import tick
+    from stalwart_agents.approvals.principal import Principal
+
+    bea = Principal(ALICE.issuer, "bea", {"groups": ["managers"]})
+    now = [1_800_000_000.0]
+    with opened(tmp_path, ESCALATING, clock=lambda: now[0]) as desk:
+        pause = charge(desk, "t", 40)
+        now[0] += 2 * 3600 + 1
+        assert tick(desk).escalated == [pause.id]
+        moved = desk.confirm("t", "approve", pause.id, token=pause.token, principal=bea, edits={"amount": 900_000})
+        assert moved.status == "waiting" and ledger("charge") == []  # asked again, of finance
+        [again] = moved.waiting
+        assert not desk.may_answer(again, bea, ALICE.key) and desk.may_answer(again, FIONA, ALICE.key)
+
+
+ASKS_TYPED = (
+    "check: {confirm_writes: false, rules: [{name: typed, when: 'origins.amount == \"typed\"', then: confirm}]}"
+)
+ASKS_OVER_100 = "check: {confirm_writes: false, rules: [{name: big, when: 'args.amount > 100', then: confirm}]}"
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        # the check asks only about typed amounts: the changed amount would be allowed outright
+        f"\n    {ASKS_TYPED}" + FINANCE_FOR_LARGE,
+        # four eyes, and the check asks only over 100: a change down to 100 would need nobody
+        f"\n    {ASKS_OVER_100}" + FOUR_EYES,
+    ],
+    ids=["check-would-allow", "four-eyes"],
+)
+def test_a_call_asked_again_after_a_change_waits_for_approval_whatever_the_check_now_says(tmp_path, ledger, rules):
+    with opened(tmp_path, rules) as desk:
+        pause = charge(desk, "t", 400 if "typed" in rules else 2000)
+        who, amount = (ALICE, 900_000) if "typed" in rules else (FIONA, 100)
+        moved = desk.confirm("t", "approve", pause.id, token=pause.token, principal=who, edits={"amount": amount})
+        [again] = moved.waiting
+        assert ledger("charge") == [] and "edited" in again.reasons
+        assert [r["decision"] for r in desk.history("t")] == ["edited"]
+
+
+def test_a_call_changed_and_asked_again_ten_times_is_approved_or_declined_as_it_is(tmp_path, ledger):
+    with opened(tmp_path, FOUR_EYES) as desk:
+        pause = charge(desk, "t", 400)
+        for amount in range(300, 310):
+            [pause] = desk.confirm(
+                "t", "approve", pause.id, token=pause.token, principal=FIONA, edits={"amount": amount}
+            ).waiting
+        with pytest.raises(BadRequest, match="changed 10 times already; approve or decline it as it is"):
+            desk.confirm("t", "approve", pause.id, token=pause.token, principal=FIONA, edits={"amount": 1})
+        desk.confirm("t", "approve", pause.id, token=pause.token, principal=FIONA)
+        assert desk.confirm("t", "approve", pause.id, token=pause.token, principal=FRANK).status == "done"
+        assert [c["amount"] for c in ledger("charge")] == [309]
+
+
+def test_a_float_amount_in_a_module_of_text_annotations_is_typed_in_as_a_number_with_at_most_two_decimals(
+    tmp_path, ledger
+):
+    with opened(tmp_path, "check: {}") as desk:  # examples/shop/tools.py: from __future__ import annotations
+        pause = charge(desk, "t", 2000)
+        verdict = desk.verdict(pause, Admission("t", ALICE, ALICE.key))
+        assert verdict.inputs == {"amount": "number"}
+        with pytest.raises(BadRequest, match=r"edits\.amount: an amount in EUR has at most two decimals"):
+            desk.confirm("t", "approve", pause.id, token=pause.token, principal=ALICE, edits={"amount": 1.005})
+        desk.confirm("t", "approve", pause.id, token=pause.token, principal=ALICE, edits={"amount": 1500.5})
+        assert [c["amount"] for c in ledger("charge")] == [1500.5]

@@ -115,6 +115,16 @@ def test_a_schema_types_the_change_and_bounds_it(till):
     assert till.refunds == [{"order_id": "4411", "amount": 12.5}]
 
 
+def test_a_schema_that_bounds_a_value_without_typing_it_still_keeps_the_kind_asked(till):
+    schema = {"type": "object", "properties": {"amount": {"maximum": 40}}}
+    with serving(langgraph_app(build_refund_graph(InMemorySaver(), till, schema=schema), storage="memory://")) as base:
+        [pause] = say(base, "t9", "refund order 4411").json()["waiting"]
+        words = answer(base, "t9", pause, edits={"amount": "all of it"})
+        assert words.status_code == 400 and words.json()["message"].startswith("edits.amount: it was asked as a number")
+        assert answer(base, "t9", pause, edits={"amount": 12}).status_code == 200
+    assert till.refunds == [{"order_id": "4411", "amount": 12}]
+
+
 def test_two_identical_changed_approvals_at_once_run_the_call_once(refunds, till):
     [pause] = say(refunds, "t5", "refund order 4411").json()["waiting"]
     answers = at_once(*(partial(answer, refunds, "t5", pause, edits={"amount": 30}) for _ in range(2)))

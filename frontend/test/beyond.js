@@ -148,6 +148,7 @@ export const STRINGS = {
   // Changing a call before approving it, and deciding several at once (issue 27).
   origin_edited: 'changed before it was approved',
   origin_edited_by: 'changed by {who}',
+  reason_edited: 'It was changed after it was asked.',
   approveEdited: 'Approve with changes',
   approveEditedIrreversible: 'Approve with changes — cannot be undone',
   editAsked: 'asked {shown}',

@@ -24,6 +24,11 @@ from .pause import Pause, canonical
 
 MAX_EDITS = 50
 """The most arguments one approval may change: more than any tool a person reads takes."""
+MAX_CHANGES = 10
+"""How many times a call may be changed and asked again: past that it is approved or declined as it is, so nobody
+can grow a run's pauses (and the walk a replay takes through them) without end."""
+EDITED = "edited"
+"""The reason a changed call is asked again, whatever the check now says of it."""
 
 
 Fit = Callable[[str, JSON, JSON], JSON]
@@ -99,9 +104,14 @@ def edit_of(
     return Edit(pause, _changed(pause, title(keywords(arguments)), arguments), changes, editor, tuple(arguments), shown)
 
 
-def judged(pause: Pause, tool: Tool, edits: Mapping[str, JSON], editor: str | None) -> Edit | None:
+def judged(
+    pause: Pause, tool: Tool, edits: Mapping[str, JSON], editor: str | None, *, asked_again: int = 0
+) -> Edit | None:
     """The changes ``edits`` makes to the call of ``pause``, a pause of ``tool``: to what both the pause (as shown)
-    and the tool (now) let a person change, each of the type the tool takes; None where none changes anything."""
+    and the tool (now) let a person change, each of the type the tool takes; None where none changes anything.
+    ``asked_again`` is how often the call was changed and asked again already (at most ``MAX_CHANGES``)."""
+    if asked_again >= MAX_CHANGES:
+        raise BadRequest(f"edits: this call was changed {asked_again} times already; approve or decline it as it is")
     editable = [name for name in pause.editable or () if name in tool.editable]
     changes = changes_of(pause, editable, tool.edited, edits)
     return edit_of(pause, changes, editor, title=tool.title, shown=tool.shown) if changes else None
@@ -114,7 +124,8 @@ def tainted_by(pause: Pause) -> list[str]:
 
 def _changed(pause: Pause, title: str, arguments: list[Argument]) -> Pause:
     """The pause as the changed call would ask it, for the approver rules to judge: an id of its own (their
-    judgement is kept by id), its new title, and no approvals, which were given to the call as asked."""
+    judgement is kept by id), its new title, no approvals (they were given to the call as asked) and no deadline:
+    an escalation that widened who may answer the call as asked never widens who may approve it changed."""
     listed: list[ArgumentDict] = shown(arguments)
     digest = hashlib.sha256(canonical(listed).encode()).hexdigest()[:16]
     return replace(
@@ -123,6 +134,8 @@ def _changed(pause: Pause, title: str, arguments: list[Argument]) -> Pause:
         arguments=listed,
         title=title,
         approvals=None,
+        deadline=None,
+        woken=0,
     )
 
 

@@ -180,14 +180,14 @@ class Engine:
         self._refuse_non_approver(snapshot.run, pause, answer)
         value = answer.checked(pause, self._filled_by(snapshot.run, pause))
         check_token(answer, pause)
-        edit = self._edit(snapshot.run, pause, answer)
+        edit = self._edit(snapshot, pause, answer)
         if edit is not None:
             return self._take_edit(snapshot, edit, answer, others_open, session)
         counted = self._counts_only(snapshot.run, pause, answer)
         stored = answer.stored(value, self._runtime.clock())
         return self._take(snapshot, pause, answer, stored, others_open, session, counted=counted)
 
-    def _edit(self, run: RunRecord, pause: Pause, answer: Answer) -> Edit | None:
+    def _edit(self, snapshot: Snapshot, pause: Pause, answer: Answer) -> Edit | None:
         """The changes an approval makes to the call, judged (``edit.py``); None for an answer without any.  A
         change the check refuses outright is EditRefused: nothing is answered, and the call waits as it was."""
         if not answer.edits:
@@ -196,11 +196,11 @@ class Engine:
             raise BadRequest(f"edits: only an approval changes a call; {answer.decision!r} takes none")
         if answer.channel == "link":
             raise BadRequest("edits: a signed link approves exactly what it shows, and never changes it")
-        agent = self._runtime.agents[run.agent]
+        agent = self._runtime.agents[snapshot.run.agent]
         tool = agent.tools.get(pause.tool)
         if tool is None:
             raise BadRequest(f"edits: {pause.title} cannot be changed before it is approved")
-        edit = judged(pause, tool, answer.edits, answer.editor)
+        edit = judged(pause, tool, answer.edits, answer.editor, asked_again=_asked_again(snapshot.pauses, pause))
         if edit is None:
             return None
         ruling = agent.check(tool, edit.arguments, tainted_by(pause))
@@ -426,6 +426,16 @@ def _expired_sentence(pause: Pause) -> str:
     when = iso(expires) if expires is not None else "its deadline"
     did = "the whole request was cancelled" if pause.on_expiry == "cancel_all" else f"{pause.title} was not done"
     return f"this pause expired at {when}: nobody answered in time, so {did}; nothing you sent was done"
+
+
+def _asked_again(pauses: list[PauseRecord], pause: Pause) -> int:
+    """How often the call ``pause`` asks about was changed and asked again: its run's pauses at its step, about
+    its tool, answered ``edited``."""
+    return sum(
+        1
+        for p in pauses
+        if p.step == pause.step and p.payload.get("tool") == pause.tool and (p.answer or {}).get("decision") == "edited"
+    )
 
 
 def _answered(pauses: list[PauseRecord], pause: str, answer: dict[str, object]) -> list[PauseRecord]:

@@ -20,6 +20,7 @@ from ..vocabulary import JSON, CallStatus
 from .answer import Decision
 from .arguments import Argument, by_name, keywords, shown
 from .calls import Caller, jsonable
+from .edit import EDITED
 from .ledger import KindDetails, Ledger, call_of, title_of
 from .pause import PausePoint
 from .progress import WAITING, Attempted, Report
@@ -80,10 +81,12 @@ class Replay:
         if ruling.kind == "refuse":
             self._refused(position, tool, arguments, ruling)
             return Attempted("refused")
-        if ruling.kind == "confirm":
+        if ruling.kind == "confirm" or asked is not None:
+            # A changed call someone could not approve alone is asked again, whatever the check now says of it.
             point = PausePoint.call(position, key, asked.edit if asked else 0)
             before: KindDetails = {"proposed": shown(asked.arguments), "edited_by": asked.editor} if asked else {}
-            decision = self._ledger.wait_for("confirm", point, tool, arguments, ruling.reasons, **before)
+            reasons = (*ruling.reasons, EDITED) if asked else ruling.reasons
+            decision = self._ledger.wait_for("confirm", point, tool, arguments, reasons, **before)
             if decision is None:
                 return WAITING
             if decision.edits:

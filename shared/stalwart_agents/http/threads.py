@@ -134,12 +134,15 @@ class Threads:
 
     def answer_many(self, request: Request, body: bytes) -> JSONResponse:
         """Several answers across threads, each admitted and claimed as if it came alone (``approvals/batch.py``);
-        a bare list is taken as ``{"answers": [...]}``."""
+        a bare list is taken as ``{"answers": [...]}``.  Signed as a resume must be, where the service has a resume
+        secret and nobody is signed in."""
         who = self.auth.principal(request)
         data = strict_json(body)
         given = validated(Answers, {"answers": data} if isinstance(data, list) else data)
+        signed = signed_resume(self.secret, who, request.headers.get("stalwart-signature"), body)
         items = [BatchAnswer(a.interrupt_id, a.token, a.decision, a.value, a.edits) for a in given.answers]
-        outcomes = answer_many(self.door, who, items, channel="http", session=session_of(request))
+        channel = "signed" if signed else "http"
+        outcomes = answer_many(self.door, who, items, channel=channel, session=session_of(request))
         return JsonAnswer({"answers": outcomes})
 
     def inbox(self, request: Request, **filters: Any) -> JSONResponse:

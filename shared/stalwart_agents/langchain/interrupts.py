@@ -165,10 +165,13 @@ def _input(schema: Mapping[str, Any] | None, asked: JSON) -> Input | None:
 
 def judged(pause: Pause, schemas: Schemas, edits: Mapping[str, JSON]) -> dict[str, JSON]:
     """The changes ``edits`` makes to ``pause``'s call (``engine/edit.py``): each to an argument it lets a person
-    change, of its schema's type, else of the kind of value asked."""
+    change, as its schema takes it, and of the schema's type, else of the kind of value asked."""
 
     def fit(name: str, value: JSON, asked: JSON) -> JSON:
-        return fits_schema(schemas[name], value) if name in schemas else same_kind(value, asked)
+        schema = schemas.get(name, {})
+        if schema:
+            fits_schema(schema, value)
+        return value if "type" in schema else same_kind(value, asked)
 
     return changes_of(pause, pause.editable or [], fit, edits)
 

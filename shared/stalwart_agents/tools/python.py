@@ -75,7 +75,7 @@ class Tool:
 
     def __post_init__(self) -> None:
         # Read on every call a run makes or replays: inspect builds a new Signature each time it is asked.
-        object.__setattr__(self, "signature", inspect.signature(self.fn))
+        object.__setattr__(self, "signature", _signature(self.fn))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
@@ -110,6 +110,9 @@ class Tool:
         """``value`` as a person's change to ``parameter`` (asked as ``asked``), once it is what the tool takes:
         its JSON Schema's (an MCP tool's), else its annotation's; where neither says, the type it was asked with.
         ValueError says why not."""
+        unit = self.units.get(parameter)
+        if unit and _CURRENCY.fullmatch(unit) and isinstance(value, float) and round(value, 2) != value:
+            raise ValueError(f"an amount in {unit} has at most two decimals, as a person is shown it")
         if self.schema is not None:
             return fits_schema(self.schema.get("properties", {}).get(parameter, {}), value)
         annotation = self.signature.parameters[parameter].annotation
@@ -137,6 +140,15 @@ class Tool:
         another API, which would not expect it.
         """
         return "idempotency_key" in self.signature.parameters
+
+
+def _signature(fn: Callable[..., Any]) -> inspect.Signature:
+    """The function's signature with its annotations as types, where a module's ``from __future__ import
+    annotations`` wrote them as text ("float"): a person's change is then checked, and typed in, as the type."""
+    try:
+        return inspect.signature(fn, eval_str=True)
+    except Exception:  # an annotation naming what the module never imported: read as written
+        return inspect.signature(fn)
 
 
 def tool(
