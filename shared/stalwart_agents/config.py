@@ -554,10 +554,70 @@ class AgentConfig(_Model):
         return self
 
 
+class SlackConfig(_Model):
+    """Slack as a channel: each new pause posted as its card to ``channel`` (or the channel ``channel_for``, CEL over
+    the pause, gives), each click answered as the Slack user who clicked.  ``link_only`` (CEL over the pause) names
+    the calls answered through the signed link rather than one click; an irreversible call always is.  ``groups``
+    puts Slack users (by id or e-mail) in the team's groups, which approver rules read as ``who.groups``."""
+
+    bot_token: FromEnv
+    signing_secret: FromEnv
+    channel: str = Field(min_length=1)
+    channel_for: str | None = None
+    link_only: str | None = None
+    groups: dict[str, tuple[str, ...]] = {}
+    api_url: str = "https://slack.com/api/"
+
+    @field_validator("channel_for", "link_only")
+    @classmethod
+    def _compiles(cls, value: str | None) -> str | None:
+        return None if value is None else _cel(value)
+
+    @field_validator("api_url")
+    @classmethod
+    def _http(cls, value: str) -> str:
+        if not re.match(r"https?://[^/]", value):
+            raise _fail("must be an http:// or https:// URL")
+        return value if value.endswith("/") else value + "/"
+
+
+class SmtpConfig(_Model):
+    """Where mail is sent: an SMTP server, with STARTTLS unless told otherwise, credentials from the environment."""
+
+    host: str = Field(min_length=1)
+    port: int = Field(587, ge=1, le=65535)
+    starttls: bool = Field(True, strict=True)
+    username: FromEnv | None = None
+    password: FromEnv | None = None
+    timeout: float = Field(30.0, gt=0, le=300, allow_inf_nan=False)
+
+
+class MailConfig(_Model):
+    """Mail as a channel: each new pause, and each reminder, sent ``to`` these addresses as its card with the
+    signed links, from ``sender``."""
+
+    smtp: SmtpConfig
+    sender: str = Field(min_length=3)
+    to: tuple[str, ...] = Field(min_length=1)
+
+    @field_validator("to", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class ChannelsConfig(_Model):
+    """Where people are asked besides the chat and the webhook: Slack and mail."""
+
+    slack: SlackConfig | None = None
+    mail: MailConfig | None = None
+
+
 class Config(_Model):
     storage: str = "sqlite:///runs.db"
     selector: SelectorConfig = SelectorConfig()
     settings: Settings = Settings()
+    channels: ChannelsConfig = ChannelsConfig()
     agents: tuple[AgentConfig, ...]
     _path: Path | None = PrivateAttr(default=None)
     _base_dir: Path | None = PrivateAttr(default=None)
@@ -572,7 +632,7 @@ class Config(_Model):
             raise _fail(str(exc)) from exc
         return value
 
-    @field_validator("selector", "settings", mode="before")
+    @field_validator("selector", "settings", "channels", mode="before")
     @classmethod
     def _empty_is_default(cls, value: Any) -> Any:
         return {} if value is None else value

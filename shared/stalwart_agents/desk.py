@@ -309,11 +309,24 @@ class Desk:
             if isinstance(expired.reply, Reply):
                 self._notified(expired.reply, after=Answer.expiry())
             raise
+        finally:
+            self._settled(pause)
+
+    def _settled(self, pause: str | None) -> None:
+        """Tell the channels that posted ``pause`` how it stands now (decided, expired, or one approval more), where
+        ``on_interrupt`` has channels (``channels.Channels``)."""
+        settle = getattr(self.on_interrupt, "settled", None)
+        stored = self.storage.get_pause(pause) if settle is not None and pause is not None else None
+        if settle is not None and stored is not None:
+            settle(stored)
 
     def expire(self, pause: Pause) -> Reply:
         """End ``pause`` at its deadline as the clock (``approvals.overdue`` calls this): InterruptStale where a
         person answered first or it is not due; what the run then opened is announced."""
-        return self._notified(self._engine.expire(pause.thread, pause.id), after=Answer.expiry())
+        try:
+            return self._notified(self._engine.expire(pause.thread, pause.id), after=Answer.expiry())
+        finally:
+            self._settled(pause.id)
 
     def inbox(
         self,

@@ -25,13 +25,21 @@ receiver that just failed is rarely back within the few seconds between two look
 def announce(store: Storage, notify: Notify, pause: Pause, told: Pause | None = None) -> NotNotified | None:
     """Tell ``notify`` of ``pause`` (as ``told``, where that says more); what failed, or None."""
     try:
-        notify(pause.thread, told or pause)
+        receipts = notify(pause.thread, told or pause)
     except Exception as exc:
         missed, at = not_notified(pause.id, exc), time.time()
-        _note(store, pause, {"delivered": False, **missed, "at": at, "attempts": 1, "next_at": at + FIRST_RETRY})
+        failed = {"delivered": False, **missed, "at": at, "attempts": 1, "next_at": at + FIRST_RETRY}
+        _note(store, pause, failed | kept(exc))
         return missed
-    _note(store, pause, {"delivered": True, "at": time.time(), "attempts": 1})
+    _note(store, pause, {"delivered": True, "at": time.time(), "attempts": 1} | kept(receipts))
     return None
+
+
+def kept(told: object) -> dict[str, object]:
+    """What a delivery record keeps of the channels' receipts (``channels.Channels``): what they returned, or what
+    those that posted had kept where another failed."""
+    receipts = getattr(told, "receipts", told)
+    return {"receipts": receipts} if isinstance(receipts, Mapping) and receipts else {}
 
 
 def not_notified(pause_id: str, exc: Exception) -> NotNotified:

@@ -26,7 +26,7 @@ from ..engine.pause import Pause
 from ..repeat import Repeating
 from ..storage import Storage
 from ..storage.base import PauseRecord, delivery_due
-from .announce import FIRST_RETRY, Notify, not_notified
+from .announce import FIRST_RETRY, Notify, kept, not_notified
 
 __all__ = ["Backoff", "Redelivered", "Redeliverer", "redeliver"]
 
@@ -105,14 +105,15 @@ def _attempt(
         return
     attempts += 1
     try:
-        notify(pause.thread, Pause.from_record(pause))
+        receipts = notify(pause.thread, Pause.from_record(pause))
     except Exception as exc:
         missed = not_notified(pause.id, exc)
         next_at = now + backoff.delay(attempts)
-        _note(store, pause, {"delivered": False, **missed, "attempts": attempts, "at": now, "next_at": next_at})
+        failed = {"delivered": False, **missed, "attempts": attempts, "at": now, "next_at": next_at}
+        _note(store, pause, failed | kept(exc))
         done.failed.append(pause.id)
         return
-    _note(store, pause, {"delivered": True, "attempts": attempts, "at": now})
+    _note(store, pause, {"delivered": True, "attempts": attempts, "at": now} | kept(receipts))
     done.delivered.append(pause.id)
 
 
