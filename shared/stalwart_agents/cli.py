@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from .errors import ConfigError, StorageError
@@ -294,25 +294,40 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _redeliverer(desk: Desk, local: LocalAws | None, links: Links | None) -> tuple[Redeliverer | None, Notify | None]:
-    """With ``STALWART_WEBHOOK_URL`` set, new pauses are posted to it (through the stream on moto), and failed
-    deliveries are retried in the background for ``STALWART_REDELIVERY_HOURS`` (24 by default); with ``links``,
-    each delivery carries links minted for it.  Also what reminders and escalations are posted with."""
+    """New pauses are announced on the channels agent.yaml names (made with the app: ``desk.on_interrupt``) and, with
+    ``STALWART_WEBHOOK_URL`` set, posted to it (through the stream on moto); failed deliveries are retried in the
+    background for ``STALWART_REDELIVERY_HOURS`` (24 by default); with ``links``, each delivery carries links
+    minted for it.  Also what reminders and escalations are announced with."""
     from .approvals.redeliver import Backoff, Redeliverer
     from .approvals.webhook import Webhook
+    from .channels import Channels, Posted
     from .logs import logging_deliveries
 
     url = os.environ.get("STALWART_WEBHOOK_URL")
-    if not url:
-        return None, None
     secret = os.environ.get("STALWART_WEBHOOK_SECRET", "")
+    channels = desk.on_interrupt if isinstance(desk.on_interrupt, Channels) else None
+
+    def announcing(logged: bool, **webhook: Any) -> Notify | None:
+        posted: Notify | None = Webhook(url, secret, links=links, **webhook) if url else None
+        if posted is not None and logged:
+            posted = logging_deliveries(posted)
+        if channels is None:
+            return posted
+        return channels if posted is None else Channels((Posted("webhook", posted), *channels.channels))
+
+    notify = announcing(logged=False)
+    if notify is None:
+        return None, None
     if local is not None:
-        local.feed(desk.storage, logging_deliveries(Webhook(url, secret, links=links)))
-    elif desk.on_interrupt is None:
-        desk.on_interrupt = Webhook(url, secret, links=links)
+        desk.on_interrupt = None  # the stream announces each new pause, once
+        local.feed(desk.storage, announcing(logged=True) or notify)
+    else:
+        desk.on_interrupt = notify
     hours = float(os.environ.get("STALWART_REDELIVERY_HOURS", "24"))
-    again = logging_deliveries(Webhook(url, secret, attempts=1, links=links))
+    again = announcing(logged=True, attempts=1)
+    assert again is not None, "what announced a pause can announce it again"
     redeliverer = Redeliverer(desk.storage, again, backoff=Backoff(give_up_after=hours * 3600))
-    return redeliverer, desk.on_interrupt or again
+    return redeliverer, notify
 
 
 def _auth(args: argparse.Namespace) -> Auth:

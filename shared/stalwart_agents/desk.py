@@ -38,7 +38,7 @@ from .engine.pause import AfterAnswer, Pause, seconds_since
 from .engine.reply import NotNotified, Reply
 from .errors import BadRequest, ConfigError, NotFound, PauseExpired
 from .reading.check import misnamed
-from .storage import Storage, open_storage
+from .storage import PauseRecord, Storage, open_storage
 from .tools.python import Tool
 from .vocabulary import CONTROL_CHARACTERS, JSON
 
@@ -74,6 +74,9 @@ class Desk:
         self.default_agent = config.agents[0].name
         """The agent a turn goes to where it names none: the file's first, unless an application serves another."""
         self.on_interrupt = on_interrupt
+        self.settle: Callable[[PauseRecord], None] | None = getattr(on_interrupt, "settled", None)
+        """Told of each pause once an answer or the clock moved it, where channels posted it (``Channels.settled``),
+        so a Slack message says who decided; set with the channels, wherever they announce from."""
         self.meter: Meter = meter or NoMeter()
         self.clock = clock
         self.agents = {a.name: Agent.build(a, config.settings, config.base_dir, os.environ) for a in config.agents}
@@ -313,12 +316,10 @@ class Desk:
             self._settled(pause)
 
     def _settled(self, pause: str | None) -> None:
-        """Tell the channels that posted ``pause`` how it stands now (decided, expired, or one approval more), where
-        ``on_interrupt`` has channels (``channels.Channels``)."""
-        settle = getattr(self.on_interrupt, "settled", None)
-        stored = self.storage.get_pause(pause) if settle is not None and pause is not None else None
-        if settle is not None and stored is not None:
-            settle(stored)
+        """Tell the channels that posted ``pause`` how it stands now (decided, expired, or one approval more)."""
+        stored = self.storage.get_pause(pause) if self.settle is not None and pause is not None else None
+        if self.settle is not None and stored is not None:
+            self.settle(stored)
 
     def expire(self, pause: Pause) -> Reply:
         """End ``pause`` at its deadline as the clock (``approvals.overdue`` calls this): InterruptStale where a

@@ -33,10 +33,11 @@ from ..engine.deadline import Event, events, wake_at
 from ..engine.pause import Pause
 from ..errors import InterruptStale, NotFound
 from ..repeat import Repeating
-from .announce import Notify, announce, not_notified
+from .announce import Notify, announce, kept, not_notified
 
 if TYPE_CHECKING:
     from ..desk import Desk
+    from ..storage import Storage
 
 __all__ = ["Clock", "Ticked", "tick"]
 
@@ -113,7 +114,7 @@ def _happen(desk: Desk, notify: Notify | None, pause: Pause, event: Event, lates
             if notify is not None:
                 announce(store, notify, pause, told)
         return
-    if notify is not None and not _told(notify, told):
+    if notify is not None and not _told(store, notify, told):
         store.set_wake(pause.run, pause.id, woken, (woken, desk.clock() + RETRY))
         done.failed.append(pause.id)
         return
@@ -121,17 +122,25 @@ def _happen(desk: Desk, notify: Notify | None, pause: Pause, event: Event, lates
         done.reminded.append(pause.id)
 
 
-def _told(notify: Notify, pause: Pause) -> bool:
+def _told(store: Storage, notify: Notify, pause: Pause) -> bool:
     """Whether a reminder was posted; one that was not is tried again by the clock itself, never noted on the pause
-    for redelivery, which would post it a second time."""
+    for redelivery, which would post it a second time.  What channels kept of it is noted, so a channel that took
+    it is not sent it again when another failed."""
     try:
-        notify(pause.thread, pause)
+        receipts = notify(pause.thread, pause)
     except Exception as exc:
+        _keep(store, pause, kept(exc))
         log.warning(
             "reminder %d of pause %s was not posted: %s", pause.reminders, pause.id, not_notified(pause.id, exc)
         )
         return False
+    _keep(store, pause, kept(receipts))
     return True
+
+
+def _keep(store: Storage, pause: Pause, receipts: dict[str, object]) -> None:
+    if receipts:
+        store.note_delivery(pause.run, pause.id, {**(pause.delivery or {}), **receipts})
 
 
 class Clock(Repeating):

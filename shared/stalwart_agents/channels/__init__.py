@@ -11,13 +11,17 @@ pause is not sent it again when another failed and the pause is retried.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.pause import Pause
 from ..errors import StalwartError
 from ..storage import PauseRecord
 from ..vocabulary import JSON
+
+if TYPE_CHECKING:
+    from ..approvals.card import Card
+    from ..config import ChannelsConfig
 
 log = logging.getLogger("stalwart_agents.channels")
 
@@ -95,3 +99,37 @@ def receipts_of(delivery: Mapping[str, Any] | None) -> dict[str, Receipt]:
     """The channels' receipts a pause's delivery record keeps."""
     kept = (delivery or {}).get("receipts")
     return dict(kept) if isinstance(kept, Mapping) else {}
+
+
+class Posted:
+    """An ``on_interrupt`` that only posts (the webhook) as a channel: announced like the others, nothing to settle."""
+
+    def __init__(self, name: str, notify: Callable[[str, Pause], object]) -> None:
+        self.name, self._notify = name, notify
+
+    def announce(self, pause: Pause, receipt: Receipt | None) -> Receipt | None:
+        self._notify(pause.thread, pause)
+        return None
+
+    def settle(self, pause: Pause, answer: Mapping[str, Any] | None, receipt: Receipt) -> None:
+        return None
+
+
+def channels_of(
+    config: ChannelsConfig,
+    environ: Mapping[str, str],
+    cards: Callable[[Pause], Card],
+    links: Callable[[Pause], dict[str, str]] | None,
+    webhook: Callable[[str, Pause], object] | None = None,
+) -> Channels | None:
+    """The channels agent.yaml names, and the webhook where one is set, as one ``on_interrupt``; None for none."""
+    made: list[Channel] = [Posted("webhook", webhook)] if webhook is not None else []
+    if config.slack is not None:
+        from .slack import Slack
+
+        made.append(Slack(config.slack, environ, cards, links))
+    if config.mail is not None:
+        from .mail import Mail
+
+        made.append(Mail(config.mail, environ, cards, links))
+    return Channels(made) if made else None
