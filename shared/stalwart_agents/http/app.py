@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Callable, Collection
-from typing import Literal, TypedDict, Unpack
+from typing import TYPE_CHECKING, Literal, TypedDict, Unpack
 
 from fastapi import FastAPI
 
@@ -28,8 +28,12 @@ from .declare import Declare
 from .link_page import declare_links
 from .pages import declare_pages
 from .session import Sessions
+from .slack import SLACK_PATH, declare_slack
 from .threads import Threads, declare_threads
 from .ticket import Tickets
+
+if TYPE_CHECKING:
+    from ..channels.slack import Slack
 
 ROUTES = (
     "interface",
@@ -42,6 +46,7 @@ ROUTES = (
     "healthz",
     "config",
     "links",
+    "slack",
 )
 
 OnInterrupt = Callable[[str, Pause], object]
@@ -60,6 +65,7 @@ class Service(TypedDict, total=False):
     public_url: str | None
     link_hours: float
     links_alone: bool
+    slack: Slack | None
 
 
 def make_app(
@@ -98,6 +104,7 @@ def door_app(
     public_url: str | None = None,
     link_hours: float = DEFAULT_HOURS,
     links_alone: bool = False,
+    slack: Slack | None = None,
     title: str = "stalwart-agents",
 ) -> FastAPI:
     """The service's routes over ``door``.
@@ -131,7 +138,8 @@ def door_app(
         docs_url=None,
         redoc_url=None,
     )
-    edge.guard(app, Sessions(key), allowed_hosts, origins)
+    clicks = slack is not None and "slack" in routes
+    edge.guard(app, Sessions(key), allowed_hosts, origins, signed=(SLACK_PATH,) if clicks else ())
     route = Declare(app, routes)
     declare_pages(route, door, door.describe() if "config" in routes or "interface" in routes else _UNNAMED)
     declare_threads(route, Threads(door, auth, Tickets(key.encode()), secret, operator_token, stream_mode))
@@ -145,6 +153,8 @@ def door_app(
             webhook.links = links
         declare_links(route, door, links, auth, alone=links_alone)
         app.state.links = links
+    if slack is not None:
+        declare_slack(route, door, slack)
     edge.no_422(app)
     app.state.door = door
     return app

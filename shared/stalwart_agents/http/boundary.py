@@ -11,6 +11,11 @@ before any route runs:
   sends cross-site without a preflight, and that preflight fails for an unlisted origin
   (an empty body carries nothing to forge, so a bare POST needs no type).
 
+A path listed as ``signed`` (Slack's clicks, ``/slack/actions``) takes POSTs from a
+server that signs them itself, in its own format (a form), from no browser origin:
+only the Host is checked there, and the route refuses anything its sender did not sign
+before it reads it.  No page can forge that signature, so no page can act through it.
+
 Plain GETs of the public pages (the interface, its script, the inbox, health,
 config, and a signed link's confirmation page) are left alone, so a link from a
 mail or a chat still opens them; a public path ending in ``/*`` stands for every
@@ -34,9 +39,16 @@ JSON_TYPES = ("application/json",)
 
 class Boundary:
     def __init__(
-        self, app: ASGIApp, *, hosts: Collection[str], origins: Collection[str], public: Collection[str]
+        self,
+        app: ASGIApp,
+        *,
+        hosts: Collection[str],
+        origins: Collection[str],
+        public: Collection[str],
+        signed: Collection[str] = (),
     ) -> None:
         self.app = app
+        self.signed = frozenset(signed)
         self.hosts = {h.lower().strip("[]") for h in hosts}
         self.origins = {o.lower().rstrip("/") for o in origins}
         self.public = frozenset(p for p in public if not p.endswith("/*"))
@@ -61,6 +73,8 @@ class Boundary:
             )
         method, path = scope["method"], scope.get("path", "")
         if method in SAFE and (path in self.public or path.startswith(self.public_under)):
+            return None
+        if method == "POST" and path in self.signed:  # its route checks its sender's signature before all else
             return None
         origin = headers.get("origin")
         if origin is not None:

@@ -55,8 +55,18 @@ OPERATOR_HEADER = "Stalwart-Operator-Token"
 log = logging.getLogger("stalwart_agents")
 
 
-def guard(app: FastAPI, sessions: Sessions, hosts: Collection[str] | None, origins: list[str]) -> None:
-    """The middlewares, innermost first: sessions, CORS for the listed origins, the boundary, the request log."""
+def guard(
+    app: FastAPI,
+    sessions: Sessions,
+    hosts: Collection[str] | None,
+    origins: list[str],
+    *,
+    signed: Collection[str] = (),
+) -> None:
+    """The middlewares, innermost first: sessions, CORS for the listed origins, the boundary, the request log.
+
+    ``signed`` are the paths whose POSTs carry a signature of their sender's own (Slack's clicks), let through the
+    boundary's origin and JSON checks (``boundary.py``)."""
     app.add_middleware(SessionMiddleware, sessions=sessions)
     if origins:
         app.add_middleware(
@@ -74,7 +84,8 @@ def guard(app: FastAPI, sessions: Sessions, hosts: Collection[str] | None, origi
             ],
             expose_headers=[SESSION_HEADER, TICKET_HEADER],
         )
-    app.add_middleware(Boundary, hosts=LOOPBACK_HOSTS if hosts is None else hosts, origins=origins, public=PUBLIC)
+    hosts = LOOPBACK_HOSTS if hosts is None else hosts
+    app.add_middleware(Boundary, hosts=hosts, origins=origins, public=PUBLIC, signed=signed)
     app.add_middleware(logs.RequestLog, routes=lambda: app.router.routes)
     handle_errors(app)
 
