@@ -1,8 +1,6 @@
 """examples/approvals end to end over real HTTP: the service, the receiver and a fake Slack, each under uvicorn."""
 
 import contextlib
-import hashlib
-import hmac
 import json
 import re
 import shlex
@@ -16,7 +14,6 @@ from urllib.parse import urlencode
 
 import httpx
 import pytest
-from fastapi import FastAPI, Request
 
 from stalwart_agents import Desk, Webhook
 from stalwart_agents.approvals.card import card_of
@@ -26,11 +23,12 @@ from stalwart_agents.engine.pause import canonical
 from stalwart_agents.serve import make_app
 from tests.conftest import ROOT, SHOP
 from tests.server import Later, at_once, free_port, serving
+from tests.slack_api import BOT_TOKEN, SIGNING_SECRET, FakeSlack, buttons, slack_signed, words
 from tests.test_approvers import opened
 from tests.test_card import LABELLED, started
 
-WEBHOOK_SECRET, RESUME_SECRET, SIGNING_SECRET = "whsec-approvals", "resume-approvals", "slack-signing-secret"
-BOT_TOKEN, CHANNEL, ANA, BEN = "xoxb-test-token", "C0OPS", "U0ANA", "U0BEN"
+WEBHOOK_SECRET, RESUME_SECRET = "whsec-approvals", "resume-approvals"
+CHANNEL, ANA, BEN = "C0OPS", "U0ANA", "U0BEN"
 NAMES = {ANA: "ana", BEN: "ben"}
 CHARGE = {"text": "look up order 4411 and charge 40 to order 4411"}
 README = ROOT / "examples" / "approvals" / "README.md"
@@ -79,86 +77,10 @@ def when(iso: str) -> str:
     return f"{moment.day} {moment:%b %Y, %H:%M} UTC"
 
 
-def words(blocks: list[dict]) -> list[str]:
-    """Every text a person reads in ``blocks``: headers, sections, fields, context and buttons."""
-    found: list[str] = []
-    for block in blocks:
-        texts = [block.get("text"), *block.get("fields", []), *block.get("elements", [])]
-        found += [t["text"] for t in texts if isinstance(t, dict) and "text" in t and isinstance(t["text"], str)]
-        found += [e["text"]["text"] for e in block.get("elements", []) if isinstance(e.get("text"), dict)]
-    return found
-
-
 def context(posted: dict) -> list[str]:
     """The card's context: who must decide, where a rule says, and who asked, when."""
     first = next(block for block in posted["blocks"] if block["type"] == "context")
     return [element["text"] for element in first["elements"]]
-
-
-def buttons(posted: dict) -> list[dict]:
-    [actions] = [block for block in posted["blocks"] if block["type"] == "actions"]
-    return actions["elements"]
-
-
-class FakeSlack:
-    """Slack's Web API as far as the receiver uses it: it keeps every call and answers as Slack does."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, dict]] = []
-        self.refusals: list[str] = []
-        """Errors to answer the next calls with, as Slack does with ok: false."""
-        self.invalid: list[str] = []
-        """Blocks Slack would have refused (invalid_blocks), and why."""
-
-    def app(self) -> FastAPI:
-        app = FastAPI()
-
-        @app.post("/api/{method}")
-        async def method(method: str, request: Request):
-            if request.headers.get("authorization") != f"Bearer {BOT_TOKEN}":
-                return {"ok": False, "error": "invalid_auth"}
-            if self.refusals:
-                return {"ok": False, "error": self.refusals.pop(0)}
-            body = await request.json()
-            if invalid := refused_blocks(body.get("blocks", [])):
-                self.invalid.append(invalid)
-                return {"ok": False, "error": "invalid_blocks", "errors": [invalid]}
-            self.calls.append((method, body))
-            if method == "chat.postEphemeral":
-                return {"ok": True, "message_ts": f"1700000001.{len(self.calls):06d}"}
-            return {"ok": True, "channel": body["channel"], "ts": body.get("ts", f"1700000000.{len(self.calls):06d}")}
-
-        return app
-
-    def made(self, method: str) -> list[dict]:
-        return [body for name, body in self.calls if name == method]
-
-
-def refused_blocks(blocks: list[dict]) -> str | None:
-    """Why Slack would refuse ``blocks`` (the limits and the shapes this receiver's blocks could break), or None."""
-    if len(blocks) > 50:
-        return "more than 50 blocks"
-    for block in blocks:
-        texts = [block.get("text"), *block.get("fields", []), *block.get("elements", [])]
-        if any(isinstance(t, dict) and t.get("type") in ("plain_text", "mrkdwn") and not t["text"] for t in texts):
-            return f"an empty text in a {block['type']}"
-        if block["type"] == "header" and (block["text"]["type"] != "plain_text" or len(block["text"]["text"]) > 150):
-            return "a header must be plain text of at most 150 characters"
-        if block["type"] == "section":
-            if "text" not in block and not block.get("fields"):
-                return "a section needs a text or fields"
-            if len(block.get("fields", [])) > 10 or any(len(f["text"]) > 2000 for f in block.get("fields", [])):
-                return "a section takes at most 10 fields of at most 2000 characters"
-            if "text" in block and len(block["text"]["text"]) > 3000:
-                return "a section's text is at most 3000 characters"
-        if block["type"] == "context" and len(block["elements"]) > 10:
-            return "a context takes at most 10 elements"
-        for button in (e for e in block.get("elements", []) if e.get("type") == "button"):
-            if button.get("style", "primary") not in ("primary", "danger"):
-                return f"a button's style is primary or danger, or none: {button['style']!r}"
-            if button["text"]["type"] != "plain_text" or len(button["text"]["text"]) > 75:
-                return "a button's text is plain text of at most 75 characters"
-    return None
 
 
 @pytest.fixture
@@ -180,17 +102,6 @@ def channel(tmp_path, ledger, monkeypatch):
             yield service_base, receiver_base, slack
             desk.close()
         assert slack.invalid == []
-
-
-def slack_signed(body: str, secret: str = SIGNING_SECRET, timestamp: int | None = None) -> dict[str, str]:
-    """Headers as Slack sends them: v0= the HMAC-SHA256 of "v0:{timestamp}:{body}" under the app's signing secret."""
-    timestamp = int(time.time()) if timestamp is None else timestamp
-    mac = hmac.new(secret.encode(), f"v0:{timestamp}:{body}".encode(), hashlib.sha256).hexdigest()
-    return {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "X-Slack-Request-Timestamp": str(timestamp),
-        "X-Slack-Signature": f"v0={mac}",
-    }
 
 
 def click(posted: dict, decision: str, user: str = ANA) -> str:
