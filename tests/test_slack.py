@@ -91,10 +91,11 @@ def eventually(condition: Callable[[], object], seconds: float = 5.0) -> None:
 
 @pytest.fixture
 def served(tmp_path: Path, ledger) -> Iterator[Callable[..., Served]]:
-    """``served(agent, more="", clock=...)``: the shop with ``agent``'s rules, and Slack as its channel."""
+    """``served(agent, more="", clock=..., settles=True)``: the shop with ``agent``'s rules, and Slack as its channel;
+    where ``settles``, its desk settles Slack's message after every answer, as the service's does."""
     with contextlib.ExitStack() as stack:
 
-        def serve(agent: str, more: str = "", clock: Callable[[], float] = time.time) -> Served:
+        def serve(agent: str, more: str = "", clock: Callable[[], float] = time.time, settles: bool = True) -> Served:
             fake = FakeSlack(PEOPLE)
             api = stack.enter_context(serving(fake.app()))
             path = shop(tmp_path, agent)
@@ -107,7 +108,10 @@ def served(tmp_path: Path, ledger) -> Iterator[Callable[..., Served]]:
             config = desk.config.channels.slack
             assert config is not None
             slack = Slack(config, ENV, lambda pause: card_of(pause, desk.verdict(pause, None), None), links.mint)
-            service.app = make_app(desk, on_interrupt=Channels([slack]), public_url=base, slack=slack)
+            announcing = Channels([slack])
+            service.app = make_app(desk, on_interrupt=announcing, public_url=base, slack=slack)
+            if settles:  # as the service has its desk settle its channels after every answer
+                desk.settle = announcing.settled
             stack.callback(lambda: _valid(fake))
             return Served(base, desk, fake)
 
@@ -237,6 +241,7 @@ def test_the_same_person_clicking_twice_under_four_eyes_counts_once(served, ledg
     eventually(lambda: "actions" not in json.dumps(shop.slack.message()))
     assert len(ledger("charge")) == 1 and record(shop.slack.message()).startswith("*Gina Ortiz approved:")
     assert [m["user"] for m in shop.slack.made("users.info")] == [FIONA, GINA]  # who each is, asked once
+    assert len(shop.slack.made("chat.update")) == 2  # Fiona's approval, then the record: her second changed nothing
 
 
 @pytest.mark.parametrize(
@@ -310,17 +315,24 @@ def test_the_message_keeps_who_decided_and_a_late_click_never_erases_it(served, 
     assert [c["amount"] for c in ledger("charge")] == [1500] and ledger("refund") == []
 
 
-def test_a_pause_answered_in_the_chat_is_recorded_on_the_message_by_the_next_click(served, ledger):
-    shop = served(FINANCE_FOR_LARGE)
+@pytest.mark.parametrize("settles", [True, False], ids=["the desk settles", "the click settles"])
+def test_a_pause_answered_in_the_chat_is_recorded_on_the_message_and_a_click_on_its_old_buttons_is_told(
+    served, ledger, settles
+):
+    shop = served(FINANCE_FOR_LARGE, settles=settles)
     [pause] = shop.turn(LARGE)["waiting"]
+    posted = shop.slack.message()
     skip = {"interrupt_id": pause["id"], "decision": "skip", "token": pause["token"]}
     assert httpx.post(f"{shop.base}/threads/u-17/resume", json=skip).status_code == 200  # the owner declines
-    shop.click(shop.slack.message(), "approve", FIONA)
+    if settles:  # the service settles its channels after every answer, wherever it was given
+        assert re.fullmatch(rf"\*It was answered: Skip this step, {WHEN}\.\*", record(shop.slack.message()))
+
+    shop.click(posted, "approve", FIONA)  # the message as Fiona's Slack still showed it
     eventually(lambda: shop.told(FIONA))
     assert re.fullmatch(rf"It was answered: Skip this step, {WHEN}\.", shop.told(FIONA)[0])
     eventually(lambda: "actions" not in json.dumps(shop.slack.message()))
     assert re.fullmatch(rf"\*It was answered: Skip this step, {WHEN}\.\*", record(shop.slack.message()))
-    assert ledger("charge") == []
+    assert ledger("charge") == [] and len(shop.slack.made("chat.update")) == 1
 
 
 def test_the_browser_boundary_lets_a_form_through_on_the_slack_route_alone_and_only_slacks_signature_acts(

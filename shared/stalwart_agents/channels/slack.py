@@ -75,7 +75,8 @@ class Slack:
 
     ``cards`` gives the card a channel reads of a pause; ``links`` the signed link of each decision, where the
     service has a public address.  ``read_pause`` (the click route sets it to the store's) lets a message
-    settled while the pause was still open be settled again at once if the pause was decided meanwhile.
+    settled while the pause was still open be settled again at once if the pause was decided meanwhile;
+    ``shown`` (set with it) shows an open pause with the approvals given so far.
     """
 
     name = "slack"
@@ -95,6 +96,9 @@ class Slack:
         self.client = WebClient(token=_secret(environ, config.bot_token), base_url=config.api_url, timeout=timeout)
         self.verifier = SignatureVerifier(_secret(environ, config.signing_secret))
         self.read_pause: Callable[[str], PauseRecord | None] | None = None
+        self.shown: Callable[[Pause], Pause] | None = None
+        """The pause as its approvers see it now, with the approvals given so far (which its record does not keep):
+        the click route (``http/slack.attach``) sets it, and ``read_pause``, to the door's."""
         self._clock = clock
         self._people: _Kept[tuple[float, dict[str, Any]]] = _Kept()
         """What Slack said of each user (name, e-mail), and until when it is taken as said."""
@@ -179,6 +183,9 @@ class Slack:
             blocks = decided_blocks(card, answer, then)
             self._update(channel, ts, escaped(record_of(card, answer)), blocks, decided=True)
             return
+        if self.shown is not None:
+            pause = self.shown(pause)
+            card = self.cards(pause)
         self._update(channel, ts, notice(card), self.open_blocks(pause, card), decided=False)
         stored = self.read_pause(pause.id) if self.read_pause is not None else None
         if stored is not None and stored.answer is not None:  # decided while this was sent: the record wins

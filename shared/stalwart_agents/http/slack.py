@@ -35,6 +35,7 @@ from fastapi.responses import Response
 from ..approvals.admission import Admission
 from ..approvals.card import WORDS
 from ..approvals.principal import Principal
+from ..approvals.rules import owner_of
 from ..approvals.signature import BadSignature
 from ..approvals.strings import read, said, when
 from ..channels.blocks import LINK_ACTION, named
@@ -43,12 +44,13 @@ from ..engine.answer import Answer
 from ..engine.pause import Pause, ended_by_clock
 from ..errors import AlreadyApproved, BadRequest, NotFound, PauseExpired, PayloadTooLarge, StalwartError
 from .declare import Declare
+from .link_page import link_principal
 
 if TYPE_CHECKING:
     from ..channels.slack import Slack
     from ..storage import PauseRecord
 
-__all__ = ["SLACK_PATH", "Click", "clicked", "declare_slack"]
+__all__ = ["SLACK_PATH", "Click", "attach", "clicked", "declare_slack"]
 
 SLACK_PATH = "/slack/actions"
 MAX_BODY = 512 * 1024
@@ -73,7 +75,7 @@ class Click:
 
 def declare_slack(route: Declare, door: Door, slack: Slack) -> None:
     """``POST /slack/actions`` (the route ``slack``), answering clicks on what ``slack`` posted through ``door``."""
-    slack.read_pause = door.storage.get_pause
+    attach(slack, door)
     clicks = _Clicks(door, slack)
 
     @route(
@@ -94,6 +96,22 @@ def declare_slack(route: Declare, door: Door, slack: Slack) -> None:
         if click is not None:
             background.add_task(clicks.take, click)
         return Response(status_code=200)
+
+
+def attach(slack: Slack, door: Door) -> None:
+    """Let ``slack`` read what it settles from ``door``: a pause's record, to settle a message again at once where
+    the pause was decided while it was being updated; an open pause as its approvers see it, with the approvals
+    given so far.  ``declare_slack`` does it; a process that settles Slack's messages without serving the click
+    route (a function of its own on AWS) does it too."""
+    slack.read_pause = door.storage.get_pause
+    slack.shown = lambda pause: _as_shown(door, pause)
+
+
+def _as_shown(door: Door, pause: Pause) -> Pause:
+    """``pause`` as it waits: as anyone standing for the thread's owner reads it (a link does), with the approvals
+    given so far; as it is where it waits no more."""
+    standing_in = Admission(pause.thread, link_principal(pause.id, ""), owner_of(door.storage, pause.thread))
+    return next((waiting for waiting in door.waiting_for(standing_in) if waiting.id == pause.id), pause)
 
 
 def clicked(body: bytes) -> Click | None:
@@ -163,7 +181,7 @@ class _Clicks:
             self.slack.tell(click.channel, click.user, _say("linkSignIn"))
         else:
             self._answer(click, stored, admitted, who)
-        self._settle(click, admitted)
+        self._settle(click)
 
     def _answer(self, click: Click, stored: PauseRecord, admitted: Admission, who: Principal) -> None:
         answer = Answer.of(click.decision, None, stored.token, "slack", admitted, by=who.called)
@@ -180,17 +198,14 @@ class _Clicks:
             if any(waiting.id == stored.id for waiting in reply.waiting):
                 self.slack.tell(click.channel, click.user, _say("outcomeCounted"))
 
-    def _settle(self, click: Click, admitted: Admission) -> None:
-        """The message as the pause stands now: an open one as its approvers see it (with the approvals given so
-        far), a decided one as the record of its decision."""
+    def _settle(self, click: Click) -> None:
+        """The message as the pause stands now, where the door's own settling of its channels did not already make
+        it so (``Slack.settle`` leaves a message that already says it alone)."""
         stored = self.door.storage.get_pause(click.pause)
         if stored is None:
             return
-        shown = Pause.from_record(stored)
-        if stored.answer is None:
-            shown = next((p for p in self.door.waiting_for(admitted) if p.id == stored.id), shown)
         try:
-            self.slack.settle(shown, stored.answer, {"channel": click.channel, "ts": click.ts})
+            self.slack.settle(Pause.from_record(stored), stored.answer, {"channel": click.channel, "ts": click.ts})
         except StalwartError as exc:
             log.warning("the Slack message of pause %s was not settled: %s", stored.id, exc.message)
 
