@@ -298,17 +298,22 @@ def _redeliverer(desk: Desk, local: LocalAws | None, links: Links | None) -> tup
     ``STALWART_WEBHOOK_URL`` set, posted to it (through the stream on moto); failed deliveries are retried in the
     background for ``STALWART_REDELIVERY_HOURS`` (24 by default); with ``links``, each delivery carries links
     minted for it.  Also what reminders and escalations are announced with."""
+    from .approvals.card import Card, card_of
     from .approvals.redeliver import Backoff, Redeliverer
     from .approvals.webhook import Webhook
     from .channels import Channels, Posted
+    from .engine.pause import Pause
     from .logs import logging_deliveries
 
     url = os.environ.get("STALWART_WEBHOOK_URL")
     secret = os.environ.get("STALWART_WEBHOOK_SECRET", "")
     channels = desk.on_interrupt if isinstance(desk.on_interrupt, Channels) else None
 
+    def cards(pause: Pause) -> Card:
+        return card_of(pause, desk.verdict(pause, None), None)
+
     def announcing(logged: bool, **webhook: Any) -> Notify | None:
-        posted: Notify | None = Webhook(url, secret, links=links, **webhook) if url else None
+        posted: Notify | None = Webhook(url, secret, links=links, cards=cards, **webhook) if url else None
         if posted is not None and logged:
             posted = logging_deliveries(posted)
         if channels is None:

@@ -105,10 +105,10 @@ class Posted:
     """An ``on_interrupt`` that only posts (the webhook) as a channel: announced like the others, nothing to settle."""
 
     def __init__(self, name: str, notify: Callable[[str, Pause], object]) -> None:
-        self.name, self._notify = name, notify
+        self.name, self.notify = name, notify
 
     def announce(self, pause: Pause, receipt: Receipt | None) -> Receipt | None:
-        self._notify(pause.thread, pause)
+        self.notify(pause.thread, pause)
         return None
 
     def settle(self, pause: Pause, answer: Mapping[str, Any] | None, receipt: Receipt) -> None:

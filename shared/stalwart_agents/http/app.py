@@ -12,13 +12,14 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING, Literal, TypedDict, Unpack
+from typing import TYPE_CHECKING, Literal, TypedDict, Unpack, cast
 
 from fastapi import FastAPI
 
-from ..approvals.card import card_of
+from ..approvals.card import Card, card_of
 from ..approvals.links import DEFAULT_HOURS, Links
 from ..approvals.webhook import Webhook
+from ..channels import Channels, Posted, channels_of
 from ..desk import Desk
 from ..door import Described, Door
 from ..engine.pause import Pause
@@ -86,9 +87,29 @@ def make_app(
     if on_interrupt is not None:
         desk.on_interrupt = on_interrupt
     desk.default_agent = desk.agent(agent).name
+    channels = _channels(desk, service)
+    if channels is not None:
+        desk.on_interrupt, desk.settle = channels, channels.settled
+        service["slack"] = next((cast("Slack", c) for c in channels.channels if c.name == "slack"), None)
     app = door_app(desk, **service)
     app.state.desk = desk
     return app
+
+
+def _channels(desk: Desk, service: Service) -> Channels | None:
+    """The channels agent.yaml names (``channels:``), with the desk's ``on_interrupt`` (a webhook) among them, each
+    reading the card a channel reads, and minting signed links where the service has a public URL; None for none."""
+    named = desk.config.channels
+    if named.slack is None and named.mail is None:
+        return None
+    public_url = service.get("public_url")
+    hours = service.get("link_hours", DEFAULT_HOURS)
+    links = Links(desk.storage, public_url, hours=hours, clock=desk.clock) if public_url else None
+
+    def cards(pause: Pause) -> Card:
+        return card_of(pause, desk.verdict(pause, None), None, edits=False)
+
+    return channels_of(named, os.environ, cards, links.mint if links else None, desk.on_interrupt)
 
 
 def door_app(
@@ -143,7 +164,7 @@ def door_app(
     route = Declare(app, routes)
     declare_pages(route, door, door.describe() if "config" in routes or "interface" in routes else _UNNAMED)
     declare_threads(route, Threads(door, auth, Tickets(key.encode()), secret, operator_token, stream_mode))
-    webhook = door.on_interrupt if isinstance(door.on_interrupt, Webhook) else None
+    webhook = _webhook_of(door.on_interrupt)
     if webhook is not None and webhook.cards is None:
         # Deliveries carry the card beside the pause, as a channel reads it (never as the person who asked).
         webhook.cards = lambda pause: card_of(pause, door.verdict(pause, None), None)
@@ -158,6 +179,15 @@ def door_app(
     edge.no_422(app)
     app.state.door = door
     return app
+
+
+def _webhook_of(notify: object) -> Webhook | None:
+    """The webhook ``on_interrupt`` posts to, alone or as one of the channels."""
+    if isinstance(notify, Channels):
+        return next(
+            (c.notify for c in notify.channels if isinstance(c, Posted) and isinstance(c.notify, Webhook)), None
+        )
+    return notify if isinstance(notify, Webhook) else None
 
 
 _UNNAMED: Described = {"agent": "", "description": "", "examples": []}
