@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import httpx
 
+from .conftest import ROOT
 from .server import receiving, serving, stalwart_serve
 from .slack_api import BOT_TOKEN, SIGNING_SECRET, FakeSlack, interaction, slack_signed, words
 from .test_approvers import shop
@@ -75,3 +76,30 @@ def test_serve_posts_to_slack_mails_and_answers_a_click_as_the_person_who_clicke
             )
             forged = httpx.post(f"{base}/slack/actions", content=body, headers=slack_signed(body, secret="guess"))
             assert forged.status_code == 401 and len(ledger("charge")) == 1
+
+
+def test_the_approvals_example_routes_large_charges_to_finance_in_slack_and_mails_them(tmp_path, ledger, monkeypatch):
+    example = (ROOT / "examples" / "approvals" / "agent.yaml").read_text()
+    fake = FakeSlack(PEOPLE)
+    with serving(fake.app()) as api, smtp_server() as (inbox, port):
+        text = example.replace("tools: ../shop/tools.py", f"tools: {ROOT / 'examples' / 'shop' / 'tools.py'}")
+        text = text.replace("    channel: C0APPROVALS ", f"    api_url: {api}/api/\n    channel: C0APPROVALS ")
+        text = text.replace(
+            "{host: smtp.shop.example, port: 587,", f"{{host: 127.0.0.1, port: {port}, starttls: false,"
+        )
+        text = text.replace("username: {env: SMTP_USER}, password: {env: SMTP_PASSWORD}}", "}")
+        text = text.replace("fiona@shop.example", FIONA)
+        (tmp_path / "agent.yaml").write_text(text)
+        for name, value in {"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET}.items():
+            monkeypatch.setenv(name, value)
+        storage = f"sqlite:///{tmp_path / 'runs.db'}"
+        with stalwart_serve(tmp_path / "agent.yaml", "--storage", storage) as (base, _):
+            [pause] = httpx.post(f"{base}/threads/u-1/messages", json={"text": "charge 1500 to order 4411"}).json()[
+                "waiting"
+            ]
+            [message] = [fake.messages[key] for key in fake.posted]
+            assert message["channel"] == "C0FINANCE" and len(inbox.got) == 1
+            body = interaction(message, "approve", FIONA, "fiona")
+            assert httpx.post(f"{base}/slack/actions", content=body, headers=slack_signed(body)).status_code == 200
+            eventually(lambda: [c["amount"] for c in ledger("charge")] == [1500])
+            assert pause["id"] not in {p["id"] for p in httpx.get(f"{base}/threads/u-1/interrupts").json()["waiting"]}
