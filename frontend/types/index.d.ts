@@ -297,7 +297,7 @@ export type StringKey =
   | 'kind_outcome_unknown' | 'kind_saga_stuck' | 'kind_delegate'
   | 'deadlineSkip' | 'deadlineCancel' | 'escalatesAt' | 'overdueAt' | 'escalated' | 'escalatedOverdue'
   | 'expiredSkip' | 'expiredCancel' | 'outcome_expired' | 'recordExpired' | 'requestExpired' | 'linkNothingDone'
-  | 'origin_edited' | 'origin_edited_by' | 'reason_edited' | 'approveEdited' | 'approveEditedIrreversible' | 'editAsked' | 'editReset' | 'editNumber' | 'editInteger' | 'editChange' | 'recordApproveEdited' | 'recordApproveEditedBy' | 'recordEdited' | 'recordEditedBy'
+  | 'origin_edited' | 'origin_edited_by' | 'reason_edited' | 'mailNew' | 'mailReminder' | 'mailOverdue' | 'approveEdited' | 'approveEditedIrreversible' | 'editAsked' | 'editReset' | 'editNumber' | 'editInteger' | 'editChange' | 'recordApproveEdited' | 'recordApproveEditedBy' | 'recordEdited' | 'recordEditedBy'
   | 'batchSelect' | 'batchSelectCall' | 'batchSelected' | 'batchOneTool' | 'batchApprove' | 'batchSkip' | 'batchClear' | 'batchSure_approve' | 'batchSure_skip'
   | 'batchBack' | 'batchTotal' | 'batchIrreversible' | 'batchDone_approve' | 'batchDone_skip' | 'batchTaken' | 'batchStale' | 'batchNotYours' | 'batchFailed';
 

@@ -49,12 +49,6 @@ __all__ = ["Mail", "MailError"]
 
 log = logging.getLogger("stalwart_agents.channels.mail")
 
-WORDS = {
-    "mailNew": "Waiting for your decision: {title}",
-    "mailReminder": "Reminder: {title}",
-    "mailOverdue": "Overdue: {title}",
-}
-"""The mail's own words (its subjects), under the shipped strings' keys: a table that ships them wins."""
 SUBJECT = 200
 """Characters of a subject at most: a title is a sentence, not a page."""
 REPLY = 300
@@ -227,7 +221,7 @@ def _event(pause: Pause) -> str:
 
 
 def _say(words: Said) -> str:
-    return read(words, {**WORDS, **shipped()})
+    return read(words, shipped())
 
 
 def _words(words: Said) -> str:
