@@ -87,7 +87,9 @@ def make_app(
     if on_interrupt is not None:
         desk.on_interrupt = on_interrupt
     desk.default_agent = desk.agent(agent).name
-    channels = _channels(desk, service)
+    # Channels given (on_interrupt, or a Slack for its route) are the caller's; otherwise agent.yaml's are made here.
+    made = not isinstance(desk.on_interrupt, Channels) and service.get("slack") is None
+    channels = _channels(desk, service) if made else None
     if channels is not None:
         desk.on_interrupt, desk.settle = channels, channels.settled
         service["slack"] = next((cast("Slack", c) for c in channels.channels if c.name == "slack"), None)
