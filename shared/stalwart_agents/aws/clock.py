@@ -11,8 +11,11 @@ retry of a failed one) do each event once, through the same claims.
 
 Where the stack has a webhook, reminders and escalations are posted to it, signed
 with its secret and with links where there is a ``PublicUrl``, as the fan-out posts a
-new pause; without one, the clock still expires what is due and counts reminders as
-told.  Desk, webhook and observer are built once, at cold start, from the environment.
+new pause, and on the channels agent.yaml names (a reply in the Slack message's
+thread, a mail); without any, the clock still expires what is due and counts
+reminders as told.  An expiry is settled on the channels by the fan-out, which the
+pause's change reaches through the stream.  Desk, what it posts with and observer
+are built once, at cold start, from the environment.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..approvals.announce import Notify
 from ..approvals.overdue import BATCH, tick
-from .handlers import FunctionEnvironment, webhook_from_environ
+from .channels import announcing
+from .handlers import FunctionEnvironment
 from .observe import Observer, observer_from_environ
 
 if TYPE_CHECKING:
@@ -64,4 +68,4 @@ def _cold_start() -> tuple[Desk, Notify | None, Observer]:
     environ = os.environ
     observer = observer_from_environ(environ)
     desk = FunctionEnvironment.from_environ(environ).desk(observer.meter)
-    return desk, webhook_from_environ(environ, desk.storage), observer
+    return desk, announcing(desk, environ), observer

@@ -147,16 +147,21 @@ def handler(route: str, environ: Mapping[str, str] = os.environ) -> Handler:
 
     API Gateway buffers whole responses, so the stream answers what is there,
     with a ``retry:`` hint, and closes; the browser reconnects with its cursor.
+    No route function announces a pause: the fan-out does.  (Slack's clicks have a
+    handler of their own, ``aws/slack.py``.)
     """
     from mangum import Mangum
 
-    from ..http.app import make_app
+    from ..http.app import door_app
 
     settings = FunctionEnvironment.from_environ(environ)
     observer = observer_from_environ(environ)
-    app = make_app(
-        settings.desk(observer.meter),
-        agent=settings.agent,
+    desk = settings.desk(observer.meter)
+    desk.default_agent = desk.agent(settings.agent).name
+    # The service without the channels agent.yaml names (make_app would announce on them): on AWS the fan-out
+    # announces each new pause from the table's stream, once, and settles it there; the Slack function takes clicks.
+    app = door_app(
+        desk,
         operator_token=settings.operator_token,
         secret=settings.resume_secret,
         stream_mode="once",

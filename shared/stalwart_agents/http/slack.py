@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from ..channels.slack import Slack
     from ..storage import PauseRecord
 
-__all__ = ["SLACK_PATH", "Click", "attach", "clicked", "declare_slack"]
+__all__ = ["SLACK_PATH", "Click", "Clicks", "attach", "clicked", "declare_slack"]
 
 SLACK_PATH = "/slack/actions"
 MAX_BODY = 512 * 1024
@@ -76,7 +76,7 @@ class Click:
 def declare_slack(route: Declare, door: Door, slack: Slack) -> None:
     """``POST /slack/actions`` (the route ``slack``), answering clicks on what ``slack`` posted through ``door``."""
     attach(slack, door)
-    clicks = _Clicks(door, slack)
+    clicks = Clicks(door, slack)
 
     @route(
         "slack",
@@ -143,8 +143,9 @@ def clicked(body: bytes) -> Click | None:
     return click
 
 
-class _Clicks:
-    """Takes clicks, each in the background of the request that brought it."""
+class Clicks:
+    """Takes clicks, each in the background of the request that brought it (or, on AWS, in an invocation of its
+    own: aws/slack.py)."""
 
     def __init__(self, door: Door, slack: Slack) -> None:
         self.door, self.slack = door, slack

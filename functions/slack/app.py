@@ -1,0 +1,3 @@
+from stalwart_agents.aws.slack import handler
+
+handler = handler()
