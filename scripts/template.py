@@ -35,9 +35,10 @@ LOGS = [
     ("Links", None, "GET and POST /links/{link}"),
     ("Rollback", None, "POST /threads/{id}/rollback"),
     ("Feedback", None, "POST /threads/{id}/feedback"),
+    ("Slack", "HasSlack", "POST /slack/actions (Slack's clicks)"),
     ("Sweep", None, "The sweep (runs whose worker died stay stuck until it works)"),
     ("Clock", None, "The clock (pauses past their deadline wait, and reminders go unsent, until it works)"),
-    ("FanOut", "HasWebhook", "The webhook fan-out"),
+    ("FanOut", "Announces", "The fan-out (the webhook and the channels)"),
 ]
 """Each one's log group is <prefix>Logs; a function's alarms watch <prefix>Function."""
 

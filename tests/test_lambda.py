@@ -24,6 +24,7 @@ import boto3
 import httpx
 import pytest
 import yaml
+from botocore.awsrequest import AWSResponse
 from fastapi import FastAPI
 from mangum import Mangum
 from mangum.types import LambdaContext
@@ -54,6 +55,7 @@ from .test_template import (
     deployed_resources,
     environment,
     fan_out,
+    fan_out_filters,
     functions,
     http_routes,
     route_of,
@@ -142,6 +144,9 @@ class Deployed:
         names = set(self.routes.values()) | {name for name in others if name in exists}
         self.environ = {name: self._environ(name, parameters, storage_url) for name in names}
         self.requests: dict[str, list] = {name: [] for name in names}
+        self.handed: dict[str, list[dict]] = {name: [] for name in names}
+        """The events each function handed to a function asynchronously (InvocationType Event), which Lambda would
+        queue: kept here, for the test to run."""
         self.handlers = {name: self.fresh(name) for name in names}
 
     def _environ(self, name, parameters, storage_url):
@@ -150,8 +155,12 @@ class Deployed:
             "STALWART_STORAGE": storage_url,
         }
         assert all(isinstance(value, str) for value in variables.values()), variables
-        # where Lambda's own endpoints would answer, moto's does
-        return variables | {"AWS_ENDPOINT_URL_SECRETS_MANAGER": self.endpoint, "AWS_ENDPOINT_URL_SSM": self.endpoint}
+        # where Lambda's own endpoints would answer, moto's does; Lambda names the function (here by its logical id)
+        return variables | {
+            "AWS_ENDPOINT_URL_SECRETS_MANAGER": self.endpoint,
+            "AWS_ENDPOINT_URL_SSM": self.endpoint,
+            "AWS_LAMBDA_FUNCTION_NAME": name,
+        }
 
     @contextlib.contextmanager
     def _running_as(self, name):
@@ -198,22 +207,35 @@ class Deployed:
                 f"provide-client-params.{made.meta.service_model.endpoint_prefix}",
                 lambda params, model, **_: self.requests[name].append((service, model.name, params)),
             )
+            if service == "lambda":
+                made.meta.events.register("before-send.lambda.Invoke", self._queued(name))
             return made
 
         return recording
+
+    def _queued(self, name):
+        """Lambda taking an asynchronous invocation: 202, the event kept in ``handed``."""
+
+        def queue(request, **_):
+            assert request.headers["X-Amz-Invocation-Type"] == b"Event"
+            self.handed[name].append(json.loads(request.body))
+            return AWSResponse(request.url, 202, {}, _Body(b""))
+
+        return queue
 
     def sent(self, name, service="dynamodb"):
         """(operation, parameters) of each request the function sent to ``service``."""
         return [(operation, params) for sent_to, operation, params in self.requests[name] if sent_to == service]
 
-    def call(self, method, path, body=None, *, claims=None, headers=None, query=None, handler=None):
+    def call(self, method, path, body=None, *, claims=None, headers=None, query=None, handler=None, raw=None):
         """What the function behind ``method path`` answers: (status, headers, text). POSTs say they carry JSON,
-        as a browser's do (``headers`` may change or, with None, drop that)."""
+        as a browser's do (``headers`` may change or, with None, drop that); ``raw`` is a body sent as it is."""
         route, parameters = self._route(method, path)
         event = copy.deepcopy(JWT_EVENT if claims is not None else EVENT)
         if claims is not None:
             event["requestContext"]["authorizer"]["jwt"]["claims"] = claims
-        raw = json.dumps(body).encode() if body is not None else b""
+        raw = raw.encode() if isinstance(raw, str) else raw
+        raw = raw if raw is not None else json.dumps(body).encode() if body is not None else b""
         sent = {"host": HOST} | ({"content-type": "application/json"} if method == "POST" else {}) | (headers or {})
         if raw:
             sent["content-length"] = str(len(raw))  # API Gateway passes the client's, as it does every header
@@ -258,9 +280,26 @@ class Deployed:
         ]
 
 
+class _Body:
+    """A response body botocore reads."""
+
+    def __init__(self, content):
+        self.content = content
+
+    def stream(self, **_):
+        yield self.content
+
+    def read(self, *_):
+        return self.content
+
+
 def iam_requests(service, operation, params):
-    """(action, resource, partition key) IAM checks for one request; a DynamoDB transaction is checked item by item."""
-    if service == "secretsmanager":
+    """(action, resource, partition key) IAM checks for one request; a DynamoDB transaction is checked item by item.
+    A function invoked is named here by its logical id (``Deployed`` sets AWS_LAMBDA_FUNCTION_NAME so)."""
+    if service == "lambda":
+        assert operation == "Invoke", operation
+        yield "lambda:InvokeFunction", {"Fn::GetAtt": [params["FunctionName"], "Arn"]}, None
+    elif service == "secretsmanager":
         yield f"secretsmanager:{operation}", params["SecretId"], None
     elif service == "ssm":
         yield f"ssm:{operation}", params["Name"], None
@@ -585,14 +624,14 @@ def test_two_resume_functions_racing_one_pause_run_it_once(deployed, ledger):
 
 
 def built_with(monkeypatch, environ):
-    """What ``lambdas.handler`` hands make_app, for a function with this environment."""
+    """What ``lambdas.handler`` hands door_app, for a function with this environment."""
     given = {}
 
-    def make(config, **options):
+    def make(door, **options):
         given.update(options)
         return FastAPI()
 
-    monkeypatch.setattr(serve, "make_app", make)
+    monkeypatch.setattr(serve, "door_app", make)
     lambdas.handler("messages", {"STALWART_CONFIG": str(SHOP), "STALWART_STORAGE": "memory://"} | environ)
     return given
 
@@ -717,11 +756,9 @@ def stream_records(storage_url):
     return streams.get_records(ShardIterator=iterator)["Records"]
 
 
-def filtered(template, records):
-    """The records the template's FilterCriteria lets through to the fan-out."""
-    function = functions(template)[fan_out(template)]
-    (event,) = function["Properties"]["Events"].values()
-    patterns = [json.loads(f["Pattern"]) for f in event["Properties"]["FilterCriteria"]["Filters"]]
+def filtered(template, records, parameters=None):
+    """The records the template's FilterCriteria lets through to the fan-out, for a stack with these parameters."""
+    patterns = [json.loads(f["Pattern"]) for f in fan_out_filters(template, parameters or {"WebhookUrl": "https://x"})]
     return [r for r in records if any(_matches(p, json.loads(json.dumps(r, default=str))) for p in patterns)]
 
 

@@ -26,7 +26,8 @@ from fastapi.testclient import TestClient
 
 import stalwart_agents
 from stalwart_agents.aws.handlers import AUTHS
-from stalwart_agents.config import ModelConfig
+from stalwart_agents.channels.slack import Slack
+from stalwart_agents.config import FromEnv, ModelConfig, SlackConfig
 from stalwart_agents.http.app import ROUTES as ROUTES_OF_SERVE
 from stalwart_agents.reading.cel import PREBUILT_PARSER
 from stalwart_agents.serve import make_app
@@ -52,6 +53,7 @@ ROUTES = {
     "healthz": [("GET", "/healthz")],
     "config": [("GET", "/config.json")],
     "links": [("GET", "/links/{link}"), ("POST", "/links/{link}")],
+    "slack": [("POST", "/slack/actions")],
 }
 PUBLIC = {
     ("GET", "/"),
@@ -62,10 +64,12 @@ PUBLIC = {
     ("GET", "/config.json"),
     ("GET", "/threads/{id}/stream"),
     ("GET", "/links/{link}"),
+    ("POST", "/slack/actions"),
 }
 """Routes API Gateway lets through without a token: the interface and the inbox page (which sign in from the address
 fragment), the stream a browser's EventSource opens without headers (the service checks the stream ticket in its
-query instead), and a signed link's page, opened from a mail, which never acts."""
+query instead), a signed link's page, opened from a mail, which never acts, and Slack's clicks, which Slack signs
+with the app's signing secret (the Slack function checks it before anything: tests/test_slack_lambda.py)."""
 LINK_ANSWER = ("POST", "/links/{link}")
 """A link's answer: behind the authorizer, unless LinksAlone makes the link itself the approval."""
 LINKS = {"PublicUrl": "https://approvals.shop.example", "WebhookUrl": "https://ops.example/hooks/stalwart"}
@@ -80,10 +84,13 @@ SECRETS = {
     "STALWART_OPERATOR_TOKEN_ARN": "OperatorTokenArn",
     "STALWART_RESUME_SECRET_ARN": "ResumeSecretArn",
     "STALWART_WEBHOOK_SECRET_ARN": "WebhookSecretArn",
+    "STALWART_SLACK_BOT_TOKEN_ARN": "SlackBotTokenArn",
+    "STALWART_SLACK_SIGNING_SECRET_ARN": "SlackSigningSecretArn",
+    "STALWART_SMTP_PASSWORD_ARN": "SmtpPasswordArn",
 }
 """Each secret's ARN's variable, and the parameter that gives it."""
 MODEL_KEY = {"STALWART_MODEL_KEY_ARN", "STALWART_MODEL_KEY_ENV"}
-RUNS_TURNS = {"messages", "resume", "rollback", "sweep", "links", "clock"}
+RUNS_TURNS = {"messages", "resume", "rollback", "sweep", "links", "clock", "slack"}
 """The functions that run turns or take answers, so call the agent's model: they get its key (the clock's expiry
 carries the run on as an answer does)."""
 WEBHOOK_POSTERS = {"fanout", "clock"}
@@ -93,6 +100,11 @@ SECRET_PARAMETERS = {
     "ResumeSecretArn": {"resume"},
     "WebhookSecretArn": WEBHOOK_POSTERS,
     "ModelKeyArn": RUNS_TURNS,
+    # the fan-out posts a new pause and the clock its reminders, on Slack and by mail; only the Slack function
+    # checks Slack's signature, so only it reads the signing secret
+    "SlackBotTokenArn": {"slack", "fanout", "clock"},
+    "SlackSigningSecretArn": {"slack"},
+    "SmtpPasswordArn": {"fanout", "clock"},
 }
 """Each secret's parameter, and the functions whose environment holds it."""
 XRAY = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
@@ -154,12 +166,22 @@ def role_of(template, name):
 
 
 def statements(template, name, parameters=None):
-    """Every IAM statement of a function's role, as deployed with these parameters (the defaults filling the rest)."""
-    role = template["Resources"][role_of(template, name)]["Properties"]
+    """Every IAM statement of a function's role, as deployed with these parameters (the defaults filling the rest):
+    its inline policies, and the policies of their own attached to it (one that names the function itself, which
+    an inline policy cannot without a cycle)."""
+    role_name = role_of(template, name)
+    role = template["Resources"][role_name]["Properties"]
     # no managed policy: none is narrow enough, and SAM adds none to a role it is given
     assert "ManagedPolicyArns" not in role and "PermissionsBoundary" not in role, name
     policies = resolve(role["Policies"], template, parameters or {})
-    return [s for policy in policies for s in policy["PolicyDocument"]["Statement"]]
+    attached = [
+        p["Properties"]
+        for p in resources(template, "AWS::IAM::Policy").values()
+        if {"Ref": role_name} in p["Properties"]["Roles"]
+        and ("Condition" not in p or resolve({"Condition": p["Condition"]}, template, parameters or {}))
+    ]
+    assert all(p["Roles"] == [{"Ref": role_name}] for p in attached), name
+    return [s for policy in [*policies, *attached] for s in policy["PolicyDocument"]["Statement"]]
 
 
 def as_list(value):
@@ -327,6 +349,10 @@ EVERYTHING = JWT | {
     "SecretsKmsKeyArn": "arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab",
     "AlarmEmail": "oncall@shop.example",
     "PublicUrl": "https://approvals.shop.example",
+    "SlackBotTokenArn": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:stalwart/slack-bot-AbCdEf",
+    "SlackSigningSecretArn": "arn:aws:ssm:eu-west-1:123456789012:parameter/stalwart/slack-signing",
+    "SmtpUsername": "AKIAIOSFODNN7EXAMPLE",
+    "SmtpPasswordArn": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:stalwart/smtp-AbCdEf",
 }
 """Every optional feature on, every secret given."""
 
@@ -347,8 +373,11 @@ def test_every_route_of_the_chapter_has_exactly_one_function(template):
 
 
 def test_the_deployed_routes_are_the_services_routes():
-    """Every route make_app serves (the links too, with a public URL) is deployed, by the function of its name."""
-    app = make_app(SHOP, storage="memory://", public_url=LINKS["PublicUrl"])
+    """Every route make_app serves (the links too, with a public URL, and Slack's clicks with Slack as a channel) is
+    deployed, by the function of its name."""
+    slack = SlackConfig(bot_token=FromEnv(env="BOT"), signing_secret=FromEnv(env="SIGNING"), channel="C0OPS")
+    served_on = Slack(slack, {"BOT": "xoxb-1", "SIGNING": "s"}, cards=lambda pause: NotImplemented)
+    app = make_app(SHOP, storage="memory://", public_url=LINKS["PublicUrl"], slack=served_on)
     app.state.desk.close()
 
     def shaped(path):
@@ -369,6 +398,8 @@ def test_each_handler_is_a_few_lines_that_name_their_own_route(template):
         assert len(source.splitlines()) <= 5
         if route_of(function) in ("fanout", "sweep", "clock"):
             assert f"from stalwart_agents.aws.{route_of(function)} import handler" in source
+        elif route_of(function) == "slack":  # answered at once, the click taken in a second invocation
+            assert "from stalwart_agents.aws.slack import handler" in source and "handler = handler()" in source
         else:
             assert "from stalwart_agents.aws.handlers import handler" in source
             assert f'handler = handler("{route_of(function)}")' in source
@@ -412,7 +443,7 @@ def test_links_are_served_with_a_public_url_and_tell_both_their_ends_the_same(te
     given = LINKS | {"LinkHours": "2", "LinksAlone": "true"}
     told = {"STALWART_PUBLIC_URL": LINKS["PublicUrl"], "STALWART_LINK_HOURS": "2"}
     assert environment(template, "LinksFunction", given).items() >= (told | {"STALWART_LINKS_ALONE": "true"}).items()
-    minters = {fan_out(template), clock(template)}
+    minters = {fan_out(template), clock(template), "SlackFunction"}
     for name in minters:
         assert environment(template, name, given).items() >= told.items(), name
         assert "STALWART_LINKS_ALONE" not in environment(template, name, given), name  # it only mints
@@ -695,8 +726,11 @@ def test_the_layer_requirements_are_the_packages_runtime_dependencies():
     # no uvicorn nor its HTTP parser and event loop (mangum runs the app) and no PyJWT (API Gateway verifies tokens;
     # test_lambda checks it is not imported)
     runtime = {name(r) for r in project["project"]["dependencies"]} - {"uvicorn", "httptools", "uvloop", "pyjwt"}
-    # and what only Lambda needs: Mangum runs the app there, Powertools logs, measures and traces it
-    assert {name(r) for r in pinned} == runtime | {"mangum", "boto3", "aws-lambda-powertools"}
+    # and what only Lambda needs (the aws extra): Mangum runs the app there, Powertools logs, measures and traces it,
+    # and the Slack channel's SDK, which its functions post and check clicks with
+    lambda_only = {name(r) for r in project["project"]["optional-dependencies"]["aws"]}
+    assert lambda_only == {"mangum", "boto3", "aws-lambda-powertools", "slack-sdk"}
+    assert {name(r) for r in pinned} == runtime | lambda_only
 
 
 # ------------------------------------------------------------------ the table
@@ -883,7 +917,7 @@ def test_each_function_gets_only_what_its_route_does_to_the_table(template):
             "dynamodb:DeleteTable",
         }, name
         # a link names its pause, found by id as a resume's is
-        assert (actions(template, name, by_id, EVERYTHING) != set()) == (route in ("resume", "links")), name
+        assert (actions(template, name, by_id, EVERYTHING) != set()) == (route in ("resume", "links", "slack")), name
         assert (actions(template, name, live) != set()) == (route == "sweep"), name
         # due pauses are read from the wake index by the clock alone
         assert actions(template, name, wake) == ({"dynamodb:Query"} if route == "clock" else set()), name
@@ -992,7 +1026,8 @@ def test_each_wait_ends_before_what_waits_on_it(template):
 
 
 def _matches(pattern, record):
-    """The subset of Lambda's filter rule syntax the template uses: exact values and prefix."""
+    """The subset of Lambda's filter rule syntax the template uses: exact values, prefix and anything-but (which, as
+    Lambda's, matches a value that is there and is none of those listed)."""
     for key, rule in pattern.items():
         if isinstance(rule, dict):
             if not isinstance(record.get(key), dict) or not _matches(rule, record[key]):
@@ -1001,8 +1036,13 @@ def _matches(pattern, record):
         value = record.get(key)
         for option in rule:
             if isinstance(option, dict):
-                assert set(option) == {"prefix"}, f"a filter operator this test does not know: {option}"
-                if isinstance(value, str) and value.startswith(option["prefix"]):
+                assert set(option) in ({"prefix"}, {"anything-but"}), (
+                    f"a filter operator this test does not know: {option}"
+                )
+                if "anything-but" in option:
+                    if isinstance(value, str) and value not in option["anything-but"]:
+                        break
+                elif isinstance(value, str) and value.startswith(option["prefix"]):
                     break
             elif value == option:
                 break
@@ -1011,12 +1051,13 @@ def _matches(pattern, record):
     return True
 
 
-def _record(event, pk, sk):
+def _record(event, pk, sk, status=None):
     keys = {"pk": {"S": pk}, "sk": {"S": sk}}
+    image = dict(keys) | ({"status": {"S": status}} if status else {})
     return {
         "eventName": event,
         "eventSource": "aws:dynamodb",
-        "dynamodb": {"Keys": keys, "NewImage": dict(keys), "StreamViewType": "NEW_IMAGE"},
+        "dynamodb": {"Keys": keys, "NewImage": image, "StreamViewType": "NEW_IMAGE"},
     }
 
 
@@ -1030,22 +1071,41 @@ def test_the_fan_out_reads_only_new_pauses_from_the_stream(template):
     assert props["BisectBatchOnFunctionError"] is True
     assert 0 <= props["MaximumRetryAttempts"] <= 5
     assert 60 <= props["MaximumRecordAgeInSeconds"] <= 24 * 3600  # the stream keeps records a day
-    patterns = [json.loads(f["Pattern"]) for f in props["FilterCriteria"]["Filters"]]
+    for parameters in ({"WebhookUrl": LINKS["WebhookUrl"]}, SLACK):
+        patterns = [json.loads(f["Pattern"]) for f in fan_out_filters(template, parameters)]
 
-    def delivered(record):
-        return any(_matches(p, record) for p in patterns)
+        def delivered(record, patterns=patterns):
+            return any(_matches(p, record) for p in patterns)
 
-    assert delivered(_record("INSERT", "R#run-1", "P#pause-1"))
-    assert not delivered(_record("MODIFY", "R#run-1", "P#pause-1"))  # a claim, or a delivery recorded
-    assert not delivered(_record("REMOVE", "R#run-1", "P#pause-1"))  # TTL
-    for pk, sk in [
-        ("R#run-1", "RUN"),
-        ("R#run-1", "J#key"),
-        ("T#u-17", "THREAD"),
-        ("T#u-17", "E#000000000001"),
-        ("K#session", "SECRET"),
-    ]:
-        assert not delivered(_record("INSERT", pk, sk)), (pk, sk)
+        assert delivered(_record("INSERT", "R#run-1", "P#pause-1"))
+        # a claim, a delivery recorded, a wake moved: the pause is still open
+        assert not delivered(_record("MODIFY", "R#run-1", "P#pause-1", status="open"))
+        # decided: with Slack, its message is settled
+        for status in ("answered", "expired", "closed"):
+            decided = _record("MODIFY", "R#run-1", "P#pause-1", status=status)
+            assert delivered(decided) == (parameters is SLACK), (parameters, status)
+        assert not delivered(_record("REMOVE", "R#run-1", "P#pause-1"))  # TTL
+        for pk, sk in [
+            ("R#run-1", "RUN"),
+            ("R#run-1", "J#key"),
+            ("T#u-17", "THREAD"),
+            ("T#u-17", "E#000000000001"),
+            ("K#session", "SECRET"),
+        ]:
+            assert not delivered(_record("INSERT", pk, sk)), (pk, sk)
+            assert not delivered(_record("MODIFY", pk, sk, status="answered")), (pk, sk)
+
+
+SLACK = {
+    "SlackBotTokenArn": EVERYTHING["SlackBotTokenArn"],
+    "SlackSigningSecretArn": EVERYTHING["SlackSigningSecretArn"],
+}
+
+
+def fan_out_filters(template, parameters):
+    """The fan-out's FilterCriteria's filters, as deployed with these parameters."""
+    (event,) = functions(template)[fan_out(template)]["Properties"]["Events"].values()
+    return resolve(event["Properties"]["FilterCriteria"]["Filters"], template, parameters)
 
 
 def test_what_keeps_failing_lands_in_an_encrypted_dead_letter_queue(template):
