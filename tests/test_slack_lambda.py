@@ -15,12 +15,13 @@ import boto3
 import pytest
 import yaml
 
-from .conftest import SHOP
+from .conftest import SHOP, present
 from .server import serving
 from .slack_api import BOT_TOKEN, SIGNING_SECRET, FakeSlack, buttons, interaction, slack_signed, words
 from .test_lambda import (
     ALICE,
     FINANCE,
+    PUBLIC_URL,
     Deployed,
     approval,
     paused,
@@ -31,6 +32,7 @@ from .test_lambda import (
     waiting,
 )
 from .test_lambda import filtered as filtered_for
+from .test_mail import LOGIN, Inbox, smtp_server
 from .test_template import TEMPLATE, CloudFormationLoader, fan_out
 
 TEMPLATE_DATA = yaml.load(TEMPLATE.read_text(), Loader=CloudFormationLoader)
@@ -190,3 +192,46 @@ def test_the_fan_out_settles_the_message_of_a_pause_answered_elsewhere(on_slack,
     assert update["channel"] == CHANNEL and buttons(fake_slack.message()) == []
     assert f"{ALICE['sub']} approved" in " ".join(words(fake_slack.message()["blocks"]))
     assert len(ledger("charge")) == 1
+
+
+# ------------------------------------------------------------------ mail, from the fan-out
+
+
+@pytest.fixture
+def mail_stack(stack, moto_endpoint):  # noqa: F811
+    """The stack's parameters with mail (and signed links): the SMTP password in Secrets Manager."""
+    manager = boto3.client("secretsmanager", region_name="us-east-1", endpoint_url=moto_endpoint)
+    password = manager.create_secret(Name=f"stalwart/{uuid.uuid4().hex}/smtp", SecretString=LOGIN["SMTP_PASSWORD"])
+    return stack | {"SmtpUsername": LOGIN["SMTP_USER"], "SmtpPasswordArn": password["ARN"], "PublicUrl": PUBLIC_URL}
+
+
+def test_the_fan_out_mails_each_new_pause_with_its_links_signed_in_with_the_stacks_credentials(
+    mail_stack,
+    storage_url,  # noqa: F811
+    monkeypatch,
+    ledger,
+    tmp_path,
+):
+    inbox = Inbox()
+    with smtp_server(inbox=inbox, authenticator=inbox.authenticate, auth_require_tls=False) as (_, port):
+        config = tmp_path / "agent.yaml"
+        config.write_text(
+            SHOP.read_text().replace("tools: tools.py", f"tools: {SHOP.parent / 'tools.py'}") + "channels:\n"
+            "  mail:\n"
+            f"    smtp: {{host: 127.0.0.1, port: {port}, starttls: false, timeout: 5,"
+            " username: {env: SMTP_USER}, password: {env: SMTP_PASSWORD}}\n"
+            "    sender: Approvals <approvals@shop.example>\n"
+            "    to: fiona@shop.example\n"
+        )
+        deployed = OnSlack(mail_stack, storage_url, monkeypatch, config)
+        assert fan_out(TEMPLATE_DATA) in deployed.handlers  # mail alone deploys the fan-out
+        pause = paused(deployed, "u-17")
+        deployed.fan_out()
+        deployed.fan_out()  # Lambda retrying the batch: mailed once
+    [(to, message)] = inbox.got
+    assert to == ["fiona@shop.example"] and "Charge 40.00 EUR to order 4411" in str(message["Subject"])
+    assert inbox.logins == [(b"approvals", LOGIN["SMTP_PASSWORD"].encode(), False)]
+    assert f"{PUBLIC_URL}/links/" in present(message.get_body(("plain",))).get_content()
+    assert [op for s, op, _ in deployed.requests[fan_out(TEMPLATE_DATA)] if s == "secretsmanager"] == ["GetSecretValue"]
+    assert waiting(deployed, "u-17")[0]["id"] == pause["id"]
+    assert deployed.refused_by_iam() == []
