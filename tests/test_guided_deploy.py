@@ -114,6 +114,13 @@ ANSWERS = {
         "Parameter ModelKeyEnv": "OPENAI_API_KEY",
         "Parameter AlarmEmail": "oncall@shop.example",
     },
+    "slack-and-mail": {
+        "Parameter SlackBotTokenArn": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:stalwart/slack-bot-AbCdEf",
+        "Parameter SlackSigningSecretArn": "arn:aws:ssm:eu-west-1:123456789012:parameter/stalwart/slack-signing",
+        "Parameter SmtpUsername": "AKIAIOSFODNN7EXAMPLE",
+        "Parameter SmtpPasswordArn": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:stalwart/smtp-AbCdEf",
+        "Parameter PublicUrl": "https://approvals.shop.example",
+    },
 }
 
 

@@ -1302,7 +1302,7 @@ def test_sam_puts_each_integration_beside_its_routes_security(sam, template, tmp
     api = transformed["Resources"]["HttpApi"]
     assert api["Type"] == "AWS::ApiGatewayV2::Api" and api["Properties"]["FailOnWarnings"] is True
     for mode, links_alone in [("jwt", "false"), ("jwt", "true"), (NO_AUTHORIZER, "false")]:
-        parameters = {"Authentication": mode, "LinksAlone": links_alone} | JWT | LINKS
+        parameters = {"Authentication": mode, "LinksAlone": links_alone} | JWT | LINKS | SLACK
         body = resolve(api["Properties"]["Body"], template, parameters)
         for method, path, name in http_routes(template):
             operation = body["paths"][path][method.lower()]
@@ -1357,3 +1357,61 @@ def test_sam_build_makes_the_layer_and_every_function(sam, template, tmp_path):
         assert (build / name / "app.py").read_text() == (
             ROOT / functions(template)[name]["Properties"]["CodeUri"] / "app.py"
         ).read_text()
+
+
+# ------------------------------------------------------------------ Slack and mail
+
+
+MAIL = {"SmtpUsername": EVERYTHING["SmtpUsername"], "SmtpPasswordArn": EVERYTHING["SmtpPasswordArn"]}
+
+
+def test_slack_is_a_function_of_its_own_behind_no_authorizer_that_may_invoke_itself_and_nothing_else(template):
+    slack = {"SlackFunction", "SlackRole", "SlackHandsClicksOn", "SlackLogs", "SlackErrors", "SlackThrottles"}
+    assert not slack & deployed_resources(template, EVERYTHING | {"SlackBotTokenArn": "", "SlackSigningSecretArn": ""})
+    assert slack <= deployed_resources(template, SLACK)
+    # Slack signs its clicks: the route has no security in any mode (test_the_authorizer_guards_every_route...)
+    for mode in ("jwt", NO_AUTHORIZER):
+        assert "/slack/actions" not in api_body(template, {"Authentication": mode} | JWT | SLACK)["paths"]
+    invoking = [s for s in statements(template, "SlackFunction", SLACK) if "lambda:InvokeFunction" in s["Action"]]
+    assert invoking == [
+        {
+            "Sid": "InvokesItself",
+            "Effect": "Allow",
+            "Action": ["lambda:InvokeFunction"],
+            "Resource": {"Fn::GetAtt": ["SlackFunction", "Arn"]},
+        }
+    ]
+    for name in set(every_function(template)) - {"SlackFunction"}:
+        assert not any(a.startswith("lambda:") for a in actions(template, name, parameters=EVERYTHING)), name
+    # a click handed on is taken once: never retried into a second answer
+    function = functions(template)["SlackFunction"]["Properties"]
+    assert function["EventInvokeConfig"] == {"MaximumRetryAttempts": 0, "MaximumEventAgeInSeconds": 300}
+    assert resolve(template["Outputs"]["SlackRequestUrl"], template, SLACK)["Value"]["Fn::Sub"].endswith(
+        "/slack/actions"
+    )
+
+
+def test_the_fan_out_is_deployed_for_a_webhook_slack_or_mail_and_not_for_none(template):
+    for parameters in ({"WebhookUrl": LINKS["WebhookUrl"]}, SLACK, MAIL):
+        assert {"FanOutFunction", "FanOutRole", "DeadLetterQueue", "DeadLetters"} <= deployed_resources(
+            template, parameters
+        ), parameters
+        assert environment(template, fan_out(template), parameters).get("STALWART_WEBHOOK_URL") == parameters.get(
+            "WebhookUrl"
+        )
+    assert "FanOutFunction" not in deployed_resources(template, {})
+    # links travel in Slack messages and mails too
+    assert broken_rules(template, SLACK | {"PublicUrl": LINKS["PublicUrl"]}) == []
+    assert broken_rules(template, MAIL | {"PublicUrl": LINKS["PublicUrl"]}) == []
+
+
+def test_slack_and_mail_take_their_secrets_in_pairs(template):
+    for given, other in (
+        ("SlackBotTokenArn", "SlackSigningSecretArn"),
+        ("SlackSigningSecretArn", "SlackBotTokenArn"),
+        ("SmtpUsername", "SmtpPasswordArn"),
+        ("SmtpPasswordArn", "SmtpUsername"),
+    ):
+        (told,) = broken_rules(template, {given: (SLACK | MAIL)[given]})
+        assert other in told, (given, told)
+    assert broken_rules(template, SLACK | MAIL) == []
