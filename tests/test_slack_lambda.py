@@ -190,7 +190,7 @@ def test_the_fan_out_settles_the_message_of_a_pause_answered_elsewhere(on_slack,
     on_slack.fan_out()
     [update] = fake_slack.made("chat.update")
     assert update["channel"] == CHANNEL and buttons(fake_slack.message()) == []
-    assert f"{ALICE['sub']} approved" in " ".join(words(fake_slack.message()["blocks"]))
+    assert f"{ALICE['name']} approved" in " ".join(words(fake_slack.message()["blocks"]))  # by name, not by sub
     assert len(ledger("charge")) == 1
 
 

@@ -50,6 +50,7 @@ class NotAllAnnounced(StalwartError):
     """Some channels could not post a pause; ``receipts`` holds what those that did kept."""
 
     code = "not_announced"
+    status = 502
 
     def __init__(self, message: str, receipts: dict[str, Receipt]) -> None:
         super().__init__(message)

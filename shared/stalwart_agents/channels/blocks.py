@@ -141,7 +141,7 @@ def named(answer: Mapping[str, Any]) -> str | None:
     principal = answer.get("principal")
     if not isinstance(principal, Mapping) or not principal.get("verified") or principal.get("iss") == LINK_ISSUER:
         return None
-    by = answer.get("by")
+    by = answer.get("name") or answer.get("by")
     return by if isinstance(by, str) and by else None
 
 

@@ -58,7 +58,7 @@ REPLY = 300
 class MailError(StalwartError):
     """A message was not sent; the one-line message names the server (host and port) and what it answered."""
 
-    code = "not_notified"
+    code = "not_mailed"
     status = 502
 
 

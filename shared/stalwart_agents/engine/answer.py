@@ -85,8 +85,8 @@ class Answer:
         return self.who.called if self.who is not None else self.by
 
     def stored(self, value: JSON, at: float, then: OnExpiry | None = None) -> dict[str, object]:
-        """What the pause keeps of the answer that claimed it; ``value`` as the run will read it, and for an
-        expiry what the run then does (``then``)."""
+        """What the pause keeps of the answer that claimed it; ``value`` as the run will read it, for an expiry what
+        the run then does (``then``), and a verified person's name, which a channel's message says decided."""
         stored: dict[str, object] = {
             "decision": self.decision,
             "value": value,
@@ -95,7 +95,8 @@ class Answer:
             "principal": self.principal,
             "at": at,
         }
-        return stored | ({"then": then} if then is not None else {})
+        name = self.who.called if self.who is not None else None
+        return stored | ({"then": then} if then is not None else {}) | ({"name": name} if name else {})
 
     def audited(self, pause: Pause | None) -> dict[str, object]:
         """What the log keeps of this answer: never the token itself, only enough of its digest to match it."""

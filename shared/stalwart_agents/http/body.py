@@ -22,15 +22,16 @@ SAFE_INTEGER = 2**53 - 1
 """The largest integer a browser holds exactly: a bigger one would be shown rounded, and approved as shown."""
 
 
-async def raw(request: Request) -> bytes:
+async def raw(request: Request, limit: int = MAX_BODY) -> bytes:
+    """The body, read no further than ``limit`` bytes (PayloadTooLarge past it)."""
     length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY:
-        raise PayloadTooLarge(f"a request body may be at most {MAX_BODY} bytes")
+    if length.isdigit() and int(length) > limit:
+        raise PayloadTooLarge(f"a request body may be at most {limit} bytes")
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise PayloadTooLarge(f"a request body may be at most {MAX_BODY} bytes")
+        if len(body) > limit:
+            raise PayloadTooLarge(f"a request body may be at most {limit} bytes")
     return bytes(body)
 
 

@@ -42,7 +42,8 @@ from ..channels.blocks import LINK_ACTION, named
 from ..door import Door
 from ..engine.answer import Answer
 from ..engine.pause import Pause, ended_by_clock
-from ..errors import AlreadyApproved, BadRequest, NotFound, PauseExpired, PayloadTooLarge, StalwartError
+from ..errors import AlreadyApproved, BadRequest, NotFound, PauseExpired, StalwartError
+from .body import raw
 from .declare import Declare
 from .link_page import link_principal
 
@@ -87,7 +88,7 @@ def declare_slack(route: Declare, door: Door, slack: Slack) -> None:
         include_in_schema=False,
     )
     async def actions(request: Request, background: BackgroundTasks) -> Response:
-        body = await _bounded(request)
+        body = await raw(request, MAX_BODY)
         if not slack.verified(body, request.headers):
             raise BadSignature(
                 "the request is not signed by Slack, was signed more than five minutes ago, or was taken"
@@ -235,15 +236,6 @@ class Clicks:
 
     def _refused(self, exc: StalwartError) -> str:
         return f"{_say('linkNotTaken')}: {exc.message}"
-
-
-async def _bounded(request: Request) -> bytes:
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise PayloadTooLarge(f"a request body may be at most {MAX_BODY} bytes")
-    return bytes(body)
 
 
 def _text(mapping: Any, key: str) -> str:
