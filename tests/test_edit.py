@@ -165,19 +165,15 @@ def test_on_every_backend_a_change_asked_again_keeps_both_calls_and_runs_the_app
 
 # --- what an attack found (each failed before its mend) --------------------------------------------------------
 
-ESCALATING = """
-    approvers:
-      - name: finance-large
-        tool: charge_card
-        kind: confirm
-        when: "args.amount > 1000"
-        who: '"finance" in who.groups'
-        deadline: {expires: 8h}
+ESCALATING = (
+    FINANCE_FOR_LARGE
+    + """        deadline: {expires: 8h}
     deadlines:
       - tool: charge_card
         expires: 8h
         escalate: {after: 2h, to: '"managers" in who.groups', label: the managers}
 """
+)
 
 
 def test_an_escalation_never_lets_its_managers_approve_a_change_past_a_rule_they_do_not_satisfy(tmp_path, ledger):
