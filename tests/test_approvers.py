@@ -64,8 +64,9 @@ def opened(tmp_path: Path, agent: str, **options) -> Desk:
 
 
 def charge(desk: Desk, thread: str, amount: int, owner: Principal = ALICE):
-    """``owner`` starts the thread with a charge, which waits for a person; its pause."""
-    desk.enter(thread, owner.key, start=True)
+    """``owner`` starts the thread with a charge, which waits for a person; its pause.  The thread is ``owner``'s under
+    ``thread`` itself, as stored (a thread begun before ids were scoped), so every person here names it alike."""
+    desk.storage.own(thread, owner.key)
     [pause] = desk.send(thread, f"charge {amount} to order 4411").waiting
     return pause
 
@@ -209,7 +210,7 @@ def test_an_ask_is_governed_by_kind(tmp_path, ledger):
             who: '"finance" in who.groups'
     """
     with opened(tmp_path, rules) as desk:
-        desk.enter("t", ALICE.key, start=True)
+        desk.storage.own("t", ALICE.key)
         [ask] = desk.send("t", "charge order 4411").waiting
         assert ask.kind == "ask"
         with pytest.raises(NotAnApprover):
@@ -248,13 +249,13 @@ def test_a_when_reading_an_argument_the_pause_lacks_does_not_govern_it(tmp_path,
             who: '"finance" in who.groups'
     """
     with opened(tmp_path, rules) as desk:
-        desk.enter("t", ALICE.key, start=True)
+        desk.storage.own("t", ALICE.key)
         [receipt] = desk.send("t", "send the receipt for order 4411").waiting
         assert receipt.tool == "send_receipt" and desk.may_answer(receipt, ALICE, ALICE.key)
         assert not desk.may_answer(receipt, FIONA, ALICE.key)
         assert desk.confirm("t", "approve", waiting=receipt.id, principal=ALICE).status == "done"
 
-        desk.enter("u", ALICE.key, start=True)
+        desk.storage.own("u", ALICE.key)
         [ask] = desk.send("u", "charge order 4411").waiting
         assert ask.kind == "ask" and desk.may_answer(ask, ALICE, ALICE.key)
         [confirm] = desk.confirm("u", "answer", waiting=ask.id, value="5000", principal=ALICE).waiting
@@ -589,13 +590,13 @@ def test_over_http_an_approver_rule_refuses_the_owner_and_lets_finance_answer(se
     assert client.get("/threads/t/interrupts", headers=token(ALICE)).json()["waiting"][0]["id"] == pause["id"]
     assert ledger("charge") == []
 
-    assert resume(client, "t", pause, MALLORY).status_code == 404  # nothing there is hers: no such thread
-    listed = client.get("/threads/t/interrupts", headers=token(FIONA))
+    assert resume(client, pause["thread"], pause, MALLORY).status_code == 404  # nothing there is hers: no such thread
+    listed = client.get(f"/threads/{pause['thread']}/interrupts", headers=token(FIONA))
     assert listed.status_code == 200 and listed.json()["waiting"][0]["id"] == pause["id"]
-    taken = resume(client, "t", pause, FIONA)
+    taken = resume(client, pause["thread"], pause, FIONA)
     assert taken.status_code == 200 and taken.json()["waiting"] == [], taken.text
     assert [c["amount"] for c in ledger("charge")] == [2000]
-    assert [(r["by"], r["outcome"], r.get("error")) for r in desk.history("t")] == [
+    assert [(r["by"], r["outcome"], r.get("error")) for r in desk.history(pause["thread"])] == [
         ("alice", "refused", "not_an_approver"),
         ("fiona", "taken", None),
     ]
@@ -607,19 +608,19 @@ def test_over_http_four_eyes_takes_two_people_and_the_same_one_twice_is_refused(
     pause = started(client, "t", "charge 40 to order 4411")
     assert pause["approvals"] == {"needed": 2, "given": []}
 
-    first = resume(client, "t", pause, FIONA)
+    first = resume(client, pause["thread"], pause, FIONA)
     assert first.status_code == 200, first.text
     [still] = first.json()["waiting"]
     assert (still["id"], still["token"]) == (pause["id"], pause["token"])
     assert [g["principal"]["sub"] for g in still["approvals"]["given"]] == ["fiona"]
 
-    again = resume(client, "t", pause, FIONA)
+    again = resume(client, pause["thread"], pause, FIONA)
     assert (again.status_code, again.json()["error"]) == (409, "already_approved")
     assert ledger("charge") == []
 
-    shown = client.get("/threads/t/interrupts", headers=token(FRANK)).json()["waiting"][0]
+    shown = client.get(f"/threads/{pause['thread']}/interrupts", headers=token(FRANK)).json()["waiting"][0]
     assert [g["by"] for g in shown["approvals"]["given"]] == ["fiona"]
-    second = resume(client, "t", pause, FRANK)
+    second = resume(client, pause["thread"], pause, FRANK)
     assert second.status_code == 200 and second.json()["waiting"] == [], second.text
     assert [(s["tool"], s["status"]) for s in second.json()["steps"]] == [("charge_card", "done")]
     assert len(ledger("charge")) == 1
@@ -629,8 +630,8 @@ def test_over_http_four_eyes_takes_two_people_and_the_same_one_twice_is_refused(
 def test_over_http_a_skip_from_an_allowed_person_ends_four_eyes(served, ledger):
     client, _ = served
     pause = started(client, "t", "charge 40 to order 4411")
-    assert len(resume(client, "t", pause, FIONA).json()["waiting"]) == 1
-    skipped = resume(client, "t", pause, FRANK, "skip")
+    assert len(resume(client, pause["thread"], pause, FIONA).json()["waiting"]) == 1
+    skipped = resume(client, pause["thread"], pause, FRANK, "skip")
     assert skipped.status_code == 200 and skipped.json()["waiting"] == [], skipped.text
     assert [(s["tool"], s["status"]) for s in skipped.json()["steps"]] == [("charge_card", "skipped")]
     assert client.get("/threads/t/interrupts", headers=token(ALICE)).json()["waiting"] == []

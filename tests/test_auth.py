@@ -418,7 +418,7 @@ def test_the_audit_of_an_answer_over_http_names_the_verified_principal_and_a_pyt
     body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
     done = client.post("/threads/u-17/resume", json=body, headers=bearer(token))
     assert done.status_code == 200, done.text
-    answer = desk.history("u-17")[-1]
+    answer = desk.history(done.json()["thread"])[-1]
     assert answer["principal"] == {"iss": idp.issuer, "sub": "alice", "verified": True}
     assert (answer["verified"], answer["by"], answer["channel"], answer["outcome"]) == (True, "alice", "http", "taken")
 
@@ -430,6 +430,7 @@ def test_the_audit_of_an_answer_over_http_names_the_verified_principal_and_a_pyt
 
 
 def test_two_people_each_see_only_their_own_threads_and_anothers_thread_looks_like_none(client, desk, ledger, idp):
+    """Another's id names nothing of theirs: a turn on it begins the caller's own thread, as on an unused id."""
     alice, bob = idp.token(sub="alice"), idp.token("ec-1", sub="bob")
     assert client.post("/threads/a-1/messages", json=CHARGE, headers=bearer(alice)).status_code == 200
     assert client.post("/threads/b-1/messages", json=LOOKUP, headers=bearer(bob)).status_code == 200
@@ -438,7 +439,7 @@ def test_two_people_each_see_only_their_own_threads_and_anothers_thread_looks_li
     assert pause["token"] in shown.text
     assert client.get("/threads/b-1/interrupts", headers=bearer(bob)).json()["waiting"] == []
     assert client.get("/threads/b-1/interrupts", headers=bearer(alice)).status_code == 404
-    before = desk.events("a-1")
+    before = desk.events(pause["thread"])
 
     got: list[httpx.Response] = []
 
@@ -458,10 +459,18 @@ def test_two_people_each_see_only_their_own_threads_and_anothers_thread_looks_li
             ("GET", "stream", None),
             ("POST", "feedback", thumb),
         ]
-        nobody = as_bob.get("/threads/nobody-yet/interrupts")
         for method, route, body in calls:
-            theirs = as_bob.request(method, f"/threads/a-1/{route}", json=body)
-            ghost = nobody if route == "messages" else as_bob.request(method, f"/threads/nobody-yet/{route}", json=body)
+            stored = "a-1" if route == "messages" else pause["thread"]  # the id Alice used; the id her pause shows
+            theirs = as_bob.request(method, f"/threads/{stored}/{route}", json=body)
+            if route == "messages":  # his own a-1, begun now, as his own of an id nobody used
+                ghost = as_bob.request(method, "/threads/nobody-else/messages", json=body)
+                assert (theirs.status_code, ghost.status_code) == (
+                    200,
+                    200,
+                ) and theirs.json().keys() == ghost.json().keys()
+                assert theirs.json()["thread"] != pause["thread"]
+                continue
+            ghost = as_bob.request(method, f"/threads/nobody-yet/{route}", json=body)
             assert (
                 (theirs.status_code, theirs.json())
                 == (ghost.status_code, ghost.json())
@@ -475,7 +484,8 @@ def test_two_people_each_see_only_their_own_threads_and_anothers_thread_looks_li
         assert pause["token"] not in answer.text
         assert all(pause["token"] not in value for value in answer.headers.values())
     assert len(got) == 11
-    assert desk.events("a-1") == before and desk.waiting("a-1")[0].id == pause["id"] and ledger() == []
+    assert desk.events(pause["thread"]) == before and desk.waiting(pause["thread"])[0].id == pause["id"]
+    assert ledger() == []
     assert client.get("/threads/nobody-yet/interrupts", headers=bearer(alice)).status_code == 404
 
 

@@ -28,7 +28,9 @@ def test_twenty_answers_in_one_request_one_taken_meanwhile_by_someone_else(serve
     pauses = [started(client, f"t{n}", "charge 2000 to order 4411") for n in range(20)]
     inbox = client.get("/interrupts", headers=token(FIONA)).json()["waiting"]
     assert {p["id"] for p in inbox} == {p["id"] for p in pauses}
-    assert resume(client, "t7", pauses[7], FRANK).status_code == 200  # Frank answers one while Fiona reads
+    assert (
+        resume(client, pauses[7]["thread"], pauses[7], FRANK).status_code == 200
+    )  # Frank answers one while Fiona reads
 
     answered = batch(client, FIONA, [given(p) for p in inbox])
     assert answered.status_code == 200, answered.text
@@ -39,7 +41,10 @@ def test_twenty_answers_in_one_request_one_taken_meanwhile_by_someone_else(serve
     assert {(o["status"], o["decision"]) for o in outcomes.values()} == {(200, "approve")}
     assert all(o["steps"][0]["status"] == "done" and o["steps"][0]["tool"] == "charge_card" for o in outcomes.values())
     assert len(ledger("charge")) == 20  # nineteen by Fiona's batch, one by Frank: each call once
-    assert [(r["by"], r["outcome"]) for r in desk.history("t7")] == [("frank", "taken"), ("fiona", "refused")]
+    assert [(r["by"], r["outcome"]) for r in desk.history(pauses[7]["thread"])] == [
+        ("frank", "taken"),
+        ("fiona", "refused"),
+    ]
     again = batch(client, FIONA, [given(p) for p in inbox])  # the same request retried: nothing runs twice
     assert {o["status"] for o in again.json()["answers"]} == {409} and len(ledger("charge")) == 20
 
@@ -62,7 +67,7 @@ def test_a_batch_mixing_what_the_person_may_answer_with_what_they_may_not_answer
     ]
     assert [c["amount"] for c in ledger("charge")] == [2000]
     assert {p["id"] for p in client.get("/interrupts", headers=token(FIONA)).json()["waiting"]} == {large[1]["id"]}
-    assert [p.id for p in desk.waiting("small")] == [small["id"]]
+    assert [p.id for p in desk.waiting(small["thread"])] == [small["id"]]
 
     unknown = batch(client, MALLORY, [given(large[1])]).json()["answers"][0]
     nowhere = batch(client, MALLORY, [given({"id": "p_nothing.000000000000000000000000", "token": "x"})])

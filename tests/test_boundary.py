@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from stalwart_agents import Desk
+from stalwart_agents.approvals.admission import STORED_THREAD_MAX
 from stalwart_agents.serve import make_app
 
 from .conftest import SHOP, present
@@ -182,7 +183,7 @@ def test_a_body_not_in_utf8_is_refused(base, desk, ledger, pause, encoding):
     untouched(desk, ledger, pause)
 
 
-CONTROL_IDS = ["victim%00", "vic%01tim", "victim%0A", "%7F", "vic%C2%85tim", "a" * 201]
+CONTROL_IDS = ["victim%00", "vic%01tim", "victim%0A", "%7F", "vic%C2%85tim", "a" * (STORED_THREAD_MAX + 1)]
 
 
 def refused_on_every_route(url, thread):

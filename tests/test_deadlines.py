@@ -69,7 +69,7 @@ def desk_for(store: Storage, tmp_path: Path, agent: str, clock: Clock, told: Any
 
 
 def charge(desk: Desk, thread: str = "t-1", amount: int = 40, owner: Principal = ALICE) -> Pause:
-    desk.enter(thread, owner.key, start=True)
+    desk.storage.own(thread, owner.key)
     [pause] = desk.send(thread, f"charge {amount} to order 4411").waiting
     return pause
 
@@ -289,7 +289,7 @@ def test_an_outcome_unknown_is_never_decided_by_the_clock_it_escalates(
     desk = Desk.from_file(
         tmp_path / "agent.yaml", storage=f"sqlite:///{tmp_path / 'runs.db'}", clock=clock, on_interrupt=told
     )
-    desk.enter("t-1", ALICE.key, start=True)
+    desk.storage.own("t-1", ALICE.key)
     [confirm] = desk.send("t-1", "wire 5 to bob").waiting
     [unknown] = desk.confirm("t-1", "approve", confirm, token=confirm.token, principal=ALICE).waiting
     assert unknown.kind == "outcome_unknown"
@@ -347,7 +347,7 @@ def test_an_ask_nobody_answers_in_time_leaves_the_call_unmade(
     storage: Storage, tmp_path: Path, clock: Clock, ledger: Any
 ) -> None:
     desk = desk_for(storage, tmp_path, "deadlines: [{kind: ask, expires: 10m}]", clock)
-    desk.enter("t-1", ALICE.key, start=True)
+    desk.storage.own("t-1", ALICE.key)
     [asked] = desk.send("t-1", "charge order 4411").waiting
     assert asked.kind == "ask" and asked.to_dict()["expires_at"] == "2027-01-15T08:10:00.000Z"
     clock.later(600)
@@ -358,7 +358,7 @@ def test_an_ask_nobody_answers_in_time_leaves_the_call_unmade(
 
 def test_a_delegate_nobody_answers_in_time_is_not_passed_on(storage: Storage, tmp_path: Path, clock: Clock) -> None:
     desk = desk_for(storage, tmp_path, "on_unread: ask\ndeadlines: [{kind: delegate, expires: 10m}]", clock)
-    desk.enter("t-1", ALICE.key, start=True)
+    desk.storage.own("t-1", ALICE.key)
     [offered] = desk.send("t-1", "what is the weather like").waiting
     assert offered.kind == "delegate"
     clock.later(600)

@@ -311,7 +311,7 @@ def test_with_auth_the_page_asks_to_sign_in_and_only_a_signed_in_post_answers(de
     base, server = served(desk, receiver, auth=auth)
     try:
         alice = hs_token("alice")
-        _, links = paused(base, receiver, headers=alice)
+        pause, links = paused(base, receiver, headers=alice)
         page = httpx.get(links["approve"], timeout=10)
         anonymous = httpx.post(links["approve"], timeout=10)
         signed_in = httpx.post(links["approve"], headers=alice, timeout=10)
@@ -321,7 +321,7 @@ def test_with_auth_the_page_asks_to_sign_in_and_only_a_signed_in_post_answers(de
     assert "sign in" in text(page) and "Charge 40.00 EUR to order 4411" in text(page)
     assert anonymous.status_code == 401 and f'href="{base}/inbox"' in anonymous.text
     assert signed_in.status_code == 200, signed_in.text
-    [taken] = [a for a in desk.history(THREAD) if a.get("outcome") == "taken"]
+    [taken] = [a for a in desk.history(pause["thread"]) if a.get("outcome") == "taken"]
     assert taken["principal"] == {"iss": TEAM, "sub": "alice", "verified": True} and len(ledger("charge")) == 1
 
 
@@ -329,13 +329,13 @@ def test_with_auth_and_links_alone_the_link_is_the_approval(desk, receiver, ledg
     auth = SharedSecret(JWT_SECRET, issuer=TEAM, audience=AUDIENCE)
     base, server = served(desk, receiver, auth=auth, links_alone=True)
     try:
-        _, links = paused(base, receiver, headers=hs_token("alice"))
+        pause, links = paused(base, receiver, headers=hs_token("alice"))
         page = httpx.get(links["approve"], timeout=10)
         done = httpx.post(links["approve"], timeout=10)
     finally:
         server.__exit__(None, None, None)
     assert page.text.count("<button") == 1 and done.status_code == 200, done.text
-    [taken] = [a for a in desk.history(THREAD) if a.get("outcome") == "taken"]
+    [taken] = [a for a in desk.history(pause["thread"]) if a.get("outcome") == "taken"]
     assert taken["principal"]["iss"] == "stalwart:link" and len(ledger("charge")) == 1
 
 

@@ -213,7 +213,7 @@ def test_every_value_is_escaped_in_the_html_and_on_one_line_in_the_text(desk, le
 def test_an_ask_and_a_service_without_links_say_to_answer_in_the_app(tmp_path, ledger, smtp):
     inbox, port = smtp
     with Desk.from_file(shop(tmp_path, ""), storage="memory://") as desk:
-        desk.enter("t", ALICE.key, start=True)
+        desk.storage.own("t", ALICE.key)
         [ask] = desk.send("t", "charge order 4411").waiting
         [confirm] = desk.send("t2", CHARGE).waiting
         links = {"approve": "https://shop.example/links/x", "skip": "https://shop.example/links/y"}
@@ -361,7 +361,7 @@ def test_each_reminder_and_the_escalation_is_a_message_replying_to_the_first(tmp
     clock = Clock()
     with Desk.from_file(shop(tmp_path, REMIND_THEN_ESCALATE), storage="memory://", clock=clock) as desk:
         desk.on_interrupt = Channels([Mail(config(port), {}, channel_cards(desk), None, clock=clock)])
-        desk.enter("t", ALICE.key, start=True)
+        desk.storage.own("t", ALICE.key)
         [pause] = desk.send("t", "charge 40 to order 4411").waiting
         for _ in range(3):
             clock.later(3600 + 1)

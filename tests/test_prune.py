@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from stalwart_agents import Desk, NotFound
+from stalwart_agents import Desk
 from stalwart_agents.storage import open_storage
 
 from .test_sagas import BANK
@@ -135,20 +135,15 @@ def test_a_prune_between_letting_a_person_in_and_their_turn_never_hands_the_thre
     store = open_storage(url)
     store.clock = lambda: time.time() - 40 * DAY
     with Desk.from_file(BANK, storage=store) as old:
-        old.enter("t", "alice", start=True)
-        assert old.send("t", "pay 5 to ana").status == "done"
+        assert old.send("t", "pay 5 to ana", owner="alice").status == "done"
     store = open_storage(url)  # the Desk closed the first when it was done
     racing = PrunedMidway(store)
     with Desk.from_file(BANK, storage=racing) as desk:
         racing._meanwhile = (lambda: desk.enter("t", "bob", start=True)) if bob_comes else (lambda: None)
         racing.armed = True
+        thread = desk.enter("t", "alice", start=True)
+        [waiting] = desk.send("t", "pay 100 to cy", owner="alice").waiting
+        assert desk.enter("t", "alice") == thread and desk.waiting(thread) == [waiting]
         if bob_comes:
-            with pytest.raises(NotFound):
-                desk.enter("t", "alice", start=True)
-            desk.enter("t", "bob")
-        else:
-            desk.enter("t", "alice", start=True)
-            [waiting] = desk.send("t", "pay 100 to cy").waiting
-            desk.enter("t", "alice")
-            assert desk.waiting("t") == [waiting]
-        assert "pay 5 to ana" not in str(desk.events("t"))  # the old thread went whole: nothing of it is read
+            assert desk.enter("t", "bob") != thread  # his own "t", begun meanwhile: nothing of hers
+        assert "pay 5 to ana" not in str(desk.events(thread))  # the old thread went whole: nothing of it is read

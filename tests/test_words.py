@@ -166,7 +166,7 @@ def test_a_counted_approval_says_the_call_waits_for_another_person(tmp_path, led
     (tmp_path / "agent.yaml").write_text(FOUR_EYES)
     owner, fiona = Principal(TEAM, "alice", {}), Principal(TEAM, "fiona", {"groups": ["finance"]})
     with Desk.from_file(tmp_path / "agent.yaml", storage=f"sqlite:///{tmp_path / 'runs.db'}") as desk:
-        desk.enter("t", owner.key, start=True)
+        desk.storage.own("t", owner.key)
         [pause] = desk.send("t", "charge 40 to order 4411").waiting
         reply = desk.confirm("t", "approve", waiting=pause.id, token=pause.token, principal=fiona)
 

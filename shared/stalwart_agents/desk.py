@@ -20,13 +20,14 @@ from typing import Any, TypedDict, Unpack, cast
 from . import logs
 from .agent import Agent
 from .approvals import audit
-from .approvals.admission import Admission, enter
+from .approvals.admission import STORED_THREAD_MAX, THREAD_MAX, Admission, enter, resolve
+from .approvals.admission import admit as admit_to
 from .approvals.announce import Notify, announce
 from .approvals.batch import BatchAnswer, BatchOutcome, answer_many
 from .approvals.card import Input, Verdict
 from .approvals.inbox import Inbox, read_inbox
 from .approvals.principal import ANONYMOUS, Principal
-from .approvals.rules import Approvers, approved_by, owner_of, unapprovable
+from .approvals.rules import Approvers, approved_by, unapprovable
 from .approvals.rules import misnamed as misnamed_approver
 from .aws.metrics import Meter, NoMeter
 from .config import Config, load_config
@@ -121,13 +122,14 @@ class Desk:
         """A person's turn in the thread ``user``; raises RunWaiting while something there waits.
 
         ``session`` (a digest) records that the reply was shown to it, in the run's own commit.  ``owner`` (a
-        principal's key) lets only them in, as ``enter(..., start=True)`` does but with no write of its own: a
-        thread nobody has begun becomes theirs in the turn's own commit (first to begin wins), and another's
-        answers NotFound, as one that does not exist, with nothing of the turn stored.
+        principal's key) is whose turn it is: the thread ``user`` names for them (``approvals/admission.py``), their
+        own, begun in the turn's own commit where they have none, as ``enter(..., start=True)`` does but with no write
+        of its own; for the anonymous principal another's thread answers NotFound, with nothing of the turn stored.
         """
         if not isinstance(text, str):
             raise BadRequest("a turn is text")
-        started = self._engine.start(_thread(user), text, self.agent(agent), context, session, owner, asker)
+        thread = _thread(user) if owner is None else resolve(self.storage, _thread(user), owner, start=True).thread
+        started = self._engine.start(thread, text, self.agent(agent), context, session, owner, asker)
         return self._notified(started)
 
     def confirm(
@@ -161,7 +163,10 @@ class Desk:
         shown = principal.to_dict() if principal is not None else None
         who_said = principal.subject if principal else by
         answer = Answer(decision, value, token, channel, who_said, shown, principal, edits=edits or None)
-        return self._answered(_thread(user), answer, pause_id, session)
+        thread = _thread(user)
+        if principal is not None:
+            thread = resolve(self.storage, thread, principal.key, pause=pause_id).thread
+        return self._answered(thread, answer, pause_id, session)
 
     def answer_many(
         self,
@@ -193,37 +198,33 @@ class Desk:
             after = page[-1][0]
         return audit.history(events)
 
-    def enter(self, user: str, owner: str, *, start: bool = False) -> None:
-        """Let ``owner`` (a principal's key) into the thread, or raise NotFound.
+    def enter(self, user: str, owner: str, *, start: bool = False) -> str:
+        """Let ``owner`` (a principal's key) into the thread ``user`` names for them, its stored id, or raise NotFound.
 
-        With ``start``, a thread nobody has begun becomes theirs (first writer wins). A thread
-        begun from Python, or before threads had owners, belongs to the anonymous principal.
-        Another's thread and one that does not exist answer the same, so ids cannot be probed.
+        With ``start``, where they have none, it is begun as theirs. A thread begun from Python, or before threads
+        had owners, belongs to the anonymous principal.  Another's thread and one that does not exist answer the
+        same, so ids cannot be probed (``approvals/admission.py``).
         """
-        enter(self.storage, _thread(user), owner, start=start)
+        return enter(self.storage, _thread(user), owner, start=start)
 
     def admit(self, user: str, principal: Principal, *, pause: str | None = None) -> Admission:
-        """Let ``principal`` into the thread to read what waits there and answer it, or raise NotFound; the
-        admission carries the thread's owner (a principal's key, as ``owner_of`` reads it), read once.
+        """Let ``principal`` into the thread ``user`` names for them to read what waits there and answer it, or
+        raise NotFound; the admission carries the stored thread and its owner (a principal's key, as ``owner_of``
+        reads it), read once.
 
-        The owner comes in as ``enter`` lets them; anyone else only while some open pause of the
-        thread's run is theirs to answer by the approver rules, or to answer ``pause`` (an id), a
-        pause of this thread they may answer even once it is closed: an approver a moment too late
-        is told the pause was answered (409 from the engine), not that the thread does not exist.
-        Everyone else meets the NotFound of a thread that does not exist.  Which pauses they may
-        then answer is ``may_answer``'s.
+        The owner comes into their own as ``enter`` lets them; anyone else into the stored thread ``user`` only
+        while some open pause of its run is theirs to answer by the approver rules, or to answer ``pause`` (an id),
+        a pause of this thread they may answer even once it is closed: an approver a moment too late is told the
+        pause was answered (409 from the engine), not that the thread does not exist.  Everyone else meets the
+        NotFound of a thread that does not exist.  Which pauses they may then answer is ``may_answer``'s.
         """
-        thread = _thread(user)
-        admitted = Admission(thread, principal, owner_of(self.storage, thread))
-        owner = admitted.owner
-        if admitted.is_owner:
-            return admitted
-        if owner is None or not (
-            any(self.may_answer(p, principal, owner) for p in self._engine.waiting(thread))
-            or (pause is not None and self._may_answer_any(thread, pause, principal, owner))
-        ):
-            raise NotFound("no such thread")
-        return admitted
+
+        def may_come_in(thread: str, owner: str) -> bool:
+            return any(self.may_answer(p, principal, owner) for p in self._engine.waiting(thread)) or (
+                pause is not None and self._may_answer_any(thread, pause, principal, owner)
+            )
+
+        return admit_to(self.storage, _thread(user), principal, may_come_in, pause=pause)
 
     def _may_answer_any(self, thread: str, pause: str, principal: Principal, owner: str) -> bool:
         """Whether ``pause`` is of ``thread`` and ``principal`` may answer it, open or not."""
@@ -287,7 +288,8 @@ class Desk:
         """
         if principal is None:
             return self._engine.waiting(_thread(user))
-        return self.waiting_for(Admission(_thread(user), principal, owner_of(self.storage, user)))
+        found = resolve(self.storage, _thread(user), principal.key)
+        return self.waiting_for(Admission(found.thread, principal, found.owner))
 
     def waiting_for(self, admitted: Admission) -> list[Pause]:
         """What waits, as the admitted person is shown it: all of it for the owner (or a link, which stands for
@@ -467,7 +469,6 @@ def _storage(storage: Storage | str | None, config: Config) -> Storage:
     return storage
 
 
-THREAD_MAX = 200
 EXAMPLES = 4
 """Example turns ``describe`` offers at most: one per tool, as many as a person takes in at a glance."""
 AGENTS_KEPT = 10_000
@@ -476,6 +477,9 @@ _CONTROL = re.compile(rf"[{CONTROL_CHARACTERS}\ud800-\udfff]")
 
 
 def _thread(user: str) -> str:
-    if not isinstance(user, str) or not user or len(user) > THREAD_MAX or _CONTROL.search(user):
-        raise BadRequest("a thread id is a non-empty string of at most 200 characters, without control characters")
+    if not isinstance(user, str) or not user or len(user) > STORED_THREAD_MAX or _CONTROL.search(user):
+        raise BadRequest(
+            f"a thread id is a non-empty string of at most {STORED_THREAD_MAX} characters (a new thread's, "
+            f"{THREAD_MAX}), without control characters"
+        )
     return user

@@ -48,19 +48,21 @@ class Door(Protocol):
 
     def admit(self, thread: str, principal: Principal, *, pause: str | None = None) -> Admission:
         """Let ``principal`` in to read what waits and answer it (NotFound otherwise, as for no thread at all):
-        the owner; anyone a pause there is theirs to answer; with ``pause``, anyone who may answer that pause of
-        the thread, open or not, so a late approver is told it was answered, not that the thread does not exist."""
+        the owner, into the thread the id names for them; anyone a pause there is theirs to answer; with ``pause``,
+        anyone who may answer that pause of the thread, open or not, so a late approver is told it was answered,
+        not that the thread does not exist.  Ids resolve as ``approvals/admission.py`` says, at every door."""
         ...
 
-    def enter(self, user: str, owner: str, *, start: bool = False) -> None:
-        """Let ``owner`` (a principal's key) into their own thread, or raise NotFound."""
+    def enter(self, user: str, owner: str, *, start: bool = False) -> str:
+        """Let ``owner`` (a principal's key) into their own thread the id names, its stored id, or raise NotFound."""
         ...
 
     def send(
         self, thread: str, text: str, *, owner: str, session: str | None = None, asker: str | None = None
     ) -> Reply:
-        """A turn; a thread nobody began becomes ``owner``'s, another's answers NotFound.  ``asker`` is who that is,
-        in words, for the cards of the pauses it opens."""
+        """A turn in the thread the id names for ``owner``: their own, begun now where they have none (for the
+        anonymous principal, another's answers NotFound).  ``asker`` is who that is, in words, for the cards of the
+        pauses it opens."""
         ...
 
     def waiting_for(self, admitted: Admission) -> list[Pause]:

@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
+from ..approvals.admission import STORED_THREAD_MAX
 from ..approvals.batch import MAX_ANSWERS
-from ..desk import THREAD_MAX
 from ..vocabulary import CONTROL_CHARACTERS
 from .body import SAFE_INTEGER
 
@@ -24,7 +24,7 @@ Thread = Annotated[
     str,
     Path(
         min_length=1,
-        max_length=THREAD_MAX,
+        max_length=STORED_THREAD_MAX,
         pattern=f"^[^{CONTROL_CHARACTERS}]+$",
         description="the conversation's id: no control characters",
     ),

@@ -2,14 +2,16 @@
 and the inbox across threads.
 
 Every route asks who the caller is (``auth.py``) and admits them to the thread
-once (``Door.admit``): another person's thread answers 404, as one that does not
-exist.  Bodies are strict JSON within a size limit (``body.py``).  Whichever door
+once (``Door.admit``): an id names the caller's own thread (``approvals/admission.py``),
+and another person's thread answers 404, as one that does not exist, unless a pause
+there is the caller's to answer.  Bodies are strict JSON within a size limit (``body.py``).  Whichever door
 stands behind (the Desk, the LangGraph door), the routes, statuses and JSON are
 these.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -27,7 +29,7 @@ from ..door import Door, seen_by
 from ..engine.answer import Answer
 from ..engine.pause import Pause
 from ..engine.reply import Reply
-from ..errors import RunWaiting, Unauthorized
+from ..errors import NotFound, RunWaiting, Unauthorized
 from ..vocabulary import PauseKind
 from . import feedback, stream
 from .auth import Auth
@@ -68,33 +70,32 @@ class Threads:
         """Who calls, let in to read what waits and answer it: the owner, or someone the approver rules allow."""
         return self.door.admit(thread, self.auth.principal(request), pause=pause)
 
-    def enter(self, request: Request, thread: str) -> Principal:
-        """Who calls, let into the thread only if it is theirs."""
-        who = self.auth.principal(request)
-        self.door.enter(thread, who.key)
-        return who
+    def enter(self, request: Request, thread: str) -> str:
+        """Who calls, let into the thread the id names only if it is theirs: its stored id."""
+        return self.door.enter(thread, self.auth.principal(request).key)
 
-    def enter_stream(self, request: Request, thread: str) -> None:
-        """The stream takes a ticket minted for this thread and person, or a token like every other route."""
+    def enter_stream(self, request: Request, thread: str) -> str:
+        """The stream takes a ticket minted for this id and person, or a token like every other route; the stored
+        thread the id names for them."""
         ticket = request.query_params.get("ticket")
         if ticket is None:
-            self.enter(request, thread)
-            return
+            return self.enter(request, thread)
         owner = self.tickets.owner(ticket, thread, time.time())
         if owner is None:
             raise Unauthorized(
                 "this stream ticket is not valid for this thread, or has expired; read what waits again for a new one"
             )
-        self.door.enter(thread, owner)
+        return self.door.enter(thread, owner)
 
     def ticketed(self, body: dict[str, Any], thread: str, who: Principal) -> JSONResponse:
-        """An answer on a thread, with a ticket to open its stream (an EventSource cannot send a token)."""
+        """An answer on a thread, with a ticket to open its stream (an EventSource cannot send a token): minted for
+        the id the request named, which names the same thread for the same person on every request."""
         return JsonAnswer(body, headers={TICKET_HEADER: self.tickets.mint(thread, who.key, time.time())})
 
     def send(self, request: Request, thread: str, body: bytes) -> JSONResponse:
         who = self.auth.principal(request)
         turn = parsed(Turn, body)
-        reader = Admission(thread, who, who.key)
+        reader = Admission(thread, who, who.key)  # whose turn it is reads its cards, whichever thread it names
         try:
             reply = self.door.send(thread, turn.text, owner=who.key, session=session_of(request), asker=who.called)
         except RunWaiting as waits:
@@ -105,7 +106,8 @@ class Threads:
     def waiting(self, request: Request, thread: str) -> JSONResponse:
         admitted = self.admit(request, thread)
         waiting = self.door.waiting_for(admitted)
-        shown = {"thread": thread, "waiting": self.cards(waiting, admitted), "not_notified": not_notified(waiting)}
+        cards = self.cards(waiting, admitted)
+        shown = {"thread": admitted.thread, "waiting": cards, "not_notified": not_notified(waiting)}
         return self.ticketed(shown, thread, admitted.principal)
 
     def cards(self, pauses: list[Pause], reader: Admission) -> list[dict[str, object]]:
@@ -156,13 +158,17 @@ class Threads:
         return JsonAnswer({**found.to_dict(), "waiting": cards})
 
     def rollback(self, request: Request, thread: str) -> JSONResponse:
-        self.auth.principal(request)
+        """An operator's rollback of the thread the id names for them where it is their own, else of the stored
+        thread of that id (as a pause, the log or a webhook shows it)."""
+        who = self.auth.principal(request)
         check_operator(request, self.operator_token)
+        with contextlib.suppress(NotFound):
+            thread = self.door.enter(thread, who.key)
         return JsonAnswer(self.door.rollback(thread, session=session_of(request)).to_dict())
 
     async def stream(self, request: Request, thread: str) -> Response:
-        await run_in_threadpool(self.enter_stream, request, thread)
-        read: stream.Read = lambda after, limit: self.door.events(thread, after=after, limit=limit)  # noqa: E731
+        stored = await run_in_threadpool(self.enter_stream, request, thread)
+        read: stream.Read = lambda after, limit: self.door.events(stored, after=after, limit=limit)  # noqa: E731
         after = stream.cursor(request)
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         if self.stream_mode == "once":
@@ -173,6 +179,7 @@ class Threads:
         return EventSourceResponse(stream.live(read, after), ping=15, headers=headers)
 
     def rate(self, request: Request, thread: str, body: bytes) -> dict[str, str]:
+        """A thumb on a reply of ``thread``, the stored thread ``enter`` let the caller into."""
         thumb = parsed(Thumb, body)
         kept = feedback.rate(
             self.door.storage, thread, thumb.message, thumb.thumb, session_of(request), self.door.clock()
@@ -268,5 +275,5 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         responses=errors(400, 401, 403, 404, 413, 415, 503),
     )
     async def thumb(thread: Thread, request: Request) -> dict[str, str]:
-        await run_in_threadpool(threads.enter, request, thread)
-        return await run_in_threadpool(threads.rate, request, thread, await raw(request))
+        stored = await run_in_threadpool(threads.enter, request, thread)
+        return await run_in_threadpool(threads.rate, request, stored, await raw(request))

@@ -37,12 +37,12 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 from fastapi import FastAPI
 
-from ..approvals.admission import Admission, enter
+from ..approvals.admission import Admission, admit, enter
 from ..approvals.announce import Notify, announce
 from ..approvals.card import Verdict
 from ..approvals.inbox import Inbox, read_inbox
 from ..approvals.principal import ANONYMOUS, Principal
-from ..approvals.rules import is_owner, owner_of, owns
+from ..approvals.rules import owner_of, owns
 from ..approvals.webhook import Webhook
 from ..door import Described
 from ..engine.answer import Answer
@@ -133,17 +133,20 @@ class GraphDoor:
 
     def admit(self, thread: str, principal: Principal, *, pause: str | None = None) -> Admission:
         """Only the thread's owner answers a graph's pauses: a graph has no approver rules.  A thread the graph ran
-        outside the door (from Python, a job) is the anonymous principal's, as a Desk's thread begun from Python is."""
-        owner = owner_of(self.storage, thread)
+        outside the door (from Python, a job) is the anonymous principal's, as a Desk's thread begun from Python is.
+        The id names the caller's own thread as it does at a Desk (``approvals/admission.py``)."""
+        return admit(self.storage, thread, principal, None, pause=pause, read_owner=self._owner_of)
+
+    def _owner_of(self, store: Storage, thread: str) -> str | None:
+        """The thread's owner, a thread the graph ran outside the door registered first (as the anonymous's)."""
+        owner = owner_of(store, thread)
         if owner is None and self._pending(thread):
             self._sync(thread)
-            owner = owner_of(self.storage, thread)
-        if not is_owner(principal, owner):
-            raise NotFound("no such thread")
-        return Admission(thread, principal, owner)
+            owner = owner_of(store, thread)
+        return owner
 
-    def enter(self, user: str, owner: str, *, start: bool = False) -> None:
-        enter(self.storage, user, owner, start=start)
+    def enter(self, user: str, owner: str, *, start: bool = False) -> str:
+        return enter(self.storage, user, owner, start=start)
 
     def may_answer(self, pause: Pause, principal: Principal, owner: str | None) -> bool:
         """The thread's owner, or a signed link, which stands for them: a graph has no approver rules."""
@@ -165,8 +168,9 @@ class GraphDoor:
         session: str | None = None,
         asker: str | None = None,
     ) -> Reply:
-        """A person's turn: the graph invoked on ``turn(text)``; refused (run_waiting) while a pause waits."""
-        enter(self.storage, thread, owner, start=True)
+        """A person's turn: the graph invoked on ``turn(text)``, in the thread the id names for ``owner`` (their own,
+        begun now where they have none); refused (run_waiting) while a pause waits."""
+        thread = enter(self.storage, thread, owner, start=True)
         self.redrive(thread)
         with self._holding(self._run(thread, asker)) as run:
             waiting = self._sync(thread, held=True)[0]
