@@ -8,6 +8,7 @@ import pytest
 from stalwart_agents import BadRequest, Desk
 from stalwart_agents.approvals.inbox import cursor_of, position
 from stalwart_agents.approvals.principal import ANONYMOUS
+from stalwart_agents.storage import open_storage
 
 from .test_approvers import ALICE, FINANCE_FOR_LARGE, FIONA, MALLORY, opened, over_http, token
 
@@ -32,8 +33,15 @@ def inbox(client, who, **query):
     return answer.json()
 
 
+def named(pause):
+    """The id its owner gave the pause's thread: the thread shows it scoped to them (``<tag>:<id>``)."""
+    tag, _, given = pause["thread"].partition(":")
+    assert len(tag) == 22, pause["thread"]
+    return given
+
+
 def listed(client, who, **query):
-    return [(p["thread"], p["tool"], p["arguments"][0]["value"]) for p in inbox(client, who, **query)["waiting"]]
+    return [(named(p), p["tool"], p["arguments"][0]["value"]) for p in inbox(client, who, **query)["waiting"]]
 
 
 def test_each_person_sees_exactly_what_they_may_answer_newest_first(client):
@@ -66,7 +74,7 @@ def test_pages_follow_the_cursor_without_repeating_or_missing_a_pause(client):
     while True:
         page = inbox(client, ALICE, limit=3, **({"cursor": cursor} if cursor else {}))
         assert len(page["waiting"]) <= 3
-        seen += [p["thread"] for p in page["waiting"]]
+        seen += [named(p) for p in page["waiting"]]
         cursor = page["next"]
         if cursor is None:
             break
@@ -76,8 +84,8 @@ def test_pages_follow_the_cursor_without_repeating_or_missing_a_pause(client):
 def test_filters_by_kind_and_tool(client):
     say(client, ALICE, "charge", "charge 40 to order 4411")
     say(client, ALICE, "receipt", "send the receipt for order 4411")
-    assert [p["thread"] for p in inbox(client, ALICE, tool="send_receipt")["waiting"]] == ["receipt"]
-    assert [p["thread"] for p in inbox(client, ALICE, tool="charge_card")["waiting"]] == ["charge"]
+    assert [named(p) for p in inbox(client, ALICE, tool="send_receipt")["waiting"]] == ["receipt"]
+    assert [named(p) for p in inbox(client, ALICE, tool="charge_card")["waiting"]] == ["charge"]
     assert inbox(client, ALICE, kind="ask")["waiting"] == []
     assert len(inbox(client, ALICE, kind="confirm")["waiting"]) == 2
 
@@ -118,7 +126,7 @@ def test_an_approver_answering_in_another_persons_conversation_sees_only_what_be
     say(client, ALICE, "a", "look up order 4411 and charge 2000 to order 4411")
     [pause] = inbox(client, FIONA)["waiting"]
     body = {"interrupt_id": pause["id"], "token": pause["token"], "decision": "approve"}
-    answer = client.post("/threads/a/resume", json=body, headers=token(FIONA))
+    answer = client.post(f"/threads/{pause['thread']}/resume", json=body, headers=token(FIONA))
     assert answer.status_code == 200, answer.text
     seen = answer.json()
     assert [(s["tool"], s["status"]) for s in seen["steps"]] == [("charge_card", "done")]
@@ -128,12 +136,13 @@ def test_an_approver_answering_in_another_persons_conversation_sees_only_what_be
     assert owner.status_code == 200 and len(ledger("charge")) == 1
 
 
-def test_a_cursor_reads_back_the_exact_position_it_was_made_from_and_nothing_else():
+def test_a_cursor_reads_back_the_exact_position_it_was_made_from_for_its_reader_and_nothing_else():
+    store = open_storage("memory://")
     at = (1764538000.1234567, "p_abc.0123456789abcdef01234567")
-    assert position(cursor_of(at)) == at
-    for forged in ("1.5~p\ud800", "1e5~p", "1.5~", "~p"):
+    assert position(cursor_of(at, store, ALICE), store, ALICE) == at
+    for forged in ("1.5~p\ud800", "1e5~p", "1.5~", "~p", cursor_of(at, store, FIONA), cursor_of(at, store, ALICE)[1:]):
         with pytest.raises(BadRequest):
-            position(forged)
+            position(forged, store, ALICE)
 
 
 def test_a_pause_of_an_agent_the_file_no_longer_has_is_in_nobodys_inbox_and_fails_no_one(tmp_path):

@@ -4,7 +4,9 @@ The store reads open pauses from an index, newest first; which of them a person
 may answer is the approver rules' to say (``Desk.may_answer``), so a page is
 filled from as many index pages as it takes, up to ``READ_AT_MOST`` pauses read
 per request.  The cursor is where the reading stopped, so a person who may
-answer little of a large inbox gets short pages quickly rather than one slow one.
+answer little of a large inbox gets short pages quickly rather than one slow one;
+it is sealed for the person it was given to (``cursor.py``), so it shows them
+nothing of the pause it stopped at.
 """
 
 from __future__ import annotations
@@ -19,15 +21,13 @@ from ..engine.state import RunState
 from ..errors import BadRequest
 from ..storage import InboxEntry, Storage
 from ..vocabulary import CONTROL_CHARACTERS
+from .cursor import seal, unseal
 from .principal import ANONYMOUS, Principal
 
 MAX_LIMIT = 200
 NAME_MAX = 200
 _TEXT = f"[^{CONTROL_CHARACTERS}]"
 TOOL_PATTERN = f"^{_TEXT}{{1,{NAME_MAX}}}$"
-CURSOR_PATTERN = rf"^(\d{{1,16}}(?:\.\d{{1,17}})?)~({_TEXT}{{1,{NAME_MAX}}})$"
-"""What ``next`` looks like, and so what ``?cursor=`` takes: any text of this shape reads on from that position."""
-_CURSOR = re.compile(CURSOR_PATTERN[1:-1])
 _NAME = re.compile(f"[^{CONTROL_CHARACTERS}\ud800-\udfff]{{1,{NAME_MAX}}}")
 READ_AT_MOST = 1000
 """Open pauses read from the index for one request, whatever the person may answer of them."""
@@ -80,7 +80,7 @@ def read_inbox(
         raise BadRequest(f"limit is a whole number from 1 to {MAX_LIMIT}")
     if tool is not None and not _name(tool):
         raise BadRequest("tool names a tool: at most 200 printable characters")
-    before, seen = position(cursor), 0
+    before, seen = position(cursor, storage, principal), 0
     found: list[Pause] = []
     owners: dict[str, str] = {}
     while seen < READ_AT_MOST:
@@ -95,10 +95,10 @@ def read_inbox(
                 found.append(pause)
                 owners[pause.id] = owner
                 if len(found) == limit:
-                    return Inbox(found, cursor_of(before), owners)
+                    return Inbox(found, cursor_of(before, storage, principal), owners)
         if len(page) < asked:
             return Inbox(found, None, owners)
-    return Inbox(found, cursor_of(before) if before is not None else None, owners)
+    return Inbox(found, cursor_of(before, storage, principal) if before is not None else None, owners)
 
 
 def answerable(entry: InboxEntry) -> Pause | None:
@@ -110,19 +110,19 @@ def answerable(entry: InboxEntry) -> Pause | None:
     return replace(shown[0], turn=turn) if turn is not None else shown[0]
 
 
-def cursor_of(at: Position) -> str:
-    """``<created_at>~<pause id>``: where the page ended, exactly (``repr`` gives a float back as it was)."""
-    return f"{at[0]!r}~{at[1]}"
+def cursor_of(at: Position, storage: Storage, reader: Principal) -> str:
+    """Where the page ended, exactly, sealed for ``reader`` alone: they read on from it, and learn nothing of it."""
+    return seal(storage, reader.key, at)
 
 
-def position(cursor: str | None) -> Position | None:
-    """Where a cursor says to read on from; BadRequest for anything a cursor of ours cannot be."""
+def position(cursor: str | None, storage: Storage, reader: Principal) -> Position | None:
+    """Where a cursor says to read on from; BadRequest for anything not a cursor the inbox gave ``reader``."""
     if cursor is None or cursor == "":
         return None
-    found = _CURSOR.fullmatch(cursor) if isinstance(cursor, str) else None
-    if found is None or not _name(found.group(2)):
-        raise BadRequest("this cursor is not one the inbox gave; start again without it")
-    return float(found.group(1)), found.group(2)
+    at = unseal(storage, reader.key, cursor)
+    if not _name(at[1]):
+        raise BadRequest("this cursor is not one the inbox gave you; start again without it")
+    return at
 
 
 def _name(text: object) -> bool:

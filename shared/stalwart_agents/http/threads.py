@@ -23,7 +23,8 @@ from starlette.concurrency import run_in_threadpool
 from ..approvals.admission import Admission
 from ..approvals.batch import BatchAnswer, answer_many
 from ..approvals.card import card_of
-from ..approvals.inbox import CURSOR_PATTERN, MAX_LIMIT, TOOL_PATTERN, Inbox, not_notified
+from ..approvals.cursor import CURSOR_PATTERN
+from ..approvals.inbox import MAX_LIMIT, TOOL_PATTERN, Inbox, not_notified
 from ..approvals.principal import Principal
 from ..door import Door, seen_by
 from ..engine.answer import Answer
