@@ -51,6 +51,7 @@ from stalwart_agents import Desk
 from stalwart_agents.approvals.principal import ANONYMOUS
 from stalwart_agents.engine.pause import PausePoint
 from stalwart_agents.serve import make_app
+from stalwart_agents.storage.keys import PAUSE_ID, keys_of
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -97,27 +98,30 @@ class Template:
     thread: str
     run: str
     pause: str
+    key: bytes
+    """The store's key pause ids are made with."""
     payload: dict[str, Any]
     rows: dict[str, list[dict[str, Any]]]
     stamps: list[str]
 
 
-def pause_id(thread: str, run: str, payload: dict[str, Any]) -> str:
-    """The id the engine gives the charge's confirm in this thread and run (its place, its call, its kind)."""
+def pause_id(key: bytes, thread: str, run: str, payload: dict[str, Any]) -> str:
+    """The id the engine gives the charge's confirm in this thread and run (its place, its call, its kind), with the
+    store's key."""
     point = PausePoint.call(payload["step"], str(payload["step"]))
     called = [{"name": arg["name"], "value": arg["value"], "origin": arg["origin"]} for arg in payload["arguments"]]
-    return point.pause_id(thread, run, payload["tool"], called, payload["kind"])  # type: ignore[arg-type]
+    return point.pause_id(key, thread, run, payload["tool"], called, payload["kind"])  # type: ignore[arg-type]
 
 
-def template(thread: str, rows: dict[str, list[dict[str, Any]]]) -> Template:
+def template(thread: str, rows: dict[str, list[dict[str, Any]]], key: bytes) -> Template:
     (run,) = rows["runs"]
     (pause,) = rows["pauses"]
     payload = {**json.loads(pause["payload"]), "step": pause["step"], "kind": pause["kind"]}  # kept by the row alone
-    if pause_id(thread, run["id"], payload) != pause["id"]:
+    if pause_id(key, thread, run["id"], payload) != pause["id"]:
         raise SystemExit(f"the pause id of {thread} is not computed as this script computes it; update pause_id()")
     texts = [value for table in rows.values() for row in table for value in row.values() if isinstance(value, str)]
     stamps = sorted({stamp for text in texts for stamp in ISO.findall(text)})
-    return Template(thread, run["id"], pause["id"], payload, rows, stamps)
+    return Template(thread, run["id"], pause["id"], key, payload, rows, stamps)
 
 
 def shifted(stamp: str, offset_ms: int) -> str:
@@ -128,7 +132,8 @@ def shifted(stamp: str, offset_ms: int) -> str:
 def copy_of(source: Template, thread: str, offset_ms: int) -> dict[str, list[dict[str, Any]]]:
     """The template's rows for a new thread and run, every id and time rewritten as a real run would have them."""
     run = "r_" + secrets.token_urlsafe(16)
-    swaps = [(source.pause, pause_id(thread, run, source.payload)), (source.run, run), (source.thread, thread)]
+    paused = pause_id(source.key, thread, run, source.payload)
+    swaps = [(source.pause, paused), (source.run, run), (source.thread, thread)]
     swaps += [(stamp, shifted(stamp, offset_ms)) for stamp in source.stamps]
     offset = offset_ms / 1000
     copied: dict[str, list[dict[str, Any]]] = {}
@@ -313,10 +318,11 @@ def seed(url: str, rows_of: Callable[[], Rows], threads: int, templates: int, rn
     with Desk.from_file(AGENT, storage=url) as desk:
         made = make_templates(desk, min(templates, threads), rng)
         runs = [desk.storage.active_run(thread).id for thread in made]  # type: ignore[union-attr]
+        key = keys_of(desk.storage).key(PAUSE_ID)
     rows = rows_of()
     try:
         found = rows.read(made, runs)
-        sources = [template(thread, found[thread]) for thread in made]
+        sources = [template(thread, found[thread], key) for thread in made]
         sample: list[str] = []
         batch: list[dict[str, list[dict[str, Any]]]] = []
         copied = 0

@@ -54,6 +54,7 @@ class Ledger:
     is the agent's ``settings.max_value_bytes``; ``needed`` says how many people
     must approve a pause of a kind about a tool (``approvals:``); ``timing`` gives
     a new pause its deadline, from the moment it opens (``deadlines:``).
+    ``pause_key`` is the store's key its pauses' ids are made with (``PausePoint.pause_id``).
     """
 
     def __init__(
@@ -66,6 +67,7 @@ class Ledger:
         journal_of: str,
         answering: str | None,
         limit: int,
+        pause_key: bytes,
         needed: Callable[[str, PauseKind], int] = lambda tool, kind: 1,
         timing: Callable[[Pause, float], Deadline | None] = lambda pause, opened: None,
     ) -> None:
@@ -77,6 +79,7 @@ class Ledger:
         self._answering = answering
         self.limit = limit
         self._needed = needed
+        self._pause_key = pause_key
         self._timing = timing
         self._too_large: CallOutcome | None = None
         self._too_large_at = ""
@@ -205,7 +208,7 @@ class Ledger:
         already open or answered were measured when it opened; a call answered is measured again before it runs.
         """
         pause = self._pause(kind, point, about, arguments, reasons, question, details)
-        stored = self._pauses.get(pause.id)
+        stored = self._pauses.get(pause.id) or self._unkeyed(point, about, arguments, kind)
         if stored is None and about is not None and self.refused_arguments(point.key, about.name, arguments):
             return None
         if stored is not None and stored.status == "answered":
@@ -240,11 +243,8 @@ class Ledger:
         listed = shown(arguments)
         title = title_of(about, keywords(arguments))
         needed = self._needed(name, kind)
-        # A tool defined elsewhere (an MCP server's) names its definition in its pauses' ids: once the definition
-        # changes, a replay reaches another pause, which asks again, and never runs on an answer given to the old.
-        defined = f"{name}@{about.definition}" if isinstance(about, Tool) and about.definition else name
         return Pause(
-            id=point.pause_id(self._thread, self._run, defined, listed, kind),
+            id=point.pause_id(self._pause_key, self._thread, self._run, _defined(about), listed, kind),
             kind=kind,
             thread=self._thread,
             run=self._run,
@@ -266,6 +266,14 @@ class Ledger:
             sources={a.name: source for a in arguments if (source := self._source(a.origin)) is not None},
             **details,
         )
+
+    def _unkeyed(
+        self, point: PausePoint, about: Tool | StepFunction | None, arguments: Sequence[Argument], kind: PauseKind
+    ) -> PauseRecord | None:
+        """The pause at this point as a run paused before ids were keyed stored it, so it still resumes."""
+        if not self._pauses:
+            return None
+        return self._pauses.get(point.unkeyed_id(self._thread, self._run, _defined(about), shown(arguments), kind))
 
     def _source(self, origin: str) -> Source | None:
         """The journaled call an origin ``result:<key>`` names, with its result where it is small enough."""
@@ -368,3 +376,11 @@ def journal_outcomes(journal: Iterable[JournalEntry]) -> list[CallOutcome]:
         for e in journal
         if is_call(e.key)
     ]
+
+
+def _defined(about: Tool | StepFunction | None) -> str:
+    """What a pause's id names of what it is about.  A tool defined elsewhere (an MCP server's) names its definition
+    too: once the definition changes, a replay reaches another pause, which asks again, and never runs on an answer
+    given to the old."""
+    name = about.name if about is not None else ""
+    return f"{name}@{about.definition}" if isinstance(about, Tool) and about.definition else name

@@ -33,6 +33,7 @@ from ..errors import (
     VersionConflict,
 )
 from ..storage import FINISHED, Event, PauseRecord, RunRecord, ShownMessage, Snapshot, Storage
+from ..storage.keys import PAUSE_ID, keys_of
 from ..tools.python import Tool
 from .arguments import shown
 from .delegation import Delegation
@@ -73,6 +74,7 @@ def move(runtime: Runtime, lease: Lease, state: RunState, snapshot: Snapshot, an
         journal_of=target,
         answering=answering,
         limit=limit,
+        pause_key=keys_of(runtime.store).key(PAUSE_ID),
         needed=agent.approvers.needed,
         timing=agent.deadlines.of,
     )

@@ -10,6 +10,7 @@ stored with it, and shown only to whoever may answer.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import secrets
 from collections.abc import Sequence
@@ -140,15 +141,31 @@ class PausePoint:
         edited = f"~{self.edit}" if self.edit else ""
         return f"{self.key}{asked}{tried}{edited}"
 
-    def pause_id(self, thread: str, run: str, tool: str, arguments: list[ArgumentDict], kind: PauseKind) -> str:
-        """Same call, same reason, same point of the run: same id, on any worker.
+    def pause_id(
+        self, key: bytes, thread: str, run: str, tool: str, arguments: list[ArgumentDict], kind: PauseKind
+    ) -> str:
+        """Same call, same reason, same point of the run: same id, on any worker of one store.
 
         The id names its run (``p<run id without its r>.<digest>``), so an answer
-        finds the run it belongs to in one read.
+        finds the run it belongs to in one read.  The digest is keyed (HMAC-SHA256
+        under ``key``, the store's: ``storage/keys.py``), so nobody without the
+        store can confirm from an id which thread, call or amount it is about.
         """
+        material = self._material(thread, run, tool, arguments, kind)
+        return _named(run, hmac.new(key, material, hashlib.sha256).hexdigest())
+
+    def unkeyed_id(self, thread: str, run: str, tool: str, arguments: list[ArgumentDict], kind: PauseKind) -> str:
+        """The id the same pause had before ids were keyed (a plain SHA-256): a run paused then finds it still."""
+        return _named(run, hashlib.sha256(self._material(thread, run, tool, arguments, kind)).hexdigest())
+
+    def _material(self, thread: str, run: str, tool: str, arguments: list[ArgumentDict], kind: PauseKind) -> bytes:
         ordered = sorted(arguments, key=itemgetter("name"))
-        material = canonical([thread, run, self.step, tool, ordered, kind, self.subject])
-        return f"p{run.removeprefix('r')}.{hashlib.sha256(material.encode()).hexdigest()[:24]}"
+        return canonical([thread, run, self.step, tool, ordered, kind, self.subject]).encode()
+
+
+def _named(run: str, digest: str) -> str:
+    """A pause id: the run it is of, then a digest of what it asks."""
+    return f"p{run.removeprefix('r')}.{digest[:24]}"
 
 
 CLOCK_CHANNEL = "clock"
