@@ -418,7 +418,7 @@ def test_the_audit_of_an_answer_over_http_names_the_verified_principal_and_a_pyt
     body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
     done = client.post("/threads/u-17/resume", json=body, headers=bearer(token))
     assert done.status_code == 200, done.text
-    answer = desk.history(done.json()["thread"])[-1]
+    answer = desk.history(pause["thread"])[-1]
     assert answer["principal"] == {"iss": idp.issuer, "sub": "alice", "verified": True}
     assert (answer["verified"], answer["by"], answer["channel"], answer["outcome"]) == (True, "alice", "http", "taken")
 

@@ -950,7 +950,7 @@ def test_the_inbox_lists_what_the_approver_rules_let_each_person_answer(
     assert inbox(deployed, ALICE, tool="send_mail") == inbox(deployed, ALICE, kind="ask") == []
     assert inbox(deployed, BOB) == []
     assert error(deployed.call("POST", "/threads/u-18/resume", approval(bobs), claims=BOB)) == (403, "not_an_approver")
-    assert deployed.call("POST", "/threads/u-18/resume", approval(bobs), claims=ALICE)[0] == 200
+    assert deployed.call("POST", f"/threads/{bobs['thread']}/resume", approval(bobs), claims=ALICE)[0] == 200
     assert len(ledger("charge")) == 1 and inbox(deployed, ALICE) == [alices["id"]]
     assert not [op for op, _ in deployed.sent("InterruptsFunction") if op == "Scan"]
     assert deployed.refused_by_iam() == []

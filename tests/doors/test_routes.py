@@ -34,14 +34,31 @@ def test_a_turn_answers_the_reply_with_a_stream_ticket_and_the_pause_with_its_to
 
 
 def test_another_person_meets_404_on_every_route_of_the_thread_and_changes_nothing(served):
+    """Alice's thread, by the id she used or the id it is stored under: nothing of it is Bob's to read or answer,
+    and his turn on her id begins his own thread, as on an id nobody used, so whether an id is taken never shows."""
     _, pause = paused(served)
-    assert served.waiting(BOB, "t1").status_code == 404
-    assert served.answer(BOB, "t1", pause).json()["error"] == "not_found"
-    assert served.say(BOB, "t1").status_code == 404
-    stream = served.client.get("/threads/t1/stream", headers=served.as_(BOB))
-    thumb = served.client.post("/threads/t1/feedback", json={"message": "m_x", "thumb": "up"}, headers=served.as_(BOB))
-    assert (stream.status_code, thumb.status_code) == (404, 404)
+    for thread in ("t1", pause["thread"]):
+        assert served.waiting(BOB, thread).status_code == 404
+        assert served.answer(BOB, thread, pause).json()["error"] == "not_found"
+        stream = served.client.get(f"/threads/{thread}/stream", headers=served.as_(BOB))
+        thumb = {"message": "m_x", "thumb": "up"}
+        rated = served.client.post(f"/threads/{thread}/feedback", json=thumb, headers=served.as_(BOB))
+        assert (stream.status_code, rated.status_code) == (404, 404)
+    on_taken, on_unused = served.say(BOB, "t1"), served.say(BOB, "never-used")
+    assert (on_taken.status_code, on_unused.status_code) == (200, 200), on_taken.text
+    assert on_taken.json().keys() == on_unused.json().keys() and on_taken.json()["thread"] == "t1"
+    [his] = on_taken.json()["waiting"]
+    assert his["thread"] != pause["thread"] and served.waiting(BOB, "t1").json()["waiting"] == [his]
     assert served.waiting(ALICE, "t1").json()["waiting"] == [pause] and served.charges() == []
+
+
+def test_whoever_posts_an_id_first_takes_nothing_from_the_person_who_uses_it_next(served):
+    squatted = served.say(BOB, "t1")
+    assert squatted.status_code == 200, squatted.text
+    _, pause = paused(served, "t1")
+    taken = served.answer(ALICE, "t1", pause)
+    assert taken.status_code == 200 and taken.json()["waiting"] == [], taken.text
+    assert len(served.charges()) == 1 and served.waiting(BOB, "t1").json()["waiting"] == squatted.json()["waiting"]
 
 
 def test_no_token_is_401_with_a_bearer_challenge(served):

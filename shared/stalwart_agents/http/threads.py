@@ -102,13 +102,13 @@ class Threads:
         except RunWaiting as waits:
             waits.shown = self.cards(waits.waiting, reader)
             raise
-        return self.ticketed(self.replied(reply, reader), thread, who)
+        return self.ticketed(self.replied(reply, reader, thread), thread, who)
 
     def waiting(self, request: Request, thread: str) -> JSONResponse:
         admitted = self.admit(request, thread)
         waiting = self.door.waiting_for(admitted)
         cards = self.cards(waiting, admitted)
-        shown = {"thread": admitted.thread, "waiting": cards, "not_notified": not_notified(waiting)}
+        shown = {"thread": thread, "waiting": cards, "not_notified": not_notified(waiting)}
         return self.ticketed(shown, thread, admitted.principal)
 
     def cards(self, pauses: list[Pause], reader: Admission) -> list[dict[str, object]]:
@@ -118,9 +118,11 @@ class Threads:
         """A pause's JSON, with the card ``reader`` sees of it."""
         return {**pause.to_dict(), "card": card_of(pause, self.door.verdict(pause, reader), reader)}
 
-    def replied(self, reply: Reply, reader: Admission) -> dict[str, object]:
-        """A reply's JSON, each pause in it with the card ``reader`` sees of it."""
-        return {**reply.to_dict(), "waiting": self.cards(reply.waiting, reader)}
+    def replied(self, reply: Reply, reader: Admission, named: str) -> dict[str, object]:
+        """A reply's JSON, each pause in it with the card ``reader`` sees of it.  Its ``thread`` is the id the request
+        named (``named``), as it always was; each pause shows the id its thread is stored under, which reaches it
+        for anyone let in (``approvals/admission.py``)."""
+        return {**reply.to_dict(), "thread": named, "waiting": self.cards(reply.waiting, reader)}
 
     def answer(self, request: Request, thread: str, body: bytes) -> JSONResponse:
         """An answer, let in as ``admit`` does; also from someone who may answer the pause they name though another
@@ -132,8 +134,8 @@ class Threads:
         answer = Answer.of(given.decision, given.value, given.token, channel, admitted, edits=given.edits)
         reply = self.door.answer(admitted, answer, given.interrupt_id, session=session_of(request))
         if not admitted.speaks_for_owner:  # an approver's: no ticket, since the thread's stream is its owner's
-            return JsonAnswer(self.replied(seen_by(self.door, reply, admitted), admitted))
-        return self.ticketed(self.replied(reply, admitted), thread, admitted.principal)
+            return JsonAnswer(self.replied(seen_by(self.door, reply, admitted), admitted, thread))
+        return self.ticketed(self.replied(reply, admitted, thread), thread, admitted.principal)
 
     def answer_many(self, request: Request, body: bytes) -> JSONResponse:
         """Several answers across threads, each admitted and claimed as if it came alone (``approvals/batch.py``);
@@ -163,9 +165,10 @@ class Threads:
         thread of that id (as a pause, the log or a webhook shows it)."""
         who = self.auth.principal(request)
         check_operator(request, self.operator_token)
+        stored = thread
         with contextlib.suppress(NotFound):
-            thread = self.door.enter(thread, who.key)
-        return JsonAnswer(self.door.rollback(thread, session=session_of(request)).to_dict())
+            stored = self.door.enter(thread, who.key)
+        return JsonAnswer({**self.door.rollback(stored, session=session_of(request)).to_dict(), "thread": thread})
 
     async def stream(self, request: Request, thread: str) -> Response:
         stored = await run_in_threadpool(self.enter_stream, request, thread)
