@@ -70,5 +70,5 @@ def test_an_escalated_pause_reaches_the_wider_groups_inbox_and_they_may_answer(s
     assert row["card"]["escalation"] == {"key": "escalated", "values": {"who": "the managers"}}
     assert [a["decision"] for a in row["card"]["answers"]] == ["approve", "skip", "cancel_all"]
     body = {"interrupt_id": pause["id"], "token": row["token"], "decision": "approve"}
-    assert client.post("/threads/t-1/resume", json=body, headers=token(BOSS)).status_code == 200
+    assert client.post(f"/threads/{pause['thread']}/resume", json=body, headers=token(BOSS)).status_code == 200
     assert len(ledger("charge")) == 1

@@ -38,10 +38,11 @@ def test_two_final_approvals_racing_on_two_workers_run_the_call_once(workers, le
             timeout=30,
         )
         [pause] = asked.json()["waiting"]
-        first = resume(two, thread, pause, FIONA)
+        first = resume(two, pause["thread"], pause, FIONA)  # an approver reaches Alice's thread by its stored id
         assert first.status_code == 200 and first.json()["waiting"][0]["approvals"]["given"][0]["by"] == "fiona"
 
-        frank, gina = at_once(partial(resume, one, thread, pause, FRANK), partial(resume, two, thread, pause, GINA))
+        stored = pause["thread"]
+        frank, gina = at_once(partial(resume, one, stored, pause, FRANK), partial(resume, two, stored, pause, GINA))
         outcomes = sorted((r.status_code, r.json().get("error")) for r in (frank, gina))
         assert outcomes == [(200, None), (409, "interrupt_stale")], (frank.text, gina.text)
         assert len(ledger("charge")) == round + 1

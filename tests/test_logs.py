@@ -121,14 +121,14 @@ def test_json_lines_hold_no_secret_token_ticket_or_link(tmp_path, monkeypatch):
         ("request", "/threads/{thread}/rollback", 200),
     } <= said
     [failure] = [r for r in records if r["message"] == "tool failed"]
-    assert (failure["level"], failure["tool"], failure["thread"], failure["error"]) == (
+    assert (failure["level"], failure["tool"], failure["thread"].partition(":")[2], failure["error"]) == (
         "warning",
         "look_up_order",
-        "t-1",
+        "t-1",  # Alice's own t-1, as stored: scoped to her
         "LookupError: there is no order 4499",
     )
     delivery = next(r for r in records if r["message"] == "delivery failed")
-    assert (delivery["level"], delivery["thread"], delivery["pause"]) == ("warning", "t-2", pause["id"])
+    assert (delivery["level"], delivery["thread"], delivery["pause"]) == ("warning", pause["thread"], pause["id"])
     assert urlsplit_target(receiver.url) in delivery["error"] and "/hook" not in delivery["error"]
 
 
