@@ -121,7 +121,6 @@ def test_a_new_threads_id_is_at_most_200_characters_and_a_stored_scoped_one_is_r
     client, _ = served
     refused = turn(client, ALICE, "a" * 201, SMALL)
     assert (refused.status_code, refused.json()["error"]) == (400, "bad_request"), refused.text
-    assert "200" in refused.json()["message"]
     [pause] = turn(client, ALICE, "a" * 200, SMALL).json()["waiting"]
     assert len(pause["thread"]) == STORED_THREAD_MAX
     assert [p["id"] for p in waiting(client, ALICE, pause["thread"]).json()["waiting"]] == [pause["id"]]

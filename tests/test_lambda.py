@@ -367,10 +367,11 @@ def open_deployed(template, open_stack, storage_url, monkeypatch, ledger):
 
 
 def shape(value):
-    """A JSON value with its ids, tokens and times blanked, and who asked left out (the function's caller is signed
-    in, the local server's is nobody): what two servers answering the same turn share."""
+    """A JSON value with its ids, tokens and times blanked, and who asked left out and a thread as its owner named it
+    (the function's caller is signed in, so their thread is stored scoped to them; the local server's is nobody):
+    what two servers answering the same turn share."""
     if isinstance(value, dict):
-        kept = {k: v for k, v in value.items() if k != "asked_by"}
+        kept = {k: v.partition(":")[2] or v if k == "thread" else v for k, v in value.items() if k != "asked_by"}
         return {
             k: "…" if k in ("id", "run", "token", "created_at", "when", "expires_at") else shape(v)
             for k, v in kept.items()
@@ -492,18 +493,23 @@ def test_claims_without_a_subject_are_no_one(deployed):
     ids=["another-subject", "same-subject-another-issuer"],
 )
 def test_another_persons_thread_answers_as_one_that_does_not_exist(deployed, ledger, other):
+    """By the id Alice used or the id her pause shows, nothing of her thread is another's; their turn on her id
+    begins their own thread, as on an id nobody used, so whether an id is taken never shows."""
     pause = paused(deployed, "u-17")
     absent = deployed.call("GET", "/threads/never-started/interrupts", claims=other)
     assert error(absent) == (404, "not_found")
-    calls = [
-        ("GET", "/threads/u-17/interrupts", None),
-        ("POST", "/threads/u-17/messages", CHARGE),
-        ("POST", "/threads/u-17/resume", approval(pause)),
-        ("POST", "/threads/u-17/feedback", {"message": "m-1", "thumb": "up"}),
-    ]
-    for method, path, body in calls:
-        status, _, text = deployed.call(method, path, body, claims=other)
-        assert (status, json.loads(text)) == (absent[0], json.loads(absent[2])), path
+    for thread in ("u-17", pause["thread"]):
+        calls = [
+            ("GET", f"/threads/{thread}/interrupts", None),
+            ("POST", f"/threads/{thread}/resume", approval(pause)),
+            ("POST", f"/threads/{thread}/feedback", {"message": "m-1", "thumb": "up"}),
+        ]
+        for method, path, body in calls:
+            status, _, text = deployed.call(method, path, body, claims=other)
+            assert (status, json.loads(text)) == (absent[0], json.loads(absent[2])), path
+    taken = deployed.call("POST", "/threads/u-17/messages", CHARGE, claims=other)
+    unused = deployed.call("POST", "/threads/never-used/messages", CHARGE, claims=other)
+    assert (taken[0], unused[0]) == (200, 200) and json.loads(taken[2]).keys() == json.loads(unused[2]).keys()
     assert ledger() == []
     assert waiting(deployed, "u-17") == [pause]
     assert deployed.call("POST", "/threads/u-17/resume", approval(pause), claims=ALICE)[0] == 200

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
-from ..approvals.admission import STORED_THREAD_MAX
+from ..approvals.admission import STORED_THREAD_MAX, THREAD_MAX
 from ..approvals.batch import MAX_ANSWERS
 from ..vocabulary import CONTROL_CHARACTERS
 from .body import SAFE_INTEGER
@@ -20,15 +20,26 @@ from .body import SAFE_INTEGER
 Value = str | int | float | bool | None | list[Any] | dict[str, Any]
 
 
+_THREAD_PATTERN = f"^[^{CONTROL_CHARACTERS}]+$"
 Thread = Annotated[
     str,
     Path(
         min_length=1,
         max_length=STORED_THREAD_MAX,
-        pattern=f"^[^{CONTROL_CHARACTERS}]+$",
-        description="the conversation's id: no control characters",
+        pattern=_THREAD_PATTERN,
+        description="the conversation's id, as you named it or as a pause shows it: no control characters",
     ),
 ]
+TurnThread = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=THREAD_MAX,
+        pattern=_THREAD_PATTERN,
+        description="the conversation's id, as you named it: no control characters",
+    ),
+]
+"""A turn's: a thread a turn begins is named by its owner, in at most 200 characters."""
 
 
 SafeInt = Annotated[StrictInt, Field(ge=-SAFE_INTEGER, le=SAFE_INTEGER)]

@@ -48,6 +48,7 @@ from .schemas import (
     Thread,
     Thumb,
     Turn,
+    TurnThread,
     WaitingOut,
     answers,
     errors,
@@ -202,7 +203,7 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         response_model=None,
         responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503),
     )
-    async def messages(thread: Thread, request: Request) -> JSONResponse:
+    async def messages(thread: TurnThread, request: Request) -> JSONResponse:
         return await run_in_threadpool(threads.send, request, thread, await raw(request))
 
     @route(
