@@ -30,10 +30,15 @@ class StoreKeys:
 
     def __init__(self, secret: str) -> None:
         self._secret = secret.encode()
+        self._derived: dict[str, bytes] = {}
 
     def key(self, purpose: str) -> bytes:
-        """32 bytes for ``purpose`` alone: HMAC-SHA256 of the purpose under the store's secret."""
-        return hmac.new(self._secret, purpose.encode(), hashlib.sha256).digest()
+        """32 bytes for ``purpose`` alone: HMAC-SHA256 of the purpose under the store's secret, derived once."""
+        derived = self._derived.get(purpose)
+        if derived is None:
+            made = hmac.new(self._secret, purpose.encode(), hashlib.sha256).digest()
+            derived = self._derived.setdefault(purpose, made)
+        return derived
 
     def digest(self, purpose: str, material: str) -> bytes:
         """``material`` keyed for ``purpose``: nobody without the store can compute or check it."""
