@@ -47,7 +47,7 @@ ROUTES = {
     "messages": [("POST", "/threads/{id}/messages")],
     "interrupts": [("GET", "/threads/{id}/interrupts"), ("GET", "/interrupts")],
     "resume": [("POST", "/threads/{id}/resume"), ("POST", "/interrupts/answers")],
-    "stream": [("GET", "/threads/{id}/stream")],
+    "stream": [("GET", "/threads/{id}/stream"), ("GET", "/threads/{id}/results/{run}/{key}")],
     "rollback": [("POST", "/threads/{id}/rollback")],
     "feedback": [("POST", "/threads/{id}/feedback")],
     "healthz": [("GET", "/healthz")],
