@@ -6,7 +6,7 @@ with whatever it has, even nothing, takes its cursor from the header or the
 ``last_event_id`` query, and says with ``retry:`` how soon to come back.  The
 live mode polls the store and ends after a while (the browser reconnects where
 it left off); the once mode sends what is there and closes, for API Gateway,
-which buffers whole responses.
+which buffers whole responses, a page within the response budget (``budget.py``).
 """
 
 from __future__ import annotations
