@@ -10,6 +10,7 @@ import jwt
 import pytest
 
 from stalwart_agents import Desk
+from stalwart_agents.aws.handlers import FunctionEnvironment
 from stalwart_agents.http.auth import SharedSecret
 from stalwart_agents.http.budget import MIN_BUDGET, RESPONSE_BUDGET, carried
 from stalwart_agents.serve import make_app
@@ -213,3 +214,12 @@ def test_the_functions_answer_a_turn_past_the_budget_within_lambdas_limit(reques
     assert len(pages) > 1 and sum(kind == "step" for _, kind, _ in received) == CALLS
     assert all(data["result"] == whole(str(n)) for n, (_, _, data) in enumerate(e for e in received if e[1] == "step"))
     assert deployed.refused_by_iam() == []
+
+
+def test_a_function_takes_a_lower_budget_from_its_environment_and_refuses_one_lambda_would_not():
+    base = {"STALWART_CONFIG": "agent.yaml", "STALWART_STORAGE": "memory://"}
+    assert FunctionEnvironment.from_environ(base).response_budget == RESPONSE_BUDGET
+    assert FunctionEnvironment.from_environ(base | {"STALWART_RESPONSE_BUDGET": "65536"}).response_budget == 65536
+    for wrong in ("6291456", "1024", "5MB", "-1"):
+        with pytest.raises(RuntimeError, match=f"STALWART_RESPONSE_BUDGET is '{wrong}'; it takes bytes from 16384"):
+            FunctionEnvironment.from_environ(base | {"STALWART_RESPONSE_BUDGET": wrong})
