@@ -11,7 +11,7 @@ calls are traced, and X-Ray records their operation and table, not their items.
 
 Tracing is on unless ``POWERTOOLS_TRACE_DISABLED`` says otherwise (the stack's
 ``Tracing`` parameter sets it): where it is off the Tracer is never built, since
-building one imports the X-Ray SDK, about a third of a route function's cold start.
+building one imports the X-Ray SDK and patches botocore, about 180 ms of a cold start.
 """
 
 from __future__ import annotations
