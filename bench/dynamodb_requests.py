@@ -316,11 +316,13 @@ Case = tuple[str, dict[str, str] | None, list[str] | None]
 
 
 def interleaved(cases: dict[str, Case], runs: int) -> dict[str, list[float]]:
-    """Seconds of each run of each case, the cases run in turn (A B C A B C ...) so drift in the machine's load
-    hits all."""
+    """Seconds of each run of each case, the cases run in turn (A B C, B C A, C A B ...) so drift in the machine's
+    load hits all, and no case is always the first after another's."""
     times: dict[str, list[float]] = {name: [] for name in cases}
-    for _ in range(runs):
-        for name, (statement, env, python) in cases.items():
+    names = list(cases)
+    for round_ in range(runs):
+        for name in names[round_ % len(names) :] + names[: round_ % len(names)]:  # each round starts one case later
+            statement, env, python = cases[name]
             times[name].append(cold(statement, env, python))
     return times
 
@@ -330,15 +332,20 @@ def load() -> str:
 
 
 def report(title: str, cases: dict[str, Case], floor: str, runs: int) -> None:
-    """Each case's median against the floor's, and its fastest run against the floor's: on a shared machine other work
-    only ever adds CPU time (caches and cores shared), so the fastest of several runs is the steadier figure."""
+    """Each case's median, the median of its ratios to the floor run in the same round (what drift in the machine's
+    load moves least), and its fastest run against the floor's: on a shared machine other work only ever adds CPU
+    time (caches and cores shared), so the fastest of several runs is the steadier figure."""
     times = interleaved(cases, runs)
     medians = {name: statistics.median(taken) for name, taken in times.items()}
     fastest = {name: min(taken) for name, taken in times.items()}
+    ratios = {
+        name: statistics.median(t / f for t, f in zip(taken, times[floor], strict=True))
+        for name, taken in times.items()
+    }
     print(title)
     for name in times:
         print(
-            f"  {name:36}: median {medians[name] * 1000:4.0f} ms = {medians[name] / medians[floor]:.2f} x floor;"
+            f"  {name:36}: median {medians[name] * 1000:4.0f} ms, of each round's ratio {ratios[name]:.2f} x floor;"
             f" fastest {fastest[name] * 1000:4.0f} ms = {fastest[name] / fastest[floor]:.2f} x floor"
         )
     print(f"  load average after: {load()}  ({runs} runs each, interleaved)")
@@ -371,8 +378,7 @@ def agent_without_rules(into: Path) -> Path:
     spec = yaml.safe_load(SHOP.read_text())
     for agent in spec["agents"]:
         agent.pop("check", None)
-    into.mkdir()
-    shutil.copy(SHOP.parent / "tools.py", into)
+    shutil.copytree(SHOP.parent, into, ignore=shutil.ignore_patterns("*.db*", "__pycache__"))
     (into / "agent.yaml").write_text(yaml.safe_dump(spec))
     return into / "agent.yaml"
 
@@ -424,6 +430,8 @@ def imports(runs: int, endpoint: str, packages: list[Path], pythons: list[str]) 
                 interrupts = READY.format(path=str(ROOT / "functions" / "interrupts" / "app.py"))
                 quiet = {k: v for k, v in env.items() if k != "POWERTOOLS_SERVICE_NAME"}
                 started[f"interrupts{label}: Powertools off"] = (interrupts, quiet, command)
+                untraced = env | {"POWERTOOLS_TRACE_DISABLED": "true"}
+                started[f"interrupts{label}: tracing off"] = (interrupts, untraced, command)
                 started[f"interrupts{label}: no CEL rule"] = (
                     interrupts,
                     env | {"STALWART_CONFIG": str(no_rules)},

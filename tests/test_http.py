@@ -167,6 +167,7 @@ def test_health_config_and_openapi(client):
         "/threads/{thread}/interrupts",
         "/threads/{thread}/resume",
         "/threads/{thread}/stream",
+        "/threads/{thread}/results/{run}/{key}",
         "/threads/{thread}/rollback",
         "/threads/{thread}/feedback",
         "/healthz",

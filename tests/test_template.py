@@ -47,7 +47,7 @@ ROUTES = {
     "messages": [("POST", "/threads/{id}/messages")],
     "interrupts": [("GET", "/threads/{id}/interrupts"), ("GET", "/interrupts")],
     "resume": [("POST", "/threads/{id}/resume"), ("POST", "/interrupts/answers")],
-    "stream": [("GET", "/threads/{id}/stream")],
+    "stream": [("GET", "/threads/{id}/stream"), ("GET", "/threads/{id}/results/{run}/{key}")],
     "rollback": [("POST", "/threads/{id}/rollback")],
     "feedback": [("POST", "/threads/{id}/feedback")],
     "healthz": [("GET", "/healthz")],
@@ -884,8 +884,17 @@ def test_no_policy_grants_a_wildcard_action_or_resource(template):
                     assert set(as_list(statement["Action"])) == XRAY, (name, statement)
 
 
+@pytest.mark.parametrize("tracing", ["Active", "PassThrough"])
+def test_the_tracing_parameter_sets_lambdas_tracing_and_powertools_alike(template, tracing):
+    assert template["Parameters"]["Tracing"]["Default"] == "Active"
+    parameters = {"Tracing": tracing}
+    assert resolve(template["Globals"]["Function"]["Tracing"], template, parameters) == tracing
+    for name in functions(template):
+        disabled = environment(template, name, parameters)["POWERTOOLS_TRACE_DISABLED"]
+        assert disabled == ("false" if tracing == "Active" else "true"), name
+
+
 def test_each_function_traces_and_writes_its_own_log_only(template):
-    assert template["Globals"]["Function"]["Tracing"] == "Active"
     for name, function in every_function(template).items():
         log_group = function["Properties"]["LoggingConfig"]["LogGroup"]["Ref"]
         logs = [s for s in statements(template, name) if any(a.startswith("logs:") for a in as_list(s["Action"]))]

@@ -34,9 +34,10 @@ from .config import Config, load_config
 from .door import Described
 from .engine.answer import Answer
 from .engine.engine import Engine, Recovery
+from .engine.ledger import journal_outcomes
 from .engine.move import Runtime
 from .engine.pause import AfterAnswer, Pause, seconds_since
-from .engine.reply import NotNotified, Reply
+from .engine.reply import CallOutcome, NotNotified, Reply
 from .errors import BadRequest, ConfigError, NotFound, PauseExpired
 from .reading.check import misnamed
 from .storage import PauseRecord, Storage, open_storage
@@ -188,6 +189,14 @@ class Desk:
     def events(self, user: str, after: int = 0, limit: int = 200) -> list[tuple[int, dict[str, JSON]]]:
         """The thread's log after the event ``after``: turns, steps, pauses, answers, runs' ends."""
         return self.storage.events(_thread(user), after, limit)
+
+    def results(self, user: str, run: str) -> dict[str, CallOutcome]:
+        """The calls of ``run`` as its journal keeps them, each result whole as it ran, by key; none where the run is
+        not this thread's."""
+        record = self.storage.get_run(run)
+        if record is None or record.thread != _thread(user):
+            return {}
+        return {entry.key: outcome for entry in self.storage.journal(run) for outcome in journal_outcomes([entry])}
 
     def history(self, user: str) -> list[dict[str, object]]:
         """Every answer given in the thread, taken or refused: the pause, the decision, a digest of the token it

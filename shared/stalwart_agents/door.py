@@ -22,7 +22,7 @@ from .approvals.inbox import Inbox
 from .approvals.principal import Principal
 from .engine.answer import Answer
 from .engine.pause import Pause
-from .engine.reply import Reply
+from .engine.reply import CallOutcome, Reply
 from .storage import Storage
 from .vocabulary import JSON
 
@@ -76,6 +76,11 @@ class Door(Protocol):
     def rollback(self, user: str, *, session: str | None = None) -> Reply: ...
 
     def events(self, user: str, after: int = 0, limit: int = 200) -> list[tuple[int, dict[str, JSON]]]: ...
+
+    def results(self, user: str, run: str) -> dict[str, CallOutcome]:
+        """The calls of ``run`` as kept whole, by their key (``3``, ``3.2``): what a reply too large to send whole
+        points to.  Empty where ``run`` is not this thread's, or the door keeps no results of its own."""
+        ...
 
     def inbox(
         self,

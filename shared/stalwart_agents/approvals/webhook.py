@@ -14,14 +14,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import httpx
-
 from ..engine.pause import Pause, canonical
 from ..errors import StalwartError
 from .card import Card
 from .signature import HEADER, BadSignature, sign, standard_signature, verify_signature
 
 if TYPE_CHECKING:
+    import httpx
+
     from .links import Links
 
 __all__ = ["BadSignature", "Webhook", "WebhookError", "sign", "verify_signature"]
@@ -59,6 +59,8 @@ def _target(url: str) -> str:
 
 def _cause(exc: httpx.TransportError) -> str:
     """What went wrong, from the operating system's words where there are some: never the URL."""
+    import httpx
+
     if isinstance(exc, httpx.TimeoutException):
         return "timed out"
     seen: BaseException | None = exc
@@ -140,6 +142,8 @@ class Webhook:
 
     def deliver(self, delivery: str, body: bytes) -> None:
         """POST ``body``; any 2xx is delivered.  Redirects are not followed: the signed body goes where it was sent."""
+        import httpx  # here, not at import: only what posts pays for it (a route function's cold start does not)
+
         causes: list[str] = []
         for attempt in range(1, self.attempts + 1):
             now = int(self._clock())
@@ -172,6 +176,8 @@ class Webhook:
     @property
     def client(self) -> httpx.Client:
         """One client per webhook, made on first use, so connections are reused across pauses."""
+        import httpx
+
         with self._lock:
             if self._client is None:
                 self._client = httpx.Client(timeout=self.timeout, transport=self._transport, follow_redirects=False)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from ..approvals.links import DEFAULT_HOURS, MAX_HOURS, link_hours
 from ..http.auth import ApiGatewayClaims, Auth, NoAuth
+from ..http.budget import MIN_BUDGET, RESPONSE_BUDGET
 from .observe import Handler, observer_from_environ
 from .secrets import SecretUnreadable, read_secret, secret_from_environ
 
@@ -77,6 +78,7 @@ class FunctionEnvironment:
     allowed_origins: tuple[str, ...] = ()
     allowed_hosts: tuple[str, ...] = ("*",)
     links: LinkSettings = field(default_factory=LinkSettings)
+    response_budget: int = RESPONSE_BUDGET
 
     def desk(self, meter: Meter | None = None) -> Desk:
         """The function's Desk over the stack's store, its model key put where the agents read it first."""
@@ -103,6 +105,7 @@ class FunctionEnvironment:
             allowed_origins=_listed(environ.get("STALWART_ALLOWED_ORIGINS", "")),
             allowed_hosts=_listed(environ.get("STALWART_ALLOWED_HOSTS", "")) or ("*",),
             links=LinkSettings.from_environ(environ),
+            response_budget=_budget(environ.get("STALWART_RESPONSE_BUDGET") or str(RESPONSE_BUDGET)),
         )
 
 
@@ -128,6 +131,15 @@ def _link_hours(value: str) -> float:
     if hours is None:
         raise RuntimeError(f"STALWART_LINK_HOURS is {value!r}; it takes hours above 0, at most {MAX_HOURS:g}")
     return hours
+
+
+def _budget(value: str) -> int:
+    if not (value.isascii() and value.isdigit()) or int(value) < MIN_BUDGET or int(value) > RESPONSE_BUDGET:
+        raise RuntimeError(
+            f"STALWART_RESPONSE_BUDGET is {value!r}; it takes bytes from {MIN_BUDGET} to {RESPONSE_BUDGET}"
+            " (Lambda refuses a response over 6 MB)"
+        )
+    return int(value)
 
 
 def _flag(environ: Mapping[str, str], name: str) -> bool:
@@ -172,6 +184,7 @@ def handler(route: str, environ: Mapping[str, str] = os.environ) -> Handler:
         public_url=settings.links.public_url,
         link_hours=settings.links.hours,
         links_alone=settings.links.alone,
+        response_budget=settings.response_budget,
     )
     return observer.route(route, Mangum(app, lifespan="off"))
 

@@ -25,6 +25,7 @@ from ..door import Described, Door
 from ..engine.pause import Pause
 from . import edge
 from .auth import Auth, NoAuth
+from .budget import RESPONSE_BUDGET, budget_of
 from .declare import Declare
 from .link_page import declare_links
 from .pages import declare_pages
@@ -67,6 +68,7 @@ class Service(TypedDict, total=False):
     link_hours: float
     links_alone: bool
     slack: Slack | None
+    response_budget: int | None
 
 
 def make_app(
@@ -128,6 +130,7 @@ def door_app(
     link_hours: float = DEFAULT_HOURS,
     links_alone: bool = False,
     slack: Slack | None = None,
+    response_budget: int | None = RESPONSE_BUDGET,
     title: str = "stalwart-agents",
 ) -> FastAPI:
     """The service's routes over ``door``.
@@ -146,6 +149,11 @@ def door_app(
     ``public_url`` is the address people reach the service by: with it, the deliveries of an
     ``on_interrupt`` webhook carry signed links, good for ``link_hours``, which the ``links``
     route answers; ``links_alone`` lets a link answer without signing in (docs/links.md).
+
+    ``response_budget`` is the most a reply or a page of the stream may take, in bytes as Lambda carries a body
+    (5 MiB by default, under Lambda's 6 MB; None for no budget): a reply over it has its largest results summarised,
+    each readable whole at ``GET /threads/{id}/results/{run}/{key}``, and the stream's pages stop before it
+    (``budget.py``).
     """
     unknown = set(routes) - set(ROUTES)
     if unknown:
@@ -165,7 +173,8 @@ def door_app(
     edge.guard(app, Sessions(key), allowed_hosts, origins, signed=(SLACK_PATH,) if clicks else ())
     route = Declare(app, routes)
     declare_pages(route, door, door.describe() if "config" in routes or "interface" in routes else _UNNAMED)
-    declare_threads(route, Threads(door, auth, Tickets(key.encode()), secret, operator_token, stream_mode))
+    budget = budget_of(response_budget)
+    declare_threads(route, Threads(door, auth, Tickets(key.encode()), secret, operator_token, stream_mode, budget))
     webhook = _webhook_of(door.on_interrupt)
     if webhook is not None and webhook.cards is None:
         # Deliveries carry the card beside the pause, as a channel reads it (never as the person who asked).

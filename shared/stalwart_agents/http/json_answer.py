@@ -16,4 +16,5 @@ from ..storage import text
 
 class JsonAnswer(JSONResponse):
     def render(self, content: Any) -> bytes:
-        return text(content).encode("utf-8")
+        """``content`` encoded; bytes are taken as already encoded (a reply fitted to the response budget)."""
+        return content if isinstance(content, bytes) else text(content).encode("utf-8")

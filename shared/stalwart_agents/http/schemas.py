@@ -42,6 +42,11 @@ TurnThread = Annotated[
 """A turn's: a thread a turn begins is named by its owner, in at most 200 characters."""
 
 
+RunId = Annotated[str, Path(min_length=1, max_length=100, pattern="^[A-Za-z0-9_-]+$", description="a run's id")]
+CallKey = Annotated[
+    str, Path(pattern=r"^[0-9]{1,6}(\.[0-9]{1,6})?$", description="a call's key in its run: `3`, or `3.2`")
+]
+
 SafeInt = Annotated[StrictInt, Field(ge=-SAFE_INTEGER, le=SAFE_INTEGER)]
 SafeFloat = Annotated[StrictFloat, Field(ge=-SAFE_INTEGER, le=SAFE_INTEGER)]
 """Numbers a browser shows exactly (``body.SAFE_INTEGER``): what a person approves is what runs."""
@@ -137,6 +142,13 @@ class PauseOut(_Model):
     edited_by: str | None = Field(None, description="who changed it, where the service knows their name")
 
 
+class TruncatedOut(_Model):
+    bytes: int = Field(description="the size of what was left out, as JSON in UTF-8")
+    read: str | None = Field(
+        description="where the thread's owner reads the whole result (GET); null where it is not kept (a team's step)"
+    )
+
+
 class StepOut(_Model):
     step: int
     tool: str
@@ -145,6 +157,16 @@ class StepOut(_Model):
     result: Value = None
     error: str | None = None
     call: int | None = Field(None, description="the call's number within a team's step")
+    truncated: TruncatedOut | None = Field(
+        None,
+        description="only where the answer would have passed the response budget: `result` is null, and read whole",
+    )
+
+
+class ResultOut(StepOut):
+    thread: str
+    run: str
+    key: str = Field(description="the call's key in its run: `3`, or `3.2` for a team's second call at step 3")
 
 
 class RefusalOut(_Model):

@@ -14,7 +14,8 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass
-from typing import Any, Literal
+from functools import cache
+from typing import Any, Literal, cast
 
 from fastapi import Query, Request
 from fastapi.responses import JSONResponse, Response
@@ -29,22 +30,26 @@ from ..approvals.principal import Principal
 from ..door import Door, seen_by
 from ..engine.answer import Answer
 from ..engine.pause import Pause
-from ..engine.reply import Reply
+from ..engine.reply import CallOutcome, Reply
 from ..errors import NotFound, RunWaiting, Unauthorized
 from ..vocabulary import PauseKind
 from . import feedback, stream
 from .auth import Auth
 from .body import parsed, raw, strict_json, validated
+from .budget import RESPONSE_BUDGET, result_path, step_key, within
 from .declare import Declare
 from .edge import check_operator, session_of, signed_resume
 from .json_answer import JsonAnswer
 from .schemas import (
     Answers,
     AnswersOut,
+    CallKey,
     FeedbackOut,
     InboxOut,
     ReplyOut,
+    ResultOut,
     Resume,
+    RunId,
     Thread,
     Thumb,
     Turn,
@@ -67,6 +72,7 @@ class Threads:
     secret: str | None = None
     operator_token: str | None = None
     stream_mode: Literal["live", "once"] = "live"
+    budget: int | None = RESPONSE_BUDGET
 
     def admit(self, request: Request, thread: str, pause: str | None = None) -> Admission:
         """Who calls, let in to read what waits and answer it: the owner, or someone the approver rules allow."""
@@ -89,10 +95,33 @@ class Threads:
             )
         return self.door.enter(thread, owner)
 
-    def ticketed(self, body: dict[str, Any], thread: str, who: Principal) -> JSONResponse:
+    def ticketed(self, body: dict[str, Any] | bytes, thread: str, who: Principal) -> JSONResponse:
         """An answer on a thread, with a ticket to open its stream (an EventSource cannot send a token): minted for
         the id the request named, which names the same thread for the same person on every request."""
         return JsonAnswer(body, headers={TICKET_HEADER: self.tickets.mint(thread, who.key, time.time())})
+
+    def fitted(self, reply: Reply, reader: Admission, named: str) -> bytes:
+        """A reply's JSON within the response budget (``budget.py``): its largest results summarised where it is over,
+        each pointing to the route that reads it whole (under the id the request named), which only the thread's
+        owner may."""
+        body = self.replied(reply, reader, named)
+        steps = cast("list[dict[str, Any]]", body["steps"])
+        kept = cache(lambda: self.door.results(reply.thread, reply.run) if reader.speaks_for_owner else {})
+        return within(body, self.budget, steps, lambda step: self.read_at(named, reply.run, step, kept()))
+
+    @staticmethod
+    def read_at(thread: str, run: str, step: dict[str, Any], kept: dict[str, CallOutcome]) -> str | None:
+        """Where a step's result is read whole: None where the run's journal does not keep it (a team's own step)."""
+        key = step_key(step)
+        return result_path(thread, run, key) if key in kept else None
+
+    def result(self, request: Request, thread: str, run: str, key: str) -> JsonAnswer:
+        """One call's whole result, for its thread's owner: what a reply too large to send whole points to."""
+        stored = self.enter(request, thread)
+        outcome = self.door.results(stored, run).get(key)
+        if outcome is None:
+            raise NotFound("no such call in this thread's runs")
+        return JsonAnswer({"thread": thread, "run": run, "key": key, **outcome.to_dict()})
 
     def send(self, request: Request, thread: str, body: bytes) -> JSONResponse:
         who = self.auth.principal(request)
@@ -103,7 +132,7 @@ class Threads:
         except RunWaiting as waits:
             waits.shown = self.cards(waits.waiting, reader)
             raise
-        return self.ticketed(self.replied(reply, reader, thread), thread, who)
+        return self.ticketed(self.fitted(reply, reader, thread), thread, who)
 
     def waiting(self, request: Request, thread: str) -> JSONResponse:
         admitted = self.admit(request, thread)
@@ -135,8 +164,8 @@ class Threads:
         answer = Answer.of(given.decision, given.value, given.token, channel, admitted, edits=given.edits)
         reply = self.door.answer(admitted, answer, given.interrupt_id, session=session_of(request))
         if not admitted.speaks_for_owner:  # an approver's: no ticket, since the thread's stream is its owner's
-            return JsonAnswer(self.replied(seen_by(self.door, reply, admitted), admitted, thread))
-        return self.ticketed(self.replied(reply, admitted, thread), thread, admitted.principal)
+            return JsonAnswer(self.fitted(seen_by(self.door, reply, admitted), admitted, thread))
+        return self.ticketed(self.fitted(reply, admitted, thread), thread, admitted.principal)
 
     def answer_many(self, request: Request, body: bytes) -> JSONResponse:
         """Several answers across threads, each admitted and claimed as if it came alone (``approvals/batch.py``);
@@ -149,7 +178,27 @@ class Threads:
         items = [BatchAnswer(a.interrupt_id, a.token, a.decision, a.value, a.edits) for a in given.answers]
         channel = "signed" if signed else "http"
         outcomes = answer_many(self.door, who, items, channel=channel, session=session_of(request))
-        return JsonAnswer({"answers": outcomes})
+        pauses = {id(step): outcome["interrupt_id"] for outcome in outcomes for step in outcome.get("steps") or ()}
+        steps = cast("list[dict[str, Any]]", [step for outcome in outcomes for step in outcome.get("steps") or ()])
+        runs = cache(lambda pause: self.answered_in(who, pause))
+
+        def read(step: dict[str, Any]) -> str | None:
+            found = runs(pauses[id(step)])
+            return None if found is None else self.read_at(found[0], found[1], step, found[2])
+
+        return JsonAnswer(within({"answers": outcomes}, self.budget, steps, read))
+
+    def answered_in(self, who: Principal, pause: str) -> tuple[str, str, dict[str, CallOutcome]] | None:
+        """The thread and run a batch's answer moved, with the results kept of it, where ``who`` owns that thread
+        (only its owner reads them whole); None elsewhere."""
+        record = self.door.storage.get_pause(pause)
+        if record is None:
+            return None
+        try:
+            self.door.enter(record.thread, who.key)
+        except NotFound:
+            return None
+        return record.thread, record.run, self.door.results(record.thread, record.run)
 
     def inbox(self, request: Request, **filters: Any) -> JSONResponse:
         who = self.auth.principal(request)
@@ -169,7 +218,9 @@ class Threads:
         stored = thread
         with contextlib.suppress(NotFound):
             stored = self.door.enter(thread, who.key)
-        return JsonAnswer({**self.door.rollback(stored, session=session_of(request)).to_dict(), "thread": thread})
+        body = {**self.door.rollback(stored, session=session_of(request)).to_dict(), "thread": thread}
+        steps = cast("list[dict[str, Any]]", body["steps"])
+        return JsonAnswer(within(body, self.budget, steps, lambda step: None))
 
     async def stream(self, request: Request, thread: str) -> Response:
         stored = await run_in_threadpool(self.enter_stream, request, thread)
@@ -177,7 +228,7 @@ class Threads:
         after = stream.cursor(request)
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         if self.stream_mode == "once":
-            body = await run_in_threadpool(stream.once, read, after)
+            body = await run_in_threadpool(lambda: stream.once(read, after, thread=thread, budget=self.budget))
             return Response(body, media_type="text/event-stream", headers=headers)
         from sse_starlette import EventSourceResponse
 
@@ -260,6 +311,18 @@ def declare_threads(route: Declare, threads: Threads) -> None:
     )
     async def steps(thread: Thread, request: Request) -> Response:
         return await threads.stream(request, thread)
+
+    @route(
+        "stream",
+        "GET",
+        "/threads/{thread}/results/{run}/{key}",
+        named="results",
+        response_model=None,
+        responses=answers(ResultOut, 400, 401, 404, 503),
+    )
+    async def result(thread: Thread, run: RunId, key: CallKey, request: Request) -> JSONResponse:
+        """One call's whole result, for the thread's owner: where a step's ``truncated.read`` points."""
+        return await run_in_threadpool(threads.result, request, thread, run, key)
 
     @route(
         "rollback",

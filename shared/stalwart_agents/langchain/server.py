@@ -261,6 +261,11 @@ class GraphDoor:
     def events(self, user: str, after: int = 0, limit: int = 200) -> list[tuple[int, dict[str, JSON]]]:
         return self.storage.events(user, after, limit)
 
+    def results(self, user: str, run: str) -> dict[str, CallOutcome]:
+        """None kept here: the graph's checkpointer holds its tools' results, so a reply over the response budget gives
+        their size and nowhere to read them."""
+        return {}
+
     def inbox(
         self,
         principal: Principal,

@@ -1,0 +1,81 @@
+"""One route function's cold start against fastapi, mangum and boto3 alone, for checkouts compared in the same rounds.
+
+Each case runs in a fresh interpreter, its CPU time taken inside it (``dynamodb_requests.cold``), the cases in short
+rotating rounds (A B C, B C A, ...), and each figure is the median of its ratios to the floor run in the same round,
+so that the machine's load, which moves every case of a round alike, cancels out.  The load average is printed
+before and after.  The cases, for each ``--package`` (stalwart_agents as the layer ships it, compiled):
+
+- **its modules**: ``import fastapi, mangum, boto3`` and then every module of stalwart_agents the function has
+  loaded once its handler is ready, against that import alone;
+- **handler ready**: ``functions/<route>/app.py`` loaded as Lambda loads it, with the environment template.yaml
+  gives it (Powertools on, traces on, the shop's agent) over DynamoDB on moto's server, against a floor app doing
+  the same job with fastapi, mangum and boto3 alone; and the same with the stack's ``Tracing=PassThrough``.
+
+    python bench/cold_start.py [--route messages] [--rounds 15] [--package DIR ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.dynamodb_requests import (  # noqa: E402
+    FLOOR,
+    FLOOR_APP,
+    READY,
+    Case,
+    compiled_copy,
+    function_environment,
+    load,
+    loaded_modules,
+    report,
+)
+from stalwart_agents.aws.local import start_moto  # noqa: E402
+from stalwart_agents.storage import open_storage  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--route", default="messages")
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--package", type=Path, action="append", help="a stalwart_agents folder (repeat to compare)")
+    args = parser.parse_args()
+    packages = [p.resolve() for p in args.package or [ROOT / "shared" / "stalwart_agents"]]
+    os.environ.update(AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench", AWS_DEFAULT_REGION="us-east-1")
+    server, endpoint = start_moto()
+    try:
+        open_storage(f"dynamodb://cold?region=us-east-1&endpoint={endpoint}").close()
+        with tempfile.TemporaryDirectory() as tmp:
+            python = [sys.executable]
+            floor_app = Path(tmp) / "floor_app.py"
+            floor_app.write_text(FLOOR_APP.format(endpoint=endpoint))
+            app = READY.format(path=str(ROOT / "functions" / args.route / "app.py"))
+            modules: dict[str, Case] = {}
+            started: dict[str, Case] = {}
+            for n, package in enumerate(packages, 1):
+                copy = Path(tmp) / str(n)
+                compiled_copy(package, copy, python)
+                print(f"[{n}] = {package}")
+                env = function_environment(copy, endpoint)
+                if not modules:
+                    modules["floor: import fastapi, mangum, boto3"] = (FLOOR, env, python)
+                    started["floor app (fastapi, mangum, boto3)"] = (READY.format(path=str(floor_app)), env, python)
+                modules[f"{args.route} [{n}]: its modules"] = (loaded_modules(args.route, env, python), env, python)
+                started[f"{args.route} [{n}]: handler ready"] = (app, env, python)
+                untraced = env | {"POWERTOOLS_TRACE_DISABLED": "true"}
+                started[f"{args.route} [{n}]: Tracing=PassThrough"] = (app, untraced, python)
+            print(f"load average before: {load()}")
+            report("(1) imports", modules, "floor: import fastapi, mangum, boto3", args.rounds)
+            report("(2) cold start", started, "floor app (fastapi, mangum, boto3)", args.rounds)
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

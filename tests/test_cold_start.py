@@ -1,0 +1,94 @@
+"""What a Lambda function imports at cold start: only what its work uses.
+
+Each function's app.py is loaded in a fresh interpreter as Lambda loads it, with the environment the stack gives it
+(Powertools on), and the modules it imported are read back.  Not timed: bench/dynamodb_requests.py times them.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from .conftest import ROOT, SHOP
+
+ROUTES = (
+    "config",
+    "feedback",
+    "healthz",
+    "interface",
+    "interrupts",
+    "links",
+    "messages",
+    "resume",
+    "rollback",
+    "stream",
+)
+OTHERS = ("clock", "fanout", "sweep")
+"""Functions whose app.py builds nothing at import (their handler starts on the first event)."""
+
+LAZY = ("aws_xray_sdk", "httpx", "celpy", "jsonschema", "slack_sdk", "numpy", "py3langid")
+"""Loaded where they are used: X-Ray where tracing is on, httpx where a webhook posts, cel-python where a rule is
+compiled, jsonschema where a tool's schema is checked, slack_sdk where Slack is a channel, numpy where a turn's
+language is named."""
+
+LOADED = """
+import importlib.util, json, sys
+for name in {functions!r}:
+    spec = importlib.util.spec_from_file_location("app_" + name, {root!r} + "/functions/" + name + "/app.py")
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))
+print(json.dumps(sorted({{m.split(".")[0] for m in sys.modules}})))
+"""
+
+
+def loaded(functions, environ):
+    """The top-level packages imported once each function of ``functions`` has been loaded, in one interpreter."""
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED.format(functions=functions, root=str(ROOT))],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+        env=environ,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+@pytest.fixture
+def stack(tmp_path, monkeypatch):
+    """The environment template.yaml gives a function, over a store of this test's own, and an agent whose check has
+    no CEL rule (the shop's, without its ``when:``)."""
+    shop = shutil.copytree(SHOP.parent, tmp_path / "shop", ignore=shutil.ignore_patterns("*.db*", "__pycache__"))
+    spec = yaml.safe_load(SHOP.read_text())
+    for agent in spec["agents"]:
+        agent.pop("check", None)
+    (shop / "agent.yaml").write_text(yaml.safe_dump(spec))
+    return os.environ | {
+        "PYTHONPATH": str(ROOT / "shared"),
+        "STALWART_CONFIG": str(shop / "agent.yaml"),
+        "STALWART_STORAGE": f"sqlite:///{tmp_path / 'runs.db'}",
+        "STALWART_AUTH": "api-gateway",
+        "POWERTOOLS_SERVICE_NAME": "stalwart-agents",
+        "POWERTOOLS_METRICS_NAMESPACE": "StalwartAgents",
+        "AWS_LAMBDA_FUNCTION_NAME": "cold-start",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }
+
+
+def test_with_tracing_off_no_function_imports_what_it_does_not_use(stack):
+    imported = loaded(ROUTES + OTHERS, stack | {"POWERTOOLS_TRACE_DISABLED": "true"})
+    assert "aws_lambda_powertools" in imported  # its logger and metrics are on
+    assert imported.isdisjoint(LAZY), sorted(imported & set(LAZY))
+
+
+def test_with_tracing_on_the_functions_still_trace(stack):
+    assert "aws_xray_sdk" in loaded(("messages",), stack)
+
+
+def test_a_rule_to_compile_loads_cel_python(stack):
+    assert "celpy" in loaded(("messages",), stack | {"STALWART_CONFIG": str(SHOP), "POWERTOOLS_TRACE_DISABLED": "1"})
