@@ -19,6 +19,7 @@ the pause and ``may_answer`` leaves it out.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..engine.pause import Pause
@@ -68,8 +69,9 @@ def reader_parties(principal: Principal) -> tuple[str, ...]:
     return tuple(dict.fromkeys(parties))
 
 
+@lru_cache(maxsize=1024)
 def named_by(condition: str) -> Parties:
-    """The parties a ``who`` condition names; None where it cannot be read as naming any."""
+    """The parties a ``who`` condition names; None where it cannot be read as naming any (read once a condition)."""
     try:
         tree = cel.parsed(condition)
     except cel.Unparsable:

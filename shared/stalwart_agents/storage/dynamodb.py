@@ -22,6 +22,7 @@ import random
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from typing import Any, Literal
 from urllib.parse import urlencode
@@ -91,6 +92,8 @@ BATCH_GET = 100
 BACKOFF = 0.02
 BACKOFF_CAP = 1.0
 SETTLE_ATTEMPTS = 3
+QUERIES_AT_ONCE = 16
+"""Queries of one inbox read sent at once: its listing shards' first pages."""
 CLAIMED, DELIVERED = "claimed", "delivered"
 LAST_EVENT = 10**12 - 1
 CLIENT_CONFIG = Config(retries={"mode": "standard"}, connect_timeout=5, read_timeout=20)
@@ -598,9 +601,11 @@ class DynamoStorage:
         """
         records.check_limit(limit)
         partitions = sorted({listing_partition(party, shard) for party in parties for shard in range(LISTING_SHARDS)})
-        streams = [self._listed_in(partition, before, kind, tool, limit) for partition in partitions]
-        merged = heapq.merge(*streams, self._open_pauses(before, kind, tool, page=limit), reverse=True)
-        unique = (key for key, _ in itertools.groupby(merged))
+        requests = [self._listed_in(partition, before, kind, tool, limit) for partition in partitions]
+        requests.append(self._opened_before_listings(before, kind, tool, limit))
+        pages = self._queried_together(requests)
+        streams = [*(map(_listed, page) for page in pages[:-1]), map(_indexed, pages[-1])]
+        unique = (key for key, _ in itertools.groupby(heapq.merge(*streams, reverse=True)))
         entries: list[InboxEntry] = []
         while len(entries) < limit:
             batch = list(itertools.islice(unique, limit - len(entries)))
@@ -613,28 +618,36 @@ class DynamoStorage:
 
     def _listed_in(
         self, partition: str, before: Position | None, kind: str | None, tool: str | None, page: int
-    ) -> Iterator[tuple[str, str, str]]:
-        """One party's shard of listings, newest first, strictly before ``before``: (where it sorts, run, pause)."""
+    ) -> dict[str, Any]:
+        """The Query of one party's shard of listings, newest first, strictly before ``before``."""
         terms = Terms()
         condition = terms.equal("pk", partition)
         if before is not None:
             condition += f" AND {terms.name('sk')} < {terms.value(opened(*before))}"
-        request = self._inbox_request(kind, tool, terms, condition, page)
-        for item in self._pages(**request):
-            sort = item["sk"]["S"]
-            yield sort, str(plain(item["run"])), sort.split("#", 1)[1]
+        return self._inbox_request(kind, tool, terms, condition, page)
 
-    def _open_pauses(
+    def _opened_before_listings(
         self, before: Position | None, kind: str | None, tool: str | None, page: int
-    ) -> Iterator[tuple[str, str, str]]:
-        """The old inbox index's pauses (opened before listings), newest first, strictly before ``before``."""
+    ) -> dict[str, Any]:
+        """The Query of the old inbox index (pauses opened before listings), newest first, strictly before
+        ``before``."""
         terms = Terms()
         condition = terms.equal(INBOX_KEYS[0], OPEN)
         if before is not None:
             condition += f" AND {terms.name(INBOX_KEYS[1])} < {terms.value(opened(*before))}"
-        request = self._inbox_request(kind, tool, terms, condition, page) | {"IndexName": "inbox"}
-        for item in self._pages(**request):
-            yield item[INBOX_KEYS[1]]["S"], item["pk"]["S"][2:], item["sk"]["S"][2:]
+        return self._inbox_request(kind, tool, terms, condition, page) | {"IndexName": "inbox"}
+
+    def _queried_together(self, requests: list[dict[str, Any]]) -> list[Iterator[Item]]:
+        """Each query's items as its pages come, the first pages asked for at once (a reader's parties' shards are
+        a dozen or more partitions: one round trip, not a dozen), the rest only where the merge reads on."""
+        with ThreadPoolExecutor(max_workers=min(len(requests), QUERIES_AT_ONCE)) as pool:
+            firsts = list(pool.map(lambda request: self._call("query", **request), requests))
+        return [self._pages_after(first, dict(request)) for first, request in zip(firsts, requests, strict=True)]
+
+    def _pages_after(self, first: dict[str, Any], request: dict[str, Any]) -> Iterator[Item]:
+        yield from first.get("Items", [])
+        if "LastEvaluatedKey" in first:
+            yield from self._pages(**request, ExclusiveStartKey=first["LastEvaluatedKey"])
 
     def _inbox_request(self, kind: str | None, tool: str | None, terms: Terms, condition: str, page: int) -> Item:
         """A newest-first Query of ``condition``; the filters (and unexpired) apply after ``Limit``, so a page may
@@ -939,6 +952,17 @@ class DynamoStorage:
             where = self.endpoint or f"DynamoDB in {self.region}"
             return StorageUnavailable(f"the DynamoDB table {self.table} cannot be reached at {where}")
         return StorageUnavailable(f"the DynamoDB table {self.table} cannot be used ({type(exc).__name__})")
+
+
+def _listed(item: Item) -> tuple[str, str, str]:
+    """A listing as the inbox merges it: (where it sorts, its run, its pause)."""
+    sort = item["sk"]["S"]
+    return sort, str(plain(item["run"])), sort.split("#", 1)[1]
+
+
+def _indexed(item: Item) -> tuple[str, str, str]:
+    """An old inbox index entry as the inbox merges it."""
+    return item[INBOX_KEYS[1]]["S"], item["pk"]["S"][2:], item["sk"]["S"][2:]
 
 
 def _pauses(items: list[Item]) -> list[PauseRecord]:
