@@ -910,6 +910,26 @@ def test_the_deployed_fan_out_posts_each_pause_once_with_the_secret_it_read(
     assert deployed.refused_by_iam() == []
 
 
+def test_a_batch_handed_over_again_while_another_invocation_holds_its_claim_is_allowed_every_read(
+    template, stack, storage_url, monkeypatch, receiver
+):
+    """Lambda hands a batch over again while the invocation that claimed its delivery still runs: the fan-out finds
+    the pause by id (index by_id) to tell whether that one delivered it, and its role lets it, so the record is
+    left for a retry rather than failing the batch on AccessDenied."""
+    deployed = Deployed(template, stack | {"WebhookUrl": receiver.url}, storage_url, monkeypatch)
+    fanout = fan_out(template)
+    pause = paused(deployed, "u-17")
+    records = json.loads(json.dumps(filtered(template, stream_records(storage_url)), default=str))
+    desk = Desk.from_file(SHOP, storage=storage_url)
+    assert desk.storage.claim_delivery(pause["run"], pause["id"], time.time(), 30.0)  # the first invocation's claim
+    assert deployed.invoke(fanout, {"Records": records}) == {
+        "batchItemFailures": [{"itemIdentifier": records[0]["dynamodb"]["SequenceNumber"]}]
+    }
+    assert receiver.got == []
+    assert "by_id" in {params.get("IndexName") for operation, params in deployed.sent(fanout) if operation == "Query"}
+    assert deployed.refused_by_iam() == []
+
+
 # ------------------------------------------------------------------ the inbox, across threads
 
 

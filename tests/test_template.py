@@ -910,6 +910,11 @@ def test_each_function_traces_and_writes_its_own_log_only(template):
             assert actions(template, name) >= XRAY, name
 
 
+LISTINGS = {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["I#*"]}}
+COMMITS_RUNS = {"messages", "resume", "links", "rollback", "slack", "sweep", "clock"}
+"""The functions whose commits open, answer or close pauses, and so put and delete their inbox listings."""
+
+
 def index(name):
     return {"Fn::Sub": f"${{Table.Arn}}/index/{name}"}
 
@@ -919,14 +924,16 @@ def test_each_function_gets_only_what_its_route_does_to_the_table(template):
     for name, function in functions(template).items():
         route = route_of(function)
         granted = actions(template, name, parameters=EVERYTHING)
-        assert not granted & {
-            "dynamodb:DeleteItem",
-            "dynamodb:Scan",
-            "dynamodb:BatchWriteItem",
-            "dynamodb:DeleteTable",
-        }, name
-        # a link names its pause, found by id as a resume's is
-        assert (actions(template, name, by_id, EVERYTHING) != set()) == (route in ("resume", "links", "slack")), name
+        assert not granted & {"dynamodb:Scan", "dynamodb:BatchWriteItem", "dynamodb:DeleteTable"}, name
+        # an item is deleted only as the inbox's listing of a pause answered or closed, by what commits runs
+        deletes = [s for s in statements(template, name, EVERYTHING) if "dynamodb:DeleteItem" in as_list(s["Action"])]
+        assert [(s["Action"], s["Condition"]) for s in deletes] == (
+            [(["dynamodb:DeleteItem"], LISTINGS)] if route in COMMITS_RUNS else []
+        ), name
+        # a link names its pause, found by id as a resume's is, and the fan-out finds one another invocation claimed
+        by_id_readers = ("resume", "links", "slack", "fanout")
+        by_id_granted = {"dynamodb:Query"} if route in by_id_readers else set()
+        assert actions(template, name, by_id, EVERYTHING) == by_id_granted, name
         assert (actions(template, name, live) != set()) == (route == "sweep"), name
         # due pauses are read from the wake index by the clock alone
         assert actions(template, name, wake) == ({"dynamodb:Query"} if route == "clock" else set()), name
@@ -961,13 +968,14 @@ def test_each_function_gets_only_what_its_route_does_to_the_table(template):
                 "dynamodb:Query",
                 "dynamodb:PutItem",
                 "dynamodb:UpdateItem",
+                "dynamodb:DeleteItem",
                 "dynamodb:BatchGetItem",
             }
             continue
         if route == "sweep":
             # it finds live threads through the index alone, and carries a dead worker's run on in a transaction
             assert actions(template, name, live) == {"dynamodb:Query"}
-            assert on_table == TRANSACT | {"dynamodb:GetItem", "dynamodb:Query"}
+            assert on_table == TRANSACT | {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:DeleteItem"}
             continue
         assert "dynamodb:GetItem" in on_table, name  # every cold start reads the session key
         if route in READ_ONLY:

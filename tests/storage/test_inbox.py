@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from stalwart_agents.storage import InboxEntry, PauseRecord, RunRecord, Storage
+from stalwart_agents.storage import Changes, InboxEntry, PauseRecord, RunRecord, Storage
+from stalwart_agents.storage.base import ANYONE, owner_party
 
 from ..conftest import present
 from .test_conformance import DAY, T0, a_pause, a_run, a_whole_finished_thread, at
@@ -134,3 +135,39 @@ def test_a_limit_caps_the_page(store: Storage) -> None:
 
 def test_an_empty_store_has_an_empty_inbox(store: Storage) -> None:
     assert store.inbox() == [] and store.inbox(before=(T0, "x"), kind="ask", tool="t") == []
+
+
+def test_a_reader_reads_at_least_the_open_pauses_listed_under_one_of_their_parties(store: Storage) -> None:
+    """A pause is listed under its thread's owner and the parties its commit names (anyone where it names none);
+    a reader given parties gets at least those listed under one of them, newest first, until it is answered."""
+    ana = a_waiting_thread(store, "thread-ana", owner="iss|ana")
+    finance = a_pause("p-finance", ana.id, ana.thread, payload={"tool": "charge_card"}, created_at=20.0)
+    store.commit(Changes(pauses=[finance], parties={"p-finance": ("group:finance",)}))
+    owners = a_pause("p-owners", ana.id, ana.thread, created_at=30.0)
+    store.commit(Changes(pauses=[owners], parties={"p-owners": ()}))
+    anyones = a_question(store, ana, "p-anyone", 10.0)  # no parties named: listed under anyone
+    for reader, wanted in [
+        (("group:finance",), ["p-finance"]),
+        ((owner_party("iss|ana"),), ["p-owners", "p-finance", "p-anyone"]),
+        ((ANYONE,), ["p-anyone"]),
+        (("group:finance", ANYONE), ["p-finance", "p-anyone"]),
+    ]:
+        found = listed(store.inbox(parties=reader))
+        assert [pause for pause in found if pause in wanted] == wanted, reader
+    assert listed(store.inbox(parties=("group:finance",), tool="charge_card")) == ["p-finance"]
+    claim(store, finance.id, {"ok": True}, ana.replace(status="running"), expected_version=ana.version)
+    assert "p-finance" not in listed(store.inbox(parties=("group:finance", owner_party("iss|ana"))))
+    assert anyones.id in listed(store.inbox(parties=(ANYONE,)))
+
+
+def test_dynamodb_lists_a_pause_under_its_parties_alone(store: Storage) -> None:
+    """DynamoDB reads a reader's parties' listings and no other: a reader of none of a pause's parties reads none
+    of it (the SQL and memory stores may list every open pause, which the protocol allows)."""
+    if not store.url.startswith("dynamodb://"):
+        pytest.skip("the SQL and memory stores read every open pause, as the protocol allows")
+    ana = a_waiting_thread(store, "thread-ana", owner="iss|ana")
+    finance = a_pause("p-finance", ana.id, ana.thread, created_at=20.0)
+    store.commit(Changes(pauses=[finance], parties={"p-finance": ("group:finance",)}))
+    assert listed(store.inbox(parties=("group:support",))) == []
+    assert listed(store.inbox(parties=(owner_party("iss|bo"), ANYONE))) == []
+    assert listed(store.inbox(parties=("group:finance",))) == ["p-finance"]

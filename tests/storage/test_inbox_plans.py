@@ -17,6 +17,8 @@ import pytest
 
 from stalwart_agents.storage import Changes, PauseRecord, RunRecord, Storage, open_storage
 from stalwart_agents.storage._sql import INBOX
+from stalwart_agents.storage.base import ANYONE
+from stalwart_agents.storage.dynamodb_items import LISTING_SHARDS, listing_partition
 from stalwart_agents.storage.sqlite import SQLITE
 
 from .writes import begin_run
@@ -120,21 +122,28 @@ def sent(store: Any, read: Any) -> list[tuple[str, dict[str, Any]]]:
     return requests
 
 
-def test_dynamodb_reads_the_inbox_by_querying_its_sparse_index_never_scanning(dynamodb: Any) -> None:
+def test_dynamodb_reads_the_inbox_by_querying_the_readers_listings_never_scanning(dynamodb: Any) -> None:
+    """Each shard of each of the reader's parties is queried newest first (and the old index, for pauses opened
+    before listings), then the pauses, and their runs and threads, by BatchGetItem."""
     crowded(dynamodb, threads=12, answered=6, open=3)
     pages: list[Any] = []
     first = sent(dynamodb, lambda: pages.append(dynamodb.inbox(limit=10)))
-    assert [operation for operation, _ in first][:2] == ["Query", "BatchGetItem"]
-    query, runs_and_threads = first[0][1], first[1][1]
-    assert query["IndexName"] == "inbox" and query["ScanIndexForward"] is False and query["Limit"] == 10
-    [keys] = [request["Keys"] for request in runs_and_threads["RequestItems"].values()]
+    queries = [params for operation, params in first if operation == "Query"]
+    partitions = {listing_partition(ANYONE, shard) for shard in range(LISTING_SHARDS)}
+    listed = [query for query in queries if "IndexName" not in query]
+    assert {query["ExpressionAttributeValues"][":v0"]["S"] for query in listed} == partitions
+    assert [query["IndexName"] for query in queries if "IndexName" in query] == ["inbox"]
+    assert all(query["ScanIndexForward"] is False and query["Limit"] == 10 for query in queries)
+    batches = [params for operation, params in first if operation == "BatchGetItem"]
+    [pauses] = [request["Keys"] for request in batches[0]["RequestItems"].values()]
+    assert {key["sk"]["S"] for key in pauses} == {f"P#{entry.pause.id}" for entry in pages[0]}
+    [keys] = [request["Keys"] for request in batches[1]["RequestItems"].values()]
     assert len(keys) == len({entry.run.id for entry in pages[0]} | {entry.pause.thread for entry in pages[0]})
     # threads nobody owns (half of them) may have an owner from before owners moved onto the thread's item
-    assert [operation for operation, _ in first][2:] == ["BatchGetItem"]
+    assert len(batches) == 3 and "Scan" not in {operation for operation, _ in first}
     last = pages[0][-1].pause
     filtered = sent(dynamodb, lambda: pages.append(dynamodb.inbox(before=(last.created_at, last.id), kind="ask")))
     assert {operation for operation, _ in filtered} == {"Query", "BatchGetItem"}
-    assert all(params["IndexName"] == "inbox" for operation, params in filtered if operation == "Query")
     assert len(pages[0]) == 10 and pages[1] and all(entry.pause.kind == "ask" for entry in pages[1])
     assert all(entry.owner in (None, f"iss|{entry.pause.thread[7:]}") for entry in pages[0] + pages[1])
 

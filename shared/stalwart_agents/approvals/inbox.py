@@ -1,12 +1,13 @@
 """The inbox: every open pause a person may answer, across threads, newest first.
 
-The store reads open pauses from an index, newest first; which of them a person
-may answer is the approver rules' to say (``Desk.may_answer``), so a page is
-filled from as many index pages as it takes, up to ``READ_AT_MOST`` pauses read
-per request.  The cursor is where the reading stopped, so a person who may
-answer little of a large inbox gets short pages quickly rather than one slow one;
-it is sealed for the person it was given to (``cursor.py``), so it shows them
-nothing of the pause it stopped at.
+The store reads open pauses from an index, newest first, those listed under one of
+the person's parties (``parties``); which of them a person may answer is the
+approver rules' to say (``Desk.may_answer``), so a page is filled from as many
+index pages as it takes, up to ``READ_AT_MOST`` pauses read per request.  The
+cursor is where the reading stopped, so a person who may answer little of a large
+inbox gets short pages quickly rather than one slow one; it is sealed for the
+person it was given to (``cursor.py``), so it shows them nothing of the pause it
+stopped at.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..errors import BadRequest
 from ..storage import InboxEntry, Storage
 from ..vocabulary import CONTROL_CHARACTERS
 from .cursor import seal, unseal
+from .parties import reader_parties
 from .principal import ANONYMOUS, Principal
 
 MAX_LIMIT = 200
@@ -80,12 +82,12 @@ def read_inbox(
         raise BadRequest(f"limit is a whole number from 1 to {MAX_LIMIT}")
     if tool is not None and not _name(tool):
         raise BadRequest("tool names a tool: at most 200 printable characters")
-    before, seen = position(cursor, storage, principal), 0
+    before, seen, parties = position(cursor, storage, principal), 0, reader_parties(principal)
     found: list[Pause] = []
     owners: dict[str, str] = {}
     while seen < READ_AT_MOST:
         asked = min(READ_AT_MOST - seen, max(limit - len(found), 50))
-        page = storage.inbox(before=before, limit=asked, kind=kind, tool=tool)
+        page = storage.inbox(before=before, limit=asked, kind=kind, tool=tool, parties=parties)
         for entry in page:
             seen += 1
             before = (entry.pause.created_at, entry.pause.id)

@@ -154,8 +154,8 @@ def person(principal: Principal, owner: str | None) -> dict[str, Any]:
         "verified": principal.verified,
         "owner": owns(principal, owner),
         "link": is_link(principal),
-        "groups": _listed(claims.get("groups")),
-        "roles": _listed(claims.get("roles")),
+        "groups": listed(claims.get("groups")),
+        "roles": listed(claims.get("roles")),
     }
     return shown | {name: claims[name] for name in ("email", "name") if name in claims}
 
@@ -243,7 +243,8 @@ def _names_read(condition: str, variable: str) -> list[str]:
     return sorted(cel.fields_of(condition, variable))
 
 
-def _listed(value: Any) -> list[Any]:
+def listed(value: Any) -> list[Any]:
+    """A claim as a list: a list claim as it is, one value as a list of it, none as empty."""
     if isinstance(value, list):
         return value
     return [] if value is None else [value]

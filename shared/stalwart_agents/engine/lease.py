@@ -25,19 +25,21 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Protocol, Self
 
 from ..errors import StalwartError, VersionConflict
 from ..storage import Changes, Event, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage
+from ..storage.base import listings
 from .sizes import json_size
 
 RECORDS_PER_COMMIT = 50
 BYTES_PER_COMMIT = 2 * 1024 * 1024
-"""A commit's bounds, as records (the run, a claimed pause, pauses, journal entries, events, shown messages) and
-their JSON bytes: half of what DynamoDB takes in one transaction (100 items, 4 MB), because DynamoDB counts more
-than the records: an item for each thread touched, and every attribute's name, key and stamp besides the JSON."""
+"""A commit's bounds, as records (the run, a claimed pause, pauses and the parties each is listed under, journal
+entries, events, shown messages) and their JSON bytes: half of what DynamoDB takes in one transaction (100 items,
+4 MB), because DynamoDB counts more than the records: an item for each thread touched, and every attribute's name,
+key and stamp besides the JSON."""
 
 
 class Lease:
@@ -92,8 +94,10 @@ class Lease:
         events: tuple[Event, ...] = (),
         shown: tuple[ShownMessage, ...] = (),
         closes: tuple[PauseRecord, ...] = (),
+        parties: Mapping[str, tuple[str, ...]] | None = None,
     ) -> None:
-        """Stage writes for the next commit, committing what was staged first where these would pass a bound."""
+        """Stage writes for the next commit, committing what was staged first where these would pass a bound;
+        ``parties``: who may answer each of ``pauses`` (``Changes.parties``)."""
         records: tuple[PauseRecord | JournalEntry | ShownMessage, ...] = (
             *pauses,
             *starts,
@@ -106,7 +110,8 @@ class Lease:
                 self._unmeasured += values
             else:
                 size = sum(json_size(value) for value in values)
-                if self._would_pass(len(values) + len(closes), size):
+                listed = sum(listings(pause, parties or {}) for pause in pauses)
+                if self._would_pass(len(values) + len(closes) + listed, size):
                     self._commit(None)
                 self._staged_bytes += size
             self._staged.pauses += pauses
@@ -116,6 +121,7 @@ class Lease:
             self._staged.events += events
             self._staged.shown += shown
             self._staged.closes += closes
+            self._staged.parties |= parties or {}
 
     def _coalesce(self, entry: JournalEntry, status: str, attempt: int | None) -> None:
         """An entry changed twice before a commit is written once, under the first condition."""
@@ -152,7 +158,7 @@ class Lease:
         """Whether staging ``records`` more, of ``size`` bytes, would take the next commit past a bound."""
         staged = self._staged
         count = len(staged.pauses) + len(staged.starts) + len(staged.updates) + len(staged.events) + len(staged.shown)
-        count += len(staged.closes)
+        count += len(staged.closes) + sum(listings(pause, staged.parties) for pause in staged.pauses)
         count += records + 1 + (self._claim is not None)
         return count > RECORDS_PER_COMMIT or size + self._committing_bytes() > BYTES_PER_COMMIT
 

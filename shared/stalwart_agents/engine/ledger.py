@@ -53,7 +53,8 @@ class Ledger:
     started the move; each call the move makes names it in the log.  ``limit``
     is the agent's ``settings.max_value_bytes``; ``needed`` says how many people
     must approve a pause of a kind about a tool (``approvals:``); ``timing`` gives
-    a new pause its deadline, from the moment it opens (``deadlines:``).
+    a new pause its deadline, from the moment it opens (``deadlines:``); ``parties`` who besides its thread's owner
+    may answer it, for the inbox to list it under (``approvals.parties``; without it, anyone).
     ``pause_key`` is the store's key its pauses' ids are made with (``PausePoint.pause_id``).
     """
 
@@ -70,6 +71,7 @@ class Ledger:
         pause_key: bytes,
         needed: Callable[[str, PauseKind], int] = lambda tool, kind: 1,
         timing: Callable[[Pause, float], Deadline | None] = lambda pause, opened: None,
+        parties: Callable[[Pause], tuple[str, ...]] | None = None,
     ) -> None:
         self._lease = lease
         self._clock = clock
@@ -81,6 +83,7 @@ class Ledger:
         self._needed = needed
         self._pause_key = pause_key
         self._timing = timing
+        self._parties = parties
         self._too_large: CallOutcome | None = None
         self._too_large_at = ""
         self._entries = {entry.key: entry for entry in journal}
@@ -224,7 +227,8 @@ class Ledger:
         now = self._clock()
         pause = replace(pause, deadline=self._timing(pause, now))
         record, opened = opening(pause, now)
-        self._lease.stage(pauses=(record,), events=(bounded(opened, self.limit),))
+        parties = {} if self._parties is None else {pause.id: self._parties(pause)}
+        self._lease.stage(pauses=(record,), events=(bounded(opened, self.limit),), parties=parties)
         self._pauses[pause.id] = record
         self._opened.append(pause)
         return pause

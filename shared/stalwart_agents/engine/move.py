@@ -19,9 +19,11 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import NoReturn
 
 from ..agent import Agent
+from ..approvals.parties import pause_parties
 from ..errors import (
     JournalConflict,
     JournalExists,
@@ -77,6 +79,7 @@ def move(runtime: Runtime, lease: Lease, state: RunState, snapshot: Snapshot, an
         pause_key=keys_of(runtime.store).key(PAUSE_ID),
         needed=agent.approvers.needed,
         timing=agent.deadlines.of,
+        parties=partial(pause_parties, agent.approvers),
     )
     if saga is None:
         saga = _walk(agent, runtime.agents, ledger, report, state, run.id)

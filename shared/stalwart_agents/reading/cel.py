@@ -64,6 +64,11 @@ def _parsed(expression: str) -> Any:
         raise Unparsable(str(exc), exc.column) from exc
 
 
+def parsed(expression: str) -> Any:
+    """The expression's parse tree, for reading what it names without running it (``approvals.parties``)."""
+    return _parsed(expression)
+
+
 def fields_of(expression: str, variable: str) -> frozenset[str]:
     """The fields ``expression`` reads of ``variable`` by name (``args.amount``, ``args["amount"]``): what it needs
     the values to have, so a name no tool takes is found at load, not by every call failing closed."""
@@ -95,10 +100,10 @@ def _field_reads(expression: str) -> tuple[tuple[str, str | None], ...]:
     named (None for an index that is not a string literal)."""
     found = []
     for node in _parsed(expression).iter_subtrees():
-        if node.data not in ("member_dot", "member_index") or (variable := _variable(node.children[0])) is None:
+        if node.data not in ("member_dot", "member_index") or (variable := variable_of(node.children[0])) is None:
             continue
         field = node.children[1]
-        found.append((variable, str(field) if node.data == "member_dot" else _string_literal(field)))
+        found.append((variable, str(field) if node.data == "member_dot" else string_literal(field)))
     return tuple(found)
 
 
@@ -116,14 +121,15 @@ def narrowed(expression: str, values: Mapping[str, Any]) -> dict[str, Any]:
     return kept
 
 
-def _variable(node: Any) -> str | None:
+def variable_of(node: Any) -> str | None:
     """The identifier a ``member`` node is, when it is a bare one."""
     tokens = [leaf for leaf in node.scan_values(lambda value: True)]
     return str(tokens[0]) if len(tokens) == 1 and getattr(tokens[0], "type", "") == "IDENT" else None
 
 
-def _string_literal(node: Any) -> str | None:
-    """The text of an index that is a plain string literal (``"amount"``), else None."""
+def string_literal(node: Any) -> str | None:
+    """The text of a node that is a plain string literal (an index ``"amount"``, a group ``"finance"``), else
+    None."""
     import ast
 
     tokens = [leaf for leaf in node.scan_values(lambda value: True)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 from abc import abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from functools import cache, partial
@@ -25,6 +25,7 @@ from . import sql_schema
 from ._conditions import EntryAt, Locked, PauseOpen, RunAt, RunNew, Transactional
 from ._records import Row
 from .base import (
+    ANYONE,
     UNANNOUNCED,
     Feedback,
     InboxEntry,
@@ -351,8 +352,16 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             return self._all(db, RunRecord, STALE_RUNS, {"now": now, "limit": records.check_limit(limit)})
 
     def inbox(
-        self, *, before: Position | None = None, limit: int = 50, kind: str | None = None, tool: str | None = None
+        self,
+        *,
+        before: Position | None = None,
+        limit: int = 50,
+        kind: str | None = None,
+        tool: str | None = None,
+        parties: Sequence[str] = (ANYONE,),
     ) -> list[InboxEntry]:
+        """Every open pause, whatever ``parties`` (the protocol asks for at least those listed under them): read by
+        the partial index of open pauses by creation, whose writes spread over the database's pages, not one key."""
         at, pause_id = before if before is not None else (None, None)
         params = {"at": at, "id": pause_id, "kind": kind, "tool": tool, "limit": records.check_limit(limit)}
         statement = INBOX[(before is not None, kind is not None, tool is not None)]

@@ -173,6 +173,10 @@ class Changes:
     ``closes`` (pauses of the saved run, which the run's version condition covers) are closed where still open, so
     nothing the run moved past is listed, announced or woken again.
 
+    ``parties`` are who may answer each new pause besides its thread's owner, by pause id (``approvals.parties``):
+    the store lists an open pause under each of them and under its thread's owner (``owner_party``), so
+    ``inbox(parties=...)`` finds it; a new pause without an entry here is listed under ``ANYONE``.
+
     A run begun or saved with a finished status is not (or no longer) its thread's active run.  A begin notes
     its thread's activity (``Upkeep``) and owner in the same transaction, so a prune never removes a thread
     between a check of its owner and its turn.
@@ -189,6 +193,7 @@ class Changes:
     events: list[Event] = field(default_factory=list)
     shown: list[ShownMessage] = field(default_factory=list)
     closes: list[PauseRecord] = field(default_factory=list)
+    parties: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         writes = (self.begin, self.claim, self.run, self.pauses, self.starts, self.updates, self.events, self.shown)
@@ -365,6 +370,23 @@ def failed_delivery_due(delivery: dict[str, Any]) -> float | None:
     return float(delivery.get("next_at", delivery.get("at", 0.0)))
 
 
+ANYONE = "anyone"
+"""The party every reader reads: a pause whose approvers cannot be named is listed under it."""
+MOST_PARTIES = 8
+"""Parties one pause is listed under at most, its owner's included: past that, its owner's and ``ANYONE``, so a
+commit of a few pauses stays within what one DynamoDB transaction takes."""
+
+
+def listings(pause: PauseRecord, parties: Mapping[str, tuple[str, ...]]) -> int:
+    """How many parties a new pause of a commit is listed under (``Changes.parties``), its owner's included."""
+    return min(len(parties.get(pause.id, (ANYONE,))) + 1, MOST_PARTIES)
+
+
+def owner_party(owner: str | None) -> str:
+    """The party of a thread's owner (a principal's key); ``owner:`` alone for a thread nobody owns."""
+    return f"owner:{owner or ''}"
+
+
 @dataclass(frozen=True)
 class InboxEntry:
     """An open pause as the inbox lists it, with what deciding who may answer it takes.
@@ -389,11 +411,16 @@ class Inbox(Protocol):
         limit: int = 50,
         kind: str | None = None,
         tool: str | None = None,
+        parties: Sequence[str] = (ANYONE,),
     ) -> list[InboxEntry]:
         """Open pauses, newest first by (created_at, id) descending, strictly before `before`, read by an index.
 
         ``kind`` and ``tool`` (the payload's ``"tool"``, see ``pause_tool``) keep only pauses of that kind and
-        tool.  A page is short only where no more pauses match: a reader stops at the first short page.
+        tool.  ``parties`` (a reader's, ``approvals.parties.reader_parties``): at least every open pause listed
+        under one of them (see ``Changes.parties``); a backend may list more, since the reader decides each pause
+        read, and DynamoDB lists no more, so a reader reads what they may answer and not the deployment's whole
+        inbox.  A page is short only where no more pauses match: a reader stops at the
+        first short page.
         """
 
 

@@ -16,11 +16,13 @@ a new thread, whoever claims its id, and sees nothing of the old one.
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import itertools
 import random
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from typing import Any, Literal
 from urllib.parse import urlencode
@@ -34,6 +36,7 @@ from ..errors import StalwartError, StorageError, StorageUnavailable, ValueTooLa
 from . import _records as records
 from ._conditions import PauseOpen, ThreadFree
 from .base import (
+    ANYONE,
     DEFAULT_RETENTION,
     Changes,
     Committed,
@@ -47,11 +50,14 @@ from .base import (
     ShownMessage,
     Snapshot,
     delivery_due,
+    owner_party,
 )
 from .dynamodb_items import (
     INBOX_KEYS,
+    LISTING_SHARDS,
     LIVE_SHARDS,
     OPEN,
+    PARTIES,
     TOKEN,
     WAKE_KEYS,
     WAKE_SHARDS,
@@ -63,6 +69,9 @@ from .dynamodb_items import (
     expiry,
     from_item,
     item_key,
+    listing_key,
+    listing_of,
+    listing_partition,
     number,
     opened,
     plain,
@@ -83,6 +92,8 @@ BATCH_GET = 100
 BACKOFF = 0.02
 BACKOFF_CAP = 1.0
 SETTLE_ATTEMPTS = 3
+QUERIES_AT_ONCE = 16
+"""Queries of one inbox read sent at once: its listing shards' first pages."""
 CLAIMED, DELIVERED = "claimed", "delivered"
 LAST_EVENT = 10**12 - 1
 CLIENT_CONFIG = Config(retries={"mode": "standard"}, connect_timeout=5, read_timeout=20)
@@ -180,9 +191,11 @@ class DynamoStorage:
             pause_run=None if changes.run is None else changes.run.id,
         )
         claim = None if changes.claim is None else PauseOpen(changes.claim[0], rows.claim or "")
+        self._know_owners(changes, guesses)
         for attempt in range(ATTEMPTS):
             if claim is not None and guesses.pause_run is None:
                 guesses.pause_run = self._pause_run(claim)
+            self._know_listings(changes, guesses)
             if rows.begin is not None:
                 self._read_legacy_owners(ThreadFree(rows.begin, changes.owner), guesses)
             transaction = Transaction(self.table, changes, rows, guesses, self._memory, self._stamp())
@@ -190,6 +203,8 @@ class DynamoStorage:
             if outcome == "applied":
                 for thread, seq in transaction.seqs_after().items():
                     self._memory.saw(thread, seq)
+                for pause_id, listing in transaction.listed.items():
+                    self._memory.listed(pause_id, listing)
                 return transaction.committed()
             if outcome == "contended":
                 time.sleep(_backoff(attempt))
@@ -197,6 +212,44 @@ class DynamoStorage:
             f"a commit to the DynamoDB table {self.table} lost {ATTEMPTS} races in a row to other writers"
             " or was throttled as often; try again"
         )
+
+    def _know_owners(self, changes: Changes, guesses: Guesses) -> None:
+        """The party of the owner of each thread the commit opens a pause in, for its listing: the begin's owner,
+        else the owner as this process last read it; where it has not read it, ``anyone`` (whom the owner reads
+        too), so a commit never waits on a read of its own."""
+        for pause in changes.pauses:
+            thread = pause.thread
+            if pause.status != "open" or thread in guesses.owners:
+                continue
+            known, owner = self._memory.owner(thread)
+            if changes.begin is not None and changes.begin.thread == thread and changes.owner is not None:
+                known, owner = True, changes.owner
+            guesses.owners[thread] = owner_party(owner) if known else ANYONE
+
+    def _know_listings(self, changes: Changes, guesses: Guesses) -> None:
+        """Where each pause the commit answers or closes is listed, so its listings go with it: as this process
+        wrote or read it (the engine reads a run before it moves it), else read from the pause's item."""
+        claimed = [] if changes.claim is None or guesses.pause_run is None else [(guesses.pause_run, changes.claim[0])]
+        new = {pause.id for pause in changes.pauses}  # put closed, where the commit closes them: never listed
+        for run, pause_id in claimed + [(pause.run, pause.id) for pause in changes.closes]:
+            if pause_id in guesses.listings or pause_id in new:
+                continue
+            known, listing = self._memory.listing(pause_id)
+            if not known:
+                terms = Terms()
+                projection = ", ".join(terms.name(name) for name in (PARTIES, "status", "created_at"))
+                item = self._read(
+                    item_key(f"R#{run}", f"P#{pause_id}"), ProjectionExpression=projection, **terms.fields()
+                )
+                listing = None if item is None else listing_of(item)
+            guesses.listings[pause_id] = listing
+
+    def _remember(self, items: list[Item]) -> list[Item]:
+        """Note where each pause item read is listed, so a commit closing it needs no read of its own."""
+        for item in items:
+            if item["sk"]["S"].startswith("P#"):
+                self._memory.listed(item["sk"]["S"][2:], listing_of(item))
+        return items
 
     def _read_legacy_owners(self, free: ThreadFree, guesses: Guesses) -> None:
         """A begun thread found without an owner on its item is the begin's owner's only where its legacy owner is
@@ -209,7 +262,7 @@ class DynamoStorage:
                 guesses.unowned[thread] = True
 
     def snapshot(self, run_id: str) -> Snapshot | None:
-        items = self._run_items(run_id)
+        items = self._remember(self._run_items(run_id))
         run = run_seen(next((item for item in items if item["sk"]["S"] == "RUN"), None), self._memory)
         return None if run is None else Snapshot(run, _pauses(items), _journal(items))
 
@@ -233,10 +286,11 @@ class DynamoStorage:
             **terms.fields(),
         )
         stored = (self._get({"pk": key["pk"], "sk": key["sk"]}) for key in found.get("Items", []))
-        return record_of(PauseRecord, next((item for item in stored if item is not None), None))
+        item = next((item for item in stored if item is not None), None)
+        return record_of(PauseRecord, None if item is None else self._remember([item])[0])
 
     def run_pauses(self, run_id: str) -> list[PauseRecord]:
-        return _pauses(self._run_items(run_id, "P#"))
+        return _pauses(self._remember(self._run_items(run_id, "P#")))
 
     def journal(self, run_id: str) -> list[JournalEntry]:
         return _journal(self._run_items(run_id, "J#"))
@@ -261,10 +315,10 @@ class DynamoStorage:
         """
         item = self._get(thread_key(thread))
         self._memory.saw(thread, number(item, "seq"))
-        if item is None:
-            return None
-        stored = plain(item.get("owner"))
-        return stored if stored is not None else self._legacy_owner(thread)
+        stored = None if item is None else plain(item.get("owner"))
+        owner = stored if stored is not None or item is None else self._legacy_owner(thread)
+        self._memory.owned(thread, owner)
+        return owner
 
     def own(self, thread: str, owner: str) -> str:
         """One UpdateItem for a new thread or an owned one; a thread begun without an owner may have a legacy one.
@@ -295,6 +349,7 @@ class DynamoStorage:
                     return owner
                 continue
             self._memory.saw(thread, number(stored, "seq"))
+            self._memory.owned(thread, str(plain(stored["owner"])))
             return str(plain(stored["owner"]))
         raise StorageUnavailable(f"claiming thread {thread} in the DynamoDB table {self.table} kept racing; try again")
 
@@ -530,44 +585,84 @@ class DynamoStorage:
         return [pause for _, pause in sorted(due, key=lambda pair: pair[0])][:limit]
 
     def inbox(
-        self, *, before: Position | None = None, limit: int = 50, kind: str | None = None, tool: str | None = None
+        self,
+        *,
+        before: Position | None = None,
+        limit: int = 50,
+        kind: str | None = None,
+        tool: str | None = None,
+        parties: Sequence[str] = (ANYONE,),
     ) -> list[InboxEntry]:
-        """Open pauses from the sparse inbox index, newest first, with their runs and owners by BatchGetItem.
+        """The open pauses listed under ``parties``, newest first: each party's shards queried (small items, keys and
+        what the filters read), merged, then the pauses, their runs and owners read by BatchGetItem.
 
-        The index is eventually consistent: a pause answered a moment ago may still be listed (its claim then
-        refuses a second answer).  A pause whose run is gone (expired) is left out, and the page filled on.
+        Pauses opened before listings are read from the old inbox index too, until they close.  Listings are read
+        eventually consistent: a pause answered a moment ago may still be listed, and is left out once read.
         """
         records.check_limit(limit)
-        pauses = self._open_pauses(before, kind, tool, page=limit)
+        partitions = sorted({listing_partition(party, shard) for party in parties for shard in range(LISTING_SHARDS)})
+        requests = [self._listed_in(partition, before, kind, tool, limit) for partition in partitions]
+        requests.append(self._opened_before_listings(before, kind, tool, limit))
+        pages = self._queried_together(requests)
+        streams = [*(map(_listed, page) for page in pages[:-1]), map(_indexed, pages[-1])]
+        unique = (key for key, _ in itertools.groupby(heapq.merge(*streams, reverse=True)))
         entries: list[InboxEntry] = []
         while len(entries) < limit:
-            batch = list(itertools.islice(pauses, limit - len(entries)))
+            batch = list(itertools.islice(unique, limit - len(entries)))
             if not batch:
                 break
-            entries += self._with_runs_and_owners(batch)
+            found = self._batch_get([item_key(f"R#{run}", f"P#{pause_id}") for _, run, pause_id in batch])
+            still = [item for _, run, pause_id in batch if (item := found.get((f"R#{run}", f"P#{pause_id}")))]
+            entries += self._with_runs_and_owners([item for item in still if plain(item.get("status")) == "open"])
         return entries
 
-    def _open_pauses(self, before: Position | None, kind: str | None, tool: str | None, page: int) -> Iterator[Item]:
-        """The inbox index's pauses newest first, strictly before ``before``, of ``kind`` and ``tool`` if given.
+    def _listed_in(
+        self, partition: str, before: Position | None, kind: str | None, tool: str | None, page: int
+    ) -> dict[str, Any]:
+        """The Query of one party's shard of listings, newest first, strictly before ``before``."""
+        terms = Terms()
+        condition = terms.equal("pk", partition)
+        if before is not None:
+            condition += f" AND {terms.name('sk')} < {terms.value(opened(*before))}"
+        return self._inbox_request(kind, tool, terms, condition, page)
 
-        The filters (and unexpired) apply after ``Limit``, so a page may hold fewer and the next page is read.
-        """
+    def _opened_before_listings(
+        self, before: Position | None, kind: str | None, tool: str | None, page: int
+    ) -> dict[str, Any]:
+        """The Query of the old inbox index (pauses opened before listings), newest first, strictly before
+        ``before``."""
         terms = Terms()
         condition = terms.equal(INBOX_KEYS[0], OPEN)
         if before is not None:
             condition += f" AND {terms.name(INBOX_KEYS[1])} < {terms.value(opened(*before))}"
+        return self._inbox_request(kind, tool, terms, condition, page) | {"IndexName": "inbox"}
+
+    def _queried_together(self, requests: list[dict[str, Any]]) -> list[Iterator[Item]]:
+        """Each query's items as its pages come, the first pages asked for at once (a reader's parties' shards are
+        a dozen or more partitions: one round trip, not a dozen), the rest only where the merge reads on."""
+        with ThreadPoolExecutor(max_workers=min(len(requests), QUERIES_AT_ONCE)) as pool:
+            firsts = list(pool.map(lambda request: self._call("query", **request), requests))
+        return [self._pages_after(first, dict(request)) for first, request in zip(firsts, requests, strict=True)]
+
+    def _pages_after(self, first: dict[str, Any], request: dict[str, Any]) -> Iterator[Item]:
+        yield from first.get("Items", [])
+        if "LastEvaluatedKey" in first:
+            yield from self._pages(**request, ExclusiveStartKey=first["LastEvaluatedKey"])
+
+    def _inbox_request(self, kind: str | None, tool: str | None, terms: Terms, condition: str, page: int) -> Item:
+        """A newest-first Query of ``condition``; the filters (and unexpired) apply after ``Limit``, so a page may
+        hold fewer and the next page is read."""
         filters = [terms.unexpired(self.clock())]
         filters += [terms.equal("kind", kind)] if kind is not None else []
         filters += [terms.equal("tool", tool)] if tool is not None else []
-        return self._pages(
-            TableName=self.table,
-            IndexName="inbox",
-            KeyConditionExpression=condition,
-            FilterExpression=" AND ".join(filters),
-            ScanIndexForward=False,
-            Limit=max(page, 1),
+        return {
+            "TableName": self.table,
+            "KeyConditionExpression": condition,
+            "FilterExpression": " AND ".join(filters),
+            "ScanIndexForward": False,
+            "Limit": max(page, 1),
             **terms.fields(),
-        )
+        }
 
     def _with_runs_and_owners(self, items: list[Item]) -> list[InboxEntry]:
         """The pauses as entries, their runs and threads read together; a thread owned before owners moved onto
@@ -626,20 +721,25 @@ class DynamoStorage:
 
     def _expiring(self, thread: Item, now: float, soon: float) -> list[Item]:
         """The keys of the unexpired items, of the thread's partition, its active run's and that run's saga target's,
-        that expire before ``soon``."""
+        that expire before ``soon``; with each open pause among them, its inbox listings (written with it)."""
         active = plain(thread.get("active_run"))
         runs = [] if active is None else [active, *self._undone(active, now)]
         keys: list[Item] = []
         for partition in [thread["pk"]["S"], *(f"R#{run}" for run in runs)]:
             terms = Terms()
             ttl = terms.name(TTL_ATTRIBUTE)
-            keys += self._pages(
+            projected = ", ".join(terms.name(name) for name in ("pk", "sk", PARTIES, "status", "created_at"))
+            for item in self._pages(
                 TableName=self.table,
                 KeyConditionExpression=terms.equal("pk", partition),
                 FilterExpression=f"{ttl} > {terms.value(now)} AND {ttl} < {terms.value(soon)}",
-                ProjectionExpression=f"{terms.name('pk')}, {terms.name('sk')}",
+                ProjectionExpression=projected,
                 **terms.fields(),
-            )
+            ):
+                keys.append({"pk": item["pk"], "sk": item["sk"]})
+                listing = listing_of(item) if item["sk"]["S"].startswith("P#") else None
+                if listing is not None:
+                    keys += [listing_key(party, item["sk"]["S"][2:], listing[0]) for party in listing[1]]
         return keys
 
     def _undone(self, run_id: str, now: float) -> list[str]:
@@ -751,6 +851,8 @@ class DynamoStorage:
     def _thread_run(self, thread: str, attribute: str) -> RunRecord | None:
         item = self._get(thread_key(thread))
         self._memory.saw(thread, number(item, "seq"))
+        if item is None or "owner" in item:
+            self._memory.owned(thread, plain((item or {}).get("owner")))
         run_id = plain((item or {}).get(attribute))
         return None if run_id is None else self.get_run(run_id)
 
@@ -850,6 +952,17 @@ class DynamoStorage:
             where = self.endpoint or f"DynamoDB in {self.region}"
             return StorageUnavailable(f"the DynamoDB table {self.table} cannot be reached at {where}")
         return StorageUnavailable(f"the DynamoDB table {self.table} cannot be used ({type(exc).__name__})")
+
+
+def _listed(item: Item) -> tuple[str, str, str]:
+    """A listing as the inbox merges it: (where it sorts, its run, its pause)."""
+    sort = item["sk"]["S"]
+    return sort, str(plain(item["run"])), sort.split("#", 1)[1]
+
+
+def _indexed(item: Item) -> tuple[str, str, str]:
+    """An old inbox index entry as the inbox merges it."""
+    return item[INBOX_KEYS[1]]["S"], item["pk"]["S"][2:], item["sk"]["S"][2:]
 
 
 def _pauses(items: list[Item]) -> list[PauseRecord]:

@@ -7,14 +7,15 @@ at a time, in no order and days later, so until then a read would find half of a
 
 from __future__ import annotations
 
+import hashlib
 import struct
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass
 from typing import Any
 
 from . import _records as records
-from .base import pause_tool
+from .base import ANYONE, MOST_PARTIES, pause_tool
 from .dynamodb_schema import TTL_ATTRIBUTE
 
 Item = dict[str, dict[str, Any]]
@@ -25,9 +26,15 @@ WAKE_SHARDS = 16
 a delete and a put in the index as its ``wake_at`` changes, so these are spread over partitions as the live index's
 are."""
 OPEN = "open"
-"""The one key of the inbox index: every open pause is under it, so one Query reads them in order."""
+"""The one key of the old inbox index, where pauses opened before listings were written are found until they close."""
 INBOX_KEYS = ("inbox", "opened")
-"""The attributes an open pause carries for the inbox index, removed when it is answered or closed."""
+"""The attributes a pause opened before listings carries for the old inbox index, removed when it is answered or
+closed."""
+LISTING_SHARDS = 4
+"""Partitions each party's listings spread over (by pause id): a party that every pause names (a team's group, or
+``anyone``) takes writes on this many partitions, and a reader queries this many per party."""
+PARTIES = "parties"
+"""The attribute of an open pause naming the parties it is listed under (JSON), so its closing removes them."""
 WAKE_KEYS = ("wake", "wake_at")
 """The attributes an open pause carries for the wake index while the clock has work on it (``wake_at`` is also its
 record's field): removed when nothing remains, and when it is answered or closed."""
@@ -118,15 +125,44 @@ def opened(created_at: float, pause_id: str) -> str:
     return f"{ordered:016x}#{pause_id}"
 
 
-def pause_attributes(pause: Mapping[str, Any]) -> Item:
-    """What a pause's item carries beside its record: its id (for by_id), its tool, and while open, its place in
-    the inbox index, and in the wake index where it has a ``wake_at``."""
+def pause_attributes(pause: Mapping[str, Any], parties: Sequence[str]) -> Item:
+    """What a pause's item carries beside its record: its id (for by_id), its tool, and while open, the parties it
+    is listed under, and its place in the wake index where it has a ``wake_at``."""
     extra = {"pid": pause["id"], "tool": pause_tool(records.load(pause["payload"]))}
     if pause["status"] == "open":
-        extra |= {"inbox": OPEN, "opened": opened(pause["created_at"], pause["id"])}
+        extra[PARTIES] = records.dump(list(parties))
         if pause["wake_at"] is not None:
             extra["wake"] = wake_shard(pause["id"])
     return attributes(extra)
+
+
+def listed_under(owner: str, parties: Sequence[str] | None) -> tuple[str, ...]:
+    """The parties a new open pause is listed under: its owner's (``owner``, a party), then ``parties`` (``anyone``
+    where not given), at most ``MOST_PARTIES`` (past that, its owner's and ``anyone``)."""
+    named = tuple(dict.fromkeys((owner, *((ANYONE,) if parties is None else parties))))
+    return named if len(named) <= MOST_PARTIES else tuple(dict.fromkeys((owner, ANYONE)))
+
+
+def listing_partition(party: str, shard: int) -> str:
+    """The partition key of a party's listings in one shard: a digest, so a claim's text never becomes a key (any
+    length, any character) and a key says nothing of who it lists."""
+    digest = hashlib.blake2b(party.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return f"I#{digest}#{shard}"
+
+
+def listing_key(party: str, pause_id: str, created_at: float) -> Item:
+    """Where a pause is listed under ``party``: its shard by its id, sorted as the inbox reads (``opened``)."""
+    shard = zlib.crc32(pause_id.encode("utf-8", "surrogatepass")) % LISTING_SHARDS
+    return item_key(listing_partition(party, shard), opened(created_at, pause_id))
+
+
+def listing_of(item: Mapping[str, Any]) -> tuple[float, tuple[str, ...]] | None:
+    """An open pause item's (created_at, parties it is listed under); None for one not listed (closed, or opened
+    before listings)."""
+    text = plain(item.get(PARTIES))
+    if text is None or plain(item.get("status")) != "open":
+        return None
+    return float(plain(item["created_at"]) or 0.0), tuple(records.load(text))
 
 
 def shard_of(thread: str) -> str:

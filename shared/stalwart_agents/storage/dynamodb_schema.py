@@ -10,9 +10,13 @@ One table holds everything, each item under a partition named by what it belongs
     R#<run>           RUN                   the run
     R#<run>           P#<pause id>          a pause of the run (pid: its id, for the by_id index; claimed and
                                             delivered: its announcement's claim and whether it was delivered;
-                                            tool: its payload's tool; while it is open, inbox and opened, for
-                                            the inbox index, and while it is open with a wake_at, wake (a
-                                            shard), for the wake index)
+                                            tool: its payload's tool; while it is open, parties: the parties
+                                            it is listed under, and with a wake_at, wake (a shard), for the
+                                            wake index; a pause opened before listings: while it is open,
+                                            inbox and opened, for the old inbox index)
+    I#<party>#<shard> <opened>              an open pause listed for the inbox under one party who may answer
+                                            it (the party a digest, the shard by the pause's id): its run,
+                                            thread, kind and tool
     R#<run>           J#<key>               a journal entry of the run
     M#<message id>    SHOWN                 a reply as shown to a session
     K#<name>          SECRET                a shared secret (the session key)
@@ -22,12 +26,16 @@ A run's pauses and journal share its partition, so one strongly consistent
 Query reads all a replay needs.  Every item but a secret carries ``expires``
 (epoch seconds, for TTL: the retention after it was last written), and each
 item a commit writes carries ``tx`` (that commit's request token, so a commit
-whose answer was lost can be read back).  The sparse ``inbox`` index holds the
-open pauses alone, all under one key (``inbox`` = ``open``) and sorted by
-``opened`` (when and which, see ``dynamodb_items.opened``); the commit that
-answers a pause removes both, and TTL an expired one.  One key keeps a page one
-Query; it bounds the pauses opened and answered to what one index partition
-writes, about 1,000 a second.  The sparse ``wake`` index holds the open pauses
+whose answer was lost can be read back).  Each open pause is listed for the inbox
+under each party who may answer it (``approvals.parties``: its thread's owner, the
+groups, roles, subjects and e-mails its rules name, or ``anyone``), one small item
+a party in a partition of that party's (``LISTING_SHARDS`` a party), sorted by
+``opened`` (when and which, see ``dynamodb_items.opened``): written in the commit
+that opens the pause, deleted in the one that answers or closes it.  No key takes
+every pause, so opening and answering spread over as many partitions as there are
+parties; a reader queries their own parties' partitions and reads what those list.
+The sparse ``inbox`` index (one key, ``inbox`` = ``open``) holds only pauses opened
+before listings, read until they close.  The sparse ``wake`` index holds the open pauses
 the clock has work on (a deadline's reminder, escalation or expiry), in
 ``WAKE_SHARDS`` shards (``wake``) sorted by ``wake_at`` (a number, the record's
 own field): ``due_pauses`` reads what is due and nothing else.  The commit that
@@ -35,7 +43,8 @@ answers or closes a pause, and a ``set_wake`` that leaves nothing to do, remove
 both.  It projects ``expires`` alone: every move of a wake rewrites the pause's
 index entry, which stays small however large the pause, and ``due_pauses``
 reads the due pauses themselves, consistently, by key.  ``prune`` moves ``expires`` on for threads the
-live index lists, so TTL only removes what no active run needs.  TTL deletes
+live index lists (and for their open pauses' listings), so TTL only removes what no
+active run needs.  TTL deletes
 expired items one by one, days later and in no order, so every read takes an
 expired item for absent: a thread that expired is wholly gone, and its id is new.
 """

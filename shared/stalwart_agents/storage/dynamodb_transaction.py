@@ -13,6 +13,7 @@ import dataclasses
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -21,7 +22,7 @@ from typing import Any
 from ..errors import StalwartError, StorageError, ValueTooLarge
 from . import _records as records
 from ._conditions import Check, EntryAt, EntryNew, PauseNew, PauseOpen, RunAt, RunNew, ThreadFree, checks
-from .base import Changes, Committed, JournalEntry, PauseRecord, RunRecord
+from .base import ANYONE, Changes, Committed, JournalEntry, PauseRecord, RunRecord, pause_tool
 from .dynamodb_items import (
     INBOX_KEYS,
     WAKE_KEYS,
@@ -32,6 +33,8 @@ from .dynamodb_items import (
     expired,
     expiry,
     item_key,
+    listed_under,
+    listing_key,
     number,
     pause_attributes,
     plain,
@@ -54,13 +57,45 @@ THREAD_RECORDS = ("owner", "last_run", "active_run", "live")
 Verdict = tuple[int, StalwartError | None]
 
 
+Listing = tuple[float, tuple[str, ...]]
+"""Where an open pause is listed for the inbox: its ``created_at``, and the parties it is listed under."""
+REMEMBERED = 10_000
+"""Owners and listings a process remembers, the least recently learnt forgotten first."""
+
+
 class Memory:
-    """What this process remembers between requests: each thread's event counter as last seen; the journal's clock."""
+    """What this process remembers between requests: each thread's event counter as last seen and owner; where each
+    open pause it read or wrote is listed; the journal's clock."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._seqs: dict[str, int] = {}
+        self._owners: OrderedDict[str, str | None] = OrderedDict()
+        self._listings: OrderedDict[str, Listing | None] = OrderedDict()
         self._last_started = 0
+
+    def owner(self, thread: str) -> tuple[bool, str | None]:
+        """Whether the thread's owner is known here, and who it is (None: nobody's)."""
+        with self._lock:
+            return thread in self._owners, self._owners.get(thread)
+
+    def owned(self, thread: str, owner: str | None) -> None:
+        self._learn(self._owners, thread, owner)
+
+    def listing(self, pause_id: str) -> tuple[bool, Listing | None]:
+        """Whether where the pause is listed is known here, and where (None: nowhere, or in the old index alone)."""
+        with self._lock:
+            return pause_id in self._listings, self._listings.get(pause_id)
+
+    def listed(self, pause_id: str, listing: Listing | None) -> None:
+        self._learn(self._listings, pause_id, listing)
+
+    def _learn(self, known: OrderedDict[str, Any], key: str, value: Any) -> None:
+        with self._lock:
+            known[key] = value
+            known.move_to_end(key)
+            if len(known) > REMEMBERED:
+                known.popitem(last=False)
 
     def seq(self, thread: str) -> int | None:
         with self._lock:
@@ -114,6 +149,9 @@ class Write:
     what: str
     size: int
     verdict: Callable[[Item | None], Verdict] = lambda old: (GUESS, None)
+    optional: bool = False
+    """Left out where the transaction would pass DynamoDB's items: a closed pause's listing, which a reader skips
+    (the pause it reads back is not open) until TTL removes it."""
 
     @property
     def key(self) -> tuple[str, str]:
@@ -137,6 +175,11 @@ class Guesses:
     begin's owner's or none (so the begin's owner becomes the thread's)."""
     settled: set[str] = field(default_factory=set)
     """Pauses a close found not open (answered, closed, or gone): the retry leaves them be."""
+    owners: dict[str, str] = field(default_factory=dict)
+    """The party of the owner of each thread a commit opens pauses in (``anyone`` where not known): each new open
+    pause is listed under it."""
+    listings: dict[str, Listing | None] = field(default_factory=dict)
+    """Where the pauses a commit answers or closes are listed: their listings are deleted with them."""
 
 
 @dataclass
@@ -166,6 +209,8 @@ class Transaction:
         self._threads: dict[str, ThreadChange] = {}
         self.writes: list[Write] = []
         self.event_ids: list[int] = []
+        self.listed: dict[str, Listing] = {}
+        """Where each new open pause is listed: for this process to remember once the transaction is applied."""
         self._closing = self._closes()
         for position, check in enumerate(checks(changes, rows)):
             self._add(position, check)
@@ -184,6 +229,10 @@ class Transaction:
 
     def requests(self) -> list[dict[str, Any]]:
         """The transaction's items, once they are known to fit DynamoDB's limits (else ValueTooLarge)."""
+        if len(self.writes) > MAX_ITEMS:
+            surplus = len(self.writes) - MAX_ITEMS
+            optional = [write for write in self.writes if write.optional][:surplus]
+            self.writes = [write for write in self.writes if not any(write is left for left in optional)]
         if len(self.writes) > MAX_ITEMS:
             raise ValueTooLarge(
                 f"a commit would write {len(self.writes)} items; DynamoDB takes at most {MAX_ITEMS} in one transaction"
@@ -221,15 +270,40 @@ class Transaction:
                 self._save(position, check)
             case PauseNew():
                 row = self._closed_at_once(check.pause)
+                parties = self._list(row) if row["status"] == "open" else ()
                 item = item_key(f"R#{row['run']}", f"P#{row['id']}") | self._item(row)
                 what = f"pause {row['id']} of run {row['run']}"
-                self._put_new(item | pause_attributes(row), position, what, PauseRecord, check.refused)
+                self._put_new(item | pause_attributes(row, parties), position, what, PauseRecord, check.refused)
             case EntryNew():
                 row = check.entry | {"started": self._memory.started()}
                 item = item_key(f"R#{row['run']}", f"J#{row['key']}") | self._item(row)
                 self._put_new(item, position, entry_named(row), JournalEntry, check.refused)
             case EntryAt():
                 self._update_entry(position, check)
+
+    def _list(self, row: records.Row) -> tuple[str, ...]:
+        """Put the new open pause's listings, one small item a party (what an inbox page filters on), under its
+        thread's owner and the parties the commit names for it; the parties it is listed under."""
+        parties = listed_under(self._guesses.owners.get(row["thread"], ANYONE), self._changes.parties.get(row["id"]))
+        shown = {"run": row["run"], "thread": row["thread"], "kind": row["kind"]}
+        shown["tool"] = pause_tool(records.load(row["payload"]))
+        for party in parties:
+            item = listing_key(party, row["id"], row["created_at"]) | self._item(shown)
+            self._put({"Item": item}, GUESS, f"the inbox listing of pause {row['id']}", lambda old: (GUESS, None))
+        self.listed[row["id"]] = (row["created_at"], parties)
+        return parties
+
+    def _unlist(self, pause_id: str, *, optional: bool = False) -> None:
+        """Delete the pause's listings, in the transaction that answers or closes it (``optional`` for a close)."""
+        listing = self._guesses.listings.get(pause_id)
+        if listing is None:
+            return
+        created_at, parties = listing
+        for party in parties:
+            key = listing_key(party, pause_id, created_at)
+            request = {"Delete": {"TableName": self._table, "Key": key}}
+            what = f"the inbox listing of pause {pause_id}"
+            self.writes.append(Write(request, GUESS, what, item_size(key), optional=optional))
 
     def _item(self, values: Mapping[str, Any]) -> Item:
         return attributes(values) | self._stamp.attributes()
@@ -283,11 +357,13 @@ class Transaction:
         self.writes.append(
             Write(request, position, f"the answer to pause {check.pause_id}", set_size(request), verdict)
         )
+        self._unlist(check.pause_id)
 
     def _claimed(self, position: int, check: PauseOpen, old: Item | None) -> Verdict:
         """No pause under the run guessed: the retry looks it up by id first (and finds it, or that there is none)."""
         if visible(old, self._now) is None:
             self._guesses.pause_run = None
+            self._guesses.listings.pop(check.pause_id, None)
             return position, None
         return position, check.refused(record_of(PauseRecord, old))
 
@@ -312,6 +388,7 @@ class Transaction:
             request = self._update(key, terms, [terms.equal("status", "closed")], removes, condition)
             verdict = partial(self._not_open, pause.id)
             self.writes.append(Write(request, GUESS, f"the closing of pause {pause.id}", set_size(request), verdict))
+            self._unlist(pause.id, optional=True)
 
     def _closed_at_once(self, pause: records.Row) -> records.Row:
         """A new pause the same commit closes is put closed (if put open): one write of its item, as it is left."""

@@ -6,7 +6,7 @@ import bisect
 import itertools
 import threading
 import time
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +15,7 @@ from . import _records as records
 from ._conditions import EntryAt, Locked, PauseOpen, RunAt, RunNew, Transactional
 from ._records import Row
 from .base import (
+    ANYONE,
     DEFAULT_RETENTION,
     Feedback,
     InboxEntry,
@@ -321,8 +322,16 @@ class MemoryStorage(Transactional[_Tables]):
         return [pause for _, pause in sorted(due, key=lambda pair: pair[0])][:limit]
 
     def inbox(
-        self, *, before: Position | None = None, limit: int = 50, kind: str | None = None, tool: str | None = None
+        self,
+        *,
+        before: Position | None = None,
+        limit: int = 50,
+        kind: str | None = None,
+        tool: str | None = None,
+        parties: Sequence[str] = (ANYONE,),
     ) -> list[InboxEntry]:
+        """Every open pause, whatever ``parties`` (the protocol asks for at least those listed under them): one
+        process's pauses are few, and reading them costs no partition anything."""
         records.check_limit(limit)
         with self._lock:
             newest = self._indexes.open_pauses.newest(before, kind, tool)
