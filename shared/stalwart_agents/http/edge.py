@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import ClientDisconnect
 
 from .. import logs
 from ..approvals.principal import Principal
@@ -152,6 +153,7 @@ def handle_errors(app: FastAPI) -> None:
         StalwartError: _stalwart_error,
         HTTPException: _http_error,
         RequestValidationError: _validation_error,
+        ClientDisconnect: _hung_up,
         Exception: _unexpected,
     }
     for kind, handler in handlers.items():
@@ -181,6 +183,14 @@ def _http_error(request: Request, exc: Exception) -> JSONResponse:
 
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return _error("bad_request", "the request is not what this route takes", 400)
+
+
+def _hung_up(request: Request, exc: Exception) -> JSONResponse:
+    """A client gone before its body was whole: nothing ran, and nobody reads the answer.  A debug line at most,
+    since anyone can hang up at will, and an error per hang-up would fill the log and wake whoever watches it."""
+    route = getattr(request.scope.get("route"), "path", logs.UNMATCHED)
+    logs.event(logging.DEBUG, "client hung up before its body was whole", method=request.method, route=route)
+    return _error("bad_request", "the request's body ended before its length", 400)
 
 
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:
