@@ -20,13 +20,15 @@ from .body import SAFE_INTEGER
 Value = str | int | float | bool | None | list[Any] | dict[str, Any]
 
 
-_THREAD_PATTERN = f"^[^{CONTROL_CHARACTERS}]+$"
+NO_CONTROL = f"^[^{CONTROL_CHARACTERS}]+$"
+"""An id's pattern: no store is asked for one holding a control character (a NUL alone failed Postgres)."""
+
 Thread = Annotated[
     str,
     Path(
         min_length=1,
         max_length=STORED_THREAD_MAX,
-        pattern=_THREAD_PATTERN,
+        pattern=NO_CONTROL,
         description="the conversation's id, as you named it or as a pause shows it: no control characters",
     ),
 ]
@@ -35,7 +37,7 @@ TurnThread = Annotated[
     Path(
         min_length=1,
         max_length=THREAD_MAX,
-        pattern=_THREAD_PATTERN,
+        pattern=NO_CONTROL,
         description="the conversation's id, as you named it: no control characters",
     ),
 ]
@@ -65,7 +67,7 @@ class Turn(_Body):
 
 
 class Resume(_Body):
-    interrupt_id: str = Field(min_length=1, max_length=200)
+    interrupt_id: str = Field(min_length=1, max_length=200, pattern=NO_CONTROL)
     decision: str = Field(min_length=1, max_length=40, description="one of the pause's answers")
     token: str = Field(min_length=1, max_length=200, description="the token shown with the pause")
     value: StrictStr | SafeInt | SafeFloat | None = Field(None, description="the answer to an ask")
@@ -84,7 +86,7 @@ class Answers(_Body):
 
 
 class Thumb(_Body):
-    message: str = Field(min_length=1, max_length=200, description="the reply's id")
+    message: str = Field(min_length=1, max_length=200, pattern=NO_CONTROL, description="the reply's id")
     thumb: Literal["up", "down"]
 
 
