@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import ClientDisconnect
+from starlette.routing import Match
 
 from .. import logs
 from ..approvals.principal import Principal
@@ -178,7 +179,18 @@ def _stalwart_error(request: Request, exc: Exception) -> JSONResponse:
 def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "bad_request")
-    return _error(code, str(exc.detail), exc.status_code, headers=exc.headers)
+    headers = {"Allow": _allowed(request)} if exc.status_code == 405 else exc.headers
+    return _error(code, str(exc.detail), exc.status_code, headers=headers)
+
+
+def _allowed(request: Request) -> str:
+    """Every method the path is served by: a path two routes serve (a signed link's GET and POST) lists both, where
+    the router's own 405 lists only the first route's."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if route.matches(request.scope)[0] != Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return ", ".join(sorted(methods))
 
 
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:
