@@ -22,7 +22,7 @@ TOOLS = """
 
     from stalwart_agents import tool
 
-    @tool(write=True, says=["transfer {amount:number} to {target}", "transfer {amount:number}"])
+    @tool(write=True, says=["transfer {amount:number} to {target}", "transfer {amount:number}", "transfer to {target}"])
     def transfer(amount: int, target: str) -> dict:
         with open(os.environ["EXACT_SENT"], "a") as f:
             f.write(json.dumps({"amount": amount, "target": target}) + "\\n")
@@ -127,3 +127,15 @@ def test_schemathesis_finds_the_signed_links_within_their_schema(tmp_path):
             timeout=280,
         )
     assert done.returncode == 0, done.stdout[-4000:]
+
+
+@pytest.mark.parametrize("typed", ["9007199254740993", "1e400", "-9007199254740993"])
+def test_an_ask_for_a_number_answered_past_what_a_browser_shows_is_400_and_still_waits(client, sent, typed):
+    [ask] = client.post("/threads/t/messages", json={"text": "transfer to acme"}).json()["waiting"]
+    assert (ask["kind"], ask["argument"]) == ("ask", "amount")
+    refused = answer(client, ask, "answer", value=typed)
+    assert (refused.status_code, refused.json()["error"]) == (400, "bad_request"), refused.text
+    assert "amount" in refused.json()["message"]
+    [confirm] = answer(client, ask, "answer", value="9007199254740991").json()["waiting"]
+    assert answer(client, confirm, "approve").status_code == 200
+    assert sent() == [{"amount": 9007199254740991, "target": "acme"}]
