@@ -61,8 +61,9 @@ def test_headers_within_64_kib_are_read(tmp_path):
             assert sock.recv(4096).startswith(b"HTTP/1.1 200")
 
 
-def test_a_client_that_hangs_up_mid_body_leaves_no_error_in_the_log_and_runs_nothing(tmp_path):
-    with stalwart_serve(SHOP, "--storage", f"sqlite:///{tmp_path / 'runs.db'}") as (base, process):
+def test_a_client_that_hangs_up_mid_body_leaves_one_info_line_and_runs_nothing(tmp_path):
+    served = stalwart_serve(SHOP, "--storage", f"sqlite:///{tmp_path / 'runs.db'}", "--log-level", "debug")
+    with served as (base, process):
         port = int(base.rsplit(":", 1)[1])
         for _ in range(3):
             with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
@@ -75,7 +76,9 @@ def test_a_client_that_hangs_up_mid_body_leaves_no_error_in_the_log_and_runs_not
         time.sleep(0.5)
     assert process.stdout is not None
     log = process.stdout.read()
-    assert "ERROR" not in log and "Traceback" not in log, log
+    assert "ERROR" not in log and "Traceback" not in log and "WARNING" not in log, log
+    said = [line for line in log.splitlines() if "/threads/{thread}/messages" in line]
+    assert len(said) == 3 and all(" INFO request " in line and "status=400" in line for line in said), log
     store = SqliteStorage(tmp_path / "runs.db")
     assert store.last_run("u-1") is None and store.events("u-1") == []
     store.close()

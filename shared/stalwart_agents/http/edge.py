@@ -198,10 +198,9 @@ def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def _hung_up(request: Request, exc: Exception) -> JSONResponse:
-    """A client gone before its body was whole: nothing ran, and nobody reads the answer.  A debug line at most,
-    since anyone can hang up at will, and an error per hang-up would fill the log and wake whoever watches it."""
-    route = getattr(request.scope.get("route"), "path", logs.UNMATCHED)
-    logs.event(logging.DEBUG, "client hung up before its body was whole", method=request.method, route=route)
+    """A client gone before its body was whole: nothing ran, and nobody reads the answer.  Only the request's own
+    line records it (status 400, at info), since anyone can hang up at will, and an error with a traceback per
+    hang-up would fill the log and wake whoever watches it."""
     return _error("bad_request", "the request's body ended before its length", 400)
 
 
