@@ -1,12 +1,15 @@
 """Tools from a real MCP server (tests/mcp/mail.py), over stdio and streamable HTTP: its annotations decide what
 a person confirms, agent.yaml's overrides win over them, and a tool changed under a paused run does not run."""
 
+import json
 from typing import Any
 
 import pytest
 
+from stalwart_agents.engine.sizes import MAX_DEPTH
 from stalwart_agents.tools.mcp import ToolChanged
 
+from .mcp.mail import DEEP_ANSWER
 from .mcp.servers import TOKEN, mail_server
 
 SAYS = {
@@ -97,6 +100,20 @@ def test_an_undo_from_agent_yaml_recalls_the_mail_on_rollback(mail, tmp_path):
     desk.rollback("t")
     [recalled] = mail.calls("recall_mail")
     assert (recalled["to"], recalled["result"]) == ("bob", {"sent": "mail-bob"})
+
+
+def test_a_write_answering_json_nested_3000_deep_is_kept_done_as_its_text_and_undone_on_rollback(mail, tmp_path):
+    desk = mail.desk(tmp_path, {"file_deep": {"says": ["file deep to {to}"], "undo": "recall_mail"}})
+    desk.send("t", "file deep to bob")
+    reply = desk.confirm("t", "approve")
+    kept = {"too_deep": {"depth_limit": MAX_DEPTH, "text": DEEP_ANSWER}}
+    assert (reply.status, reply.steps[-1].status, reply.steps[-1].result) == ("done", "done", kept)
+    assert [(e.key, e.status, e.result) for e in desk.storage.journal(reply.run)] == [("1", "done", kept)]
+    assert json.loads(json.dumps(reply.to_dict()))["steps"][-1]["result"] == kept
+    desk.rollback("t")
+    [recalled] = mail.calls("recall_mail")
+    assert (recalled["to"], recalled["result"]) == ("bob", kept)
+    assert len(mail.calls("file_deep")) == 1
 
 
 def test_an_error_the_server_answers_fails_the_call_with_its_text(desk):

@@ -8,7 +8,7 @@ import pytest
 
 from stalwart_agents import Desk
 from stalwart_agents.engine.engine import Recovery
-from stalwart_agents.engine.sizes import json_size
+from stalwart_agents.engine.sizes import MAX_DEPTH, json_size
 from stalwart_agents.errors import ValueTooLarge
 from stalwart_agents.serve import make_app
 
@@ -68,6 +68,14 @@ TOOLS = """
     def record(kind: str) -> dict:
         sent("record")
         return odd(kind)
+
+    @tool(write=True, undo="unpost", says=["stack {depth:number}"])
+    def stack(depth: int) -> dict:
+        sent("stack")
+        nested = {}
+        for _ in range(depth - 1):
+            nested = {"in": nested}
+        return nested
 
     @step(says=["relay {size:number}"])
     def relay(run, size: int) -> dict:
@@ -233,3 +241,33 @@ def test_over_http_a_write_whose_result_no_store_can_keep_ran_once_and_is_kept_d
     assert (run.status, entry.status, entry.result) == ("failed", "done", {"not_json": {"flaw": FLAWS[kind]}})
     assert desk.recover("t") == Recovery(False) and desk.storage.stale_runs(run.updated_at + 3600) == []
     assert sent() == ["record"]
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 3000])
+def test_a_write_whose_result_nests_past_the_limit_ran_once_is_kept_done_and_undone(desk, sent, depth):
+    with serving(make_app(desk)) as base, httpx.Client(base_url=base, timeout=30) as client:
+        [pause] = client.post("/threads/t/messages", json={"text": f"stack {depth}"}).json()["waiting"]
+        body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
+        approved = client.post("/threads/t/resume", json=body)
+        assert approved.status_code == 413
+        assert "stack ran, and is kept as done without its result, so it is never sent again" in approved.text
+    run = desk.storage.last_run("t")
+    done = [(e.key, e.status, e.result) for e in desk.storage.journal(run.id)]
+    assert done == [("1", "done", {"not_json": {"flaw": "nested too deeply"}}), ("1.undo", "done", {"undone": True})]
+    assert sent() == ["stack", "unpost"]
+
+
+def test_a_result_nested_to_the_limit_is_kept_whole_through_the_reply_and_the_rollback(desk, sent):
+    with serving(make_app(desk, operator_token="op")) as base, httpx.Client(base_url=base, timeout=30) as client:
+        [pause] = client.post("/threads/t/messages", json={"text": f"stack {MAX_DEPTH}"}).json()["waiting"]
+        body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
+        approved = client.post("/threads/t/resume", json=body)
+        assert approved.status_code == 200 and approved.json()["steps"][-1]["status"] == "done"
+        assert json_depth(approved.json()["steps"][-1]["result"]) == MAX_DEPTH
+        rolled = client.post("/threads/t/rollback", headers={"Stalwart-Operator-Token": "op"})
+        assert rolled.status_code == 200, rolled.text
+    assert sent() == ["stack", "unpost"]
+
+
+def json_depth(value):
+    return 1 + max(map(json_depth, value.values()), default=0) if isinstance(value, dict) else 0

@@ -243,7 +243,7 @@ def _serve(args: argparse.Namespace) -> int:
     from . import logs
     from .approvals.overdue import Clock
     from .aws.sweep import Sweeper
-    from .http.app import make_app
+    from .http.app import MAX_HEADERS, make_app
 
     logs.configure(args.log_level, args.log_format)
     auth = _auth(args)
@@ -286,7 +286,16 @@ def _serve(args: argparse.Namespace) -> int:
             app.router.on_startup.append(redeliverer.start)
             app.router.on_shutdown.append(redeliverer.stop)
         # uvicorn's access log would write the raw path (a link is a capability) and query (a stream ticket).
-        uvicorn.run(app, host=args.host, port=args.port, log_config=None, access_log=False)
+        # h11, not httptools: only h11 stops reading headers at a bound (MAX_HEADERS), answering 400 and closing.
+        uvicorn.run(
+            app,
+            host=args.host,
+            port=args.port,
+            log_config=None,
+            access_log=False,
+            http="h11",
+            h11_max_incomplete_event_size=MAX_HEADERS,
+        )
     finally:
         if local is not None:
             local.stop()

@@ -164,7 +164,7 @@ class Desk:
         shown = principal.to_dict() if principal is not None else None
         who_said = principal.subject if principal else by
         answer = Answer(decision, value, token, channel, who_said, shown, principal, edits=edits or None)
-        thread = _thread(user)
+        thread, pause_id = _thread(user), _pause_id(pause_id)
         if principal is not None:
             thread = resolve(self.storage, thread, principal.key, pause=pause_id).thread
         return self._answered(thread, answer, pause_id, session)
@@ -492,3 +492,12 @@ def _thread(user: str) -> str:
             f"{THREAD_MAX}), without control characters"
         )
     return user
+
+
+def _pause_id(pause: str | None) -> str | None:
+    """A pause id as the service takes one: no store is asked for an id none of them could hold."""
+    if pause is not None and (
+        not isinstance(pause, str) or not pause or len(pause) > THREAD_MAX or _CONTROL.search(pause)
+    ):
+        raise BadRequest("a pause id is a non-empty string of at most 200 characters, without control characters")
+    return pause

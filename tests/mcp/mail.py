@@ -115,6 +115,18 @@ def count(folder: str) -> dict:
     return {"count": 1}
 
 
+DEEP = 3000
+DEEP_ANSWER = '{"filed": ' + "[" * DEEP + "]" * DEEP + "}"
+"""Valid JSON nested 3,000 deep: deeper than Python's json reads."""
+
+
+@app.tool(annotations=ToolAnnotations(destructive_hint=False), structured_output=False)
+def file_deep(to: str) -> str:
+    """File a mail; the server answers with JSON nested 3,000 deep."""
+    record("file_deep", to=to)
+    return DEEP_ANSWER
+
+
 @app.tool()
 def bounce(to: str) -> dict:
     """A write the server refuses: its answer is an error."""

@@ -220,6 +220,17 @@ def test_get_pause_of_an_unknown_id_is_none(store: Storage) -> None:
     assert store.get_pause("nope") is None
 
 
+@pytest.mark.parametrize("awkward", ["pause-1\x00", "\x00", "pause-\x1f1", "pause-1\x7f"])
+def test_an_id_holding_a_control_character_is_no_stored_id(store: Storage, awkward: str) -> None:
+    run = a_waiting_run_with_a_pause(store)
+    show_message(store, ShownMessage("m_1", "digest-a", run.thread, "Done.", 5.5))
+    store.rate_message(Feedback("m_1", "Done.", "up", 1.0))
+    assert store.get_pause(awkward) is None and store.get_run(awkward) is None
+    assert store.shown_message(awkward) is None and store.feedback(awkward) is None
+    assert isinstance(refused_claim(store, awkward, run, expected_version=run.version), PauseClosed)
+    assert present(store.get_pause("pause-1")).status == "open"
+
+
 def test_run_pauses_are_ordered_by_step_then_creation(store: Storage) -> None:
     for pause_id, step, created_at in [("c", 2, 1.0), ("a", 1, 9.0), ("d", 2, 1.0), ("b", 1, 5.0), ("e", 0, 99.0)]:
         open_pause(store, a_pause(pause_id, step=step, created_at=created_at))

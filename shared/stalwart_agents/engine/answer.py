@@ -20,6 +20,7 @@ from ..storage import Storage
 from ..tools.python import Parameter
 from ..vocabulary import JSON, Decided, OnExpiry
 from .arguments import Argument, by_name
+from .exact import SAFE_INTEGER, unshowable
 from .pause import ANSWERS, CLOCK_CHANNEL, Pause
 
 CLOCK = {"iss": "stalwart:clock", "sub": "deadline"}
@@ -170,5 +171,9 @@ def _coerced(value: str | int | float, parameter: Parameter) -> JSON:
             number = float(text)
         except ValueError:
             raise BadRequest(f"{parameter.name} must be a number, not {value!r}") from None
+        if unshowable(number) is not None:
+            raise BadRequest(
+                f"{parameter.name}: {value!r} is past what a browser shows exactly (at most {SAFE_INTEGER} either way)"
+            )
         return int(number) if number.is_integer() and "." not in text else number
     return value.strip() if isinstance(value, str) else value

@@ -15,6 +15,7 @@ from ..reading.language import language_name
 from ..reading.model import ModelAnswer, ModelError, tool_schema
 from ..storage import JournalEntry
 from .arguments import Argument, with_origin
+from .exact import unshowable
 from .ledger import Ledger
 from .pause import PausePoint
 from .progress import Report
@@ -104,6 +105,14 @@ class Delegation:
             tool = self._agent.tools.get(proposed["tool"])
             if tool is None or not set(proposed["arguments"]) <= {p.name for p in tool.parameters}:
                 said = f"The assistant proposed {proposed['tool']} with arguments it does not take; I did not run it."
+                self._notes.append(said)
+                return
+            unsafe = unshowable(proposed["arguments"])
+            if unsafe is not None:
+                said = (
+                    f"The assistant proposed {proposed['tool']} with the number {unsafe}, which a browser would show "
+                    "rounded; I did not run it."
+                )
                 self._notes.append(said)
                 return
             arguments = with_origin(proposed["arguments"], "model")

@@ -29,12 +29,13 @@ from ..errors import (
 )
 from ..reading.selector import Clause
 from ..storage import Changes, Event, PauseRecord, RunRecord, Snapshot
-from ..tools.python import Parameter
+from ..tools.python import Parameter, Tool
 from ..vocabulary import JSON
 from .answer import Answer
 from .arguments import by_name, with_origin
 from .claim import check_token, claimed_once
 from .edit import Edit, judged, tainted_by
+from .exact import SAFE_INTEGER, unshowable
 from .ledger import claiming, journal_outcomes
 from .move import Mover, Runtime, open_pauses, reply_of, waiting_pauses
 from .pause import Pause, ended_by_clock, iso, run_of
@@ -178,7 +179,7 @@ class Engine:
         if answer.expires or self._overdue(pause):
             return self._expire(snapshot, pause, others_open, late=not answer.expires)
         self._refuse_non_approver(snapshot.run, pause, answer)
-        value = answer.checked(pause, self._filled_by(snapshot.run, pause))
+        value = self._fitted(snapshot.run, pause, answer.checked(pause, self._filled_by(snapshot.run, pause)))
         check_token(answer, pause)
         edit = self._edit(snapshot, pause, answer)
         if edit is not None:
@@ -337,6 +338,19 @@ class Engine:
         callee = self._runtime.agents[run.agent].named(pause.tool)
         return next(p for p in callee.parameters if p.name == pause.argument)
 
+    def _fitted(self, run: RunRecord, pause: Pause, value: JSON) -> JSON:
+        """An ask's answer once the tool takes it, as strictly as an edit (``Tool.edited``): 12.5 is no ``str``, and
+        a call runs with exactly the value the person gave.  BadRequest naming the parameter otherwise."""
+        if pause.kind != "ask" or pause.argument is None:
+            return value
+        callee = self._runtime.agents[run.agent].named(pause.tool)
+        if not isinstance(callee, Tool):
+            return value
+        try:
+            return callee.edited(pause.argument, value, value)
+        except ValueError as exc:
+            raise BadRequest(f"value: {pause.argument}: {exc}") from None
+
     def _audit_refusal(self, thread: str, answer: Answer, pause_id: str | None, refused: StalwartError) -> None:
         """Keep a refused answer in the log, for a thread that exists (a made-up thread gets no log)."""
         if self._store.last_run(thread) is None:
@@ -446,6 +460,12 @@ def _answered(pauses: list[PauseRecord], pause: str, answer: dict[str, object]) 
 def _planned(agent: Agent, clause: Clause, context: dict[str, JSON]) -> PlannedCall:
     """A clause as a call: the values the turn gave (``typed``), and those the application gave (``context``)."""
     parameters = agent.named(clause.tool).parameters
+    unsafe = unshowable(clause.values)
+    if unsafe is not None:
+        raise BadRequest(
+            f"the turn gives the number {unsafe}, past what a browser shows exactly (at most {SAFE_INTEGER} either "
+            "way): a person would approve it rounded, so nothing was run"
+        )
     given = with_origin(clause.values, "typed")
     supplied = {p.name: context[p.name] for p in parameters if p.name not in clause.values and p.name in context}
     given += with_origin(supplied, "context")

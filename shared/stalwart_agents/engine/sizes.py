@@ -8,9 +8,11 @@ event either: an event field that would take it over is replaced by a marker
 that says how large it was.
 
 A value is measured by the very encoding the stores write (``storage.text``),
-so what that encoding cannot write (NaN, a value nested thousands deep) is
-refused here the same way, as a value no store can keep, rather than failing
-in the store after a write has run.
+so what that encoding cannot write (NaN) is refused here the same way, as a
+value no store can keep, rather than failing in the store after a write has
+run.  So is a value nested deeper than ``MAX_DEPTH``, measured without
+recursion: one the encoder could still walk here might fail a later encoding
+of it (a reply, a webhook, a card) made deeper on the stack.
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ from ..storage import Event, text
 from ..vocabulary import JSON
 
 SETTING = "settings.max_value_bytes in agent.yaml"
+MAX_DEPTH = 100
+"""The deepest a kept value nests lists and objects: more than any real result needs, and far enough from Python's
+recursion limit that every encoding of it, wherever on the stack it is made, succeeds."""
+DEEP = "nested too deeply"
 
 
 class Unkeepable(ValueError):
@@ -40,13 +46,26 @@ def json_size(value: object) -> int:
     try:
         return len(text(value).encode())
     except RecursionError:
-        raise Unkeepable("nested too deeply") from None
+        raise Unkeepable(DEEP) from None
     except UnicodeEncodeError:
         raise Unkeepable("text that is not valid Unicode") from None
     except ValueError as exc:
         raise Unkeepable("it contains itself" if "Circular" in str(exc) else "NaN or Infinity") from None
     except TypeError as exc:
         raise Unkeepable(str(exc)) from None
+
+
+def deeper_than(value: object, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` nests lists and objects more than ``limit`` deep, measured without recursion (a value that
+    contains itself is as deep as any limit)."""
+    pending: list[tuple[object, int]] = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict | list | tuple):
+            if depth == limit:
+                return True
+            pending.extend((inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item))
+    return False
 
 
 def marker(size: int, limit: int) -> dict[str, JSON]:
@@ -85,6 +104,8 @@ class Oversize:
 
 def oversize(what: str, value: object, limit: int) -> Oversize | None:
     """``value`` measured, if a store may not keep it (over ``limit``, or not JSON it can write); else None."""
+    if deeper_than(value):
+        return Oversize(what, 0, limit, DEEP)
     try:
         size = json_size(value)
     except Unkeepable as exc:

@@ -52,6 +52,13 @@ ROUTES = (
 )
 
 OnInterrupt = Callable[[str, Pause], object]
+MAX_HEADERS = 64 * 1024
+"""The most bytes of request line and headers a server of the service reads (a bearer token is at most 16 KiB).
+
+A limit the HTTP server must hold, since the application sees headers only once all are read: ``stalwart serve``
+runs uvicorn's h11 with it; under your own uvicorn, pass ``--http h11 --h11-max-incomplete-event-size 65536``
+(httptools, uvicorn's default where installed, reads headers of any size); under gunicorn, a ``UvicornWorker``
+subclass whose ``CONFIG_KWARGS`` say the same."""
 
 
 class Service(TypedDict, total=False):
@@ -84,6 +91,8 @@ def make_app(
     ``on_interrupt(thread, pause)`` is told of each new pause (``Webhook(url, secret)`` is one;
     a ``redeliver.Redeliverer`` started with the app retries those that failed); ``agent`` names
     the agent a turn goes to (the file's first by default).  Everything else is ``door_app``'s.
+
+    Serve it with headers bounded, as ``stalwart serve`` does (``MAX_HEADERS`` says how).
     """
     desk = config if isinstance(config, Desk) else Desk.from_file(config, storage)
     if on_interrupt is not None:

@@ -15,11 +15,10 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 
+from ..engine.exact import SAFE_INTEGER
 from ..errors import BadRequest, PayloadTooLarge
 
 MAX_BODY = 64 * 1024
-SAFE_INTEGER = 2**53 - 1
-"""The largest integer a browser holds exactly: a bigger one would be shown rounded, and approved as shown."""
 
 
 async def raw(request: Request, limit: int = MAX_BODY) -> bytes:

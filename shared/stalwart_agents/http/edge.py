@@ -18,6 +18,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import ClientDisconnect
+from starlette.routing import Match
 
 from .. import logs
 from ..approvals.principal import Principal
@@ -152,6 +154,7 @@ def handle_errors(app: FastAPI) -> None:
         StalwartError: _stalwart_error,
         HTTPException: _http_error,
         RequestValidationError: _validation_error,
+        ClientDisconnect: _hung_up,
         Exception: _unexpected,
     }
     for kind, handler in handlers.items():
@@ -176,11 +179,29 @@ def _stalwart_error(request: Request, exc: Exception) -> JSONResponse:
 def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "bad_request")
-    return _error(code, str(exc.detail), exc.status_code, headers=exc.headers)
+    headers = {"Allow": _allowed(request)} if exc.status_code == 405 else exc.headers
+    return _error(code, str(exc.detail), exc.status_code, headers=headers)
+
+
+def _allowed(request: Request) -> str:
+    """Every method the path is served by: a path two routes serve (a signed link's GET and POST) lists both, where
+    the router's own 405 lists only the first route's."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if route.matches(request.scope)[0] != Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return ", ".join(sorted(methods))
 
 
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return _error("bad_request", "the request is not what this route takes", 400)
+
+
+def _hung_up(request: Request, exc: Exception) -> JSONResponse:
+    """A client gone before its body was whole: nothing ran, and nobody reads the answer.  Only the request's own
+    line records it (status 400, at info), since anyone can hang up at will, and an error with a traceback per
+    hang-up would fill the log and wake whoever watches it."""
+    return _error("bad_request", "the request's body ended before its length", 400)
 
 
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -39,6 +39,7 @@ from ..storage.base import PauseRecord
 from . import card_page
 from .auth import Auth, NoAuth
 from .declare import Declare
+from .schemas import LINK_PAGES, html_answers
 
 __all__ = ["declare_links", "link_principal"]
 
@@ -60,7 +61,14 @@ def declare_links(route: Declare, door: Door, links: Links, auth: Auth, *, alone
     """
     pages = _LinkPages(door, links, auth, signing_in=not alone and not isinstance(auth, NoAuth))
 
-    @route("links", "GET", f"{PATH}{{link}}", response_class=HTMLResponse, summary="What a signed link answers")
+    @route(
+        "links",
+        "GET",
+        f"{PATH}{{link}}",
+        response_class=HTMLResponse,
+        responses=html_answers(LINK_PAGES),
+        summary="What a signed link answers",
+    )
     async def show(link: str) -> HTMLResponse:
         return await run_in_threadpool(pages.respond, link, pages.show)
 
@@ -70,6 +78,7 @@ def declare_links(route: Declare, door: Door, links: Links, auth: Auth, *, alone
         f"{PATH}{{link}}",
         named="links_answer",
         response_class=HTMLResponse,
+        responses=html_answers(LINK_PAGES),
         summary="Answer by a signed link",
     )
     async def answer(link: str, request: Request) -> HTMLResponse:

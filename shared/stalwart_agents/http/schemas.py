@@ -14,19 +14,21 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 
 from ..approvals.admission import STORED_THREAD_MAX, THREAD_MAX
 from ..approvals.batch import MAX_ANSWERS
+from ..engine.exact import SAFE_INTEGER
 from ..vocabulary import CONTROL_CHARACTERS
-from .body import SAFE_INTEGER
 
 Value = str | int | float | bool | None | list[Any] | dict[str, Any]
 
 
-_THREAD_PATTERN = f"^[^{CONTROL_CHARACTERS}]+$"
+NO_CONTROL = f"^[^{CONTROL_CHARACTERS}]+$"
+"""An id's pattern: no store is asked for one holding a control character (a NUL alone failed Postgres)."""
+
 Thread = Annotated[
     str,
     Path(
         min_length=1,
         max_length=STORED_THREAD_MAX,
-        pattern=_THREAD_PATTERN,
+        pattern=NO_CONTROL,
         description="the conversation's id, as you named it or as a pause shows it: no control characters",
     ),
 ]
@@ -35,7 +37,7 @@ TurnThread = Annotated[
     Path(
         min_length=1,
         max_length=THREAD_MAX,
-        pattern=_THREAD_PATTERN,
+        pattern=NO_CONTROL,
         description="the conversation's id, as you named it: no control characters",
     ),
 ]
@@ -49,7 +51,7 @@ CallKey = Annotated[
 
 SafeInt = Annotated[StrictInt, Field(ge=-SAFE_INTEGER, le=SAFE_INTEGER)]
 SafeFloat = Annotated[StrictFloat, Field(ge=-SAFE_INTEGER, le=SAFE_INTEGER)]
-"""Numbers a browser shows exactly (``body.SAFE_INTEGER``): what a person approves is what runs."""
+"""Numbers a browser shows exactly (``engine.exact.SAFE_INTEGER``): what a person approves is what runs."""
 
 
 class _Model(BaseModel):
@@ -65,7 +67,7 @@ class Turn(_Body):
 
 
 class Resume(_Body):
-    interrupt_id: str = Field(min_length=1, max_length=200)
+    interrupt_id: str = Field(min_length=1, max_length=200, pattern=NO_CONTROL)
     decision: str = Field(min_length=1, max_length=40, description="one of the pause's answers")
     token: str = Field(min_length=1, max_length=200, description="the token shown with the pause")
     value: StrictStr | SafeInt | SafeFloat | None = Field(None, description="the answer to an ask")
@@ -84,7 +86,7 @@ class Answers(_Body):
 
 
 class Thumb(_Body):
-    message: str = Field(min_length=1, max_length=200, description="the reply's id")
+    message: str = Field(min_length=1, max_length=200, pattern=NO_CONTROL, description="the reply's id")
     thumb: Literal["up", "down"]
 
 
@@ -270,6 +272,25 @@ BAD_REQUEST = {
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """Each status answered as ``{"error", "message"}``; a 400 is always ``bad_request``, shown by an example."""
     return {status: {"model": ErrorOut, **(BAD_REQUEST if status == 400 else {})} for status in statuses}
+
+
+LINK_PAGES = {
+    200: "the pause the link names, or what came of answering it",
+    400: "an answer the pause does not take",
+    401: "a link that needs its reader signed in",
+    403: "a reader the approver rules do not let answer",
+    404: "a link that is broken, or not genuine",
+    409: "a pause answered already",
+    410: "a link, or the pause it names, past its time",
+    503: "the store cannot be reached",
+}
+"""What a signed link answers, each as a page that says it in words (a link is opened in a browser)."""
+
+
+def html_answers(described: dict[int, str]) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI for a route that answers HTML: each status, and what it means."""
+    html = {"text/html": {"schema": {"type": "string"}}}
+    return {status: {"description": said, "content": html} for status, said in described.items()}
 
 
 def answers(model: type[BaseModel], *statuses: int) -> dict[int | str, dict[str, Any]]:

@@ -55,6 +55,8 @@ class Dialect:
 
     words: Mapping[str, str]
     placeholder: str | None = None
+    holds_nul: bool = True
+    """False where text holds no NUL (Postgres, which refuses such a parameter outright): no row has a key with one."""
     _rendered: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def render(self, text: str) -> str:
@@ -324,6 +326,8 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             return self._first_wins_in(db, OWNERS, thread, owner)
 
     def shown_message(self, message_id: str) -> ShownMessage | None:
+        if self._unheld(message_id):
+            return None
         with self._reading() as db:
             row = self._execute(db, SHOWN, {"id": message_id}).fetchone()
         return None if row is None else ShownMessage(**row)
@@ -333,6 +337,8 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             self._execute(db, RATE, asdict(feedback))
 
     def feedback(self, message_id: str) -> Feedback | None:
+        if self._unheld(message_id):
+            return None
         with self._reading() as db:
             row = self._execute(db, FEEDBACK, {"message": message_id}).fetchone()
         return None if row is None else Feedback(**row)
@@ -435,6 +441,8 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         return True
 
     def _answer_pause(self, tx: Db, check: PauseOpen) -> bool:
+        if self._unheld(check.pause_id):
+            return False
         return self._changed(tx, ANSWER_PAUSE, {"answer": check.answer, "id": check.pause_id})
 
     def _close(self, tx: Db, pauses: list[str]) -> None:
@@ -459,6 +467,8 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         return self._changed(tx, UPDATE_ENTRY, check.entry | expected)
 
     def _stored(self, tx: Db, kind: type[records.Record], key: Mapping[str, Any]) -> records.Record | None:
+        if any(isinstance(part, str) and self._unheld(part) for part in key.values()):
+            return None
         return self._first(tx, kind, STORED[kind], key)
 
     def _append(self, tx: Db, events: list[tuple[str, str]]) -> list[int]:
@@ -497,6 +507,11 @@ class SqlStorage(Transactional[Db], Generic[Db]):
 
     def _changed(self, db: Db, statement: str, params: Mapping[str, Any]) -> bool:
         return self._execute(db, statement, params).rowcount > 0
+
+    def _unheld(self, key: str) -> bool:
+        """Whether no row can have ``key``: one asked for from outside (a pause or message id) is found nowhere,
+        rather than failing the statement."""
+        return not self.dialect.holds_nul and "\x00" in key
 
     def _execute(self, db: Db, statement: str, params: Mapping[str, Any]) -> Cursor:
         return db.execute(self.dialect.render(statement), params)

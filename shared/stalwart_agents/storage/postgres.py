@@ -47,6 +47,7 @@ POSTGRES = Dialect(
         ),
     },
     placeholder="%({})s",
+    holds_nul=False,
 )
 
 

@@ -29,6 +29,7 @@ from mcp_types import Tool as Definition
 
 from ..config import McpConfig, McpToolConfig
 from ..engine.pause import canonical
+from ..engine.sizes import MAX_DEPTH, deeper_than
 from ..errors import ConfigError
 from ..vocabulary import JSON
 from .mcp_servers import Http, McpServer, ServerDown, Stdio, ToolFailed
@@ -202,6 +203,15 @@ def _result(answer: CallToolResult, failed: str) -> JSON:
     if not texts:
         return [block.model_dump(mode="json", by_alias=True, exclude_none=True) for block in answer.content]
     try:
-        return json.loads(text)  # type: ignore[no-any-return]
+        decoded: JSON = json.loads(text)
     except ValueError:
         return text
+    except RecursionError:
+        return too_deep(text)
+    return too_deep(text) if deeper_than(decoded) else decoded
+
+
+def too_deep(text: str) -> JSON:
+    """A result the server answered as JSON nested deeper than a store keeps (``sizes.MAX_DEPTH``): kept as the
+    text it came as, marked, since the call ran and must be kept done (its undo given this in place of the result)."""
+    return {"too_deep": {"depth_limit": MAX_DEPTH, "text": text}}
