@@ -181,7 +181,8 @@ def door_app(
     clicks = slack is not None and "slack" in routes
     edge.guard(app, Sessions(key), allowed_hosts, origins, signed=(SLACK_PATH,) if clicks else ())
     route = Declare(app, routes)
-    declare_pages(route, door, door.describe() if "config" in routes or "interface" in routes else _UNNAMED)
+    described = door.describe() if "config" in routes or "interface" in routes else _UNNAMED
+    declare_pages(route, door, described, sign_in=not isinstance(auth, NoAuth))
     budget = budget_of(response_budget)
     declare_threads(route, Threads(door, auth, Tickets(key.encode()), secret, operator_token, stream_mode, budget))
     webhook = _webhook_of(door.on_interrupt)
