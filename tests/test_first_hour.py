@@ -3,6 +3,7 @@
 Every mistake they can make on the way in is one line on stderr naming the fix, and a non-zero exit.
 """
 
+import json
 import os
 import re
 import socket
@@ -232,3 +233,32 @@ def test_the_mcp_examples_serve_command_works_without_the_environment_activated(
 
 def readme_commands(readme: Path) -> list[str]:
     return [line for block in re.findall(r"```sh\n(.*?)```", readme.read_text(), re.S) for line in block.splitlines()]
+
+
+# ------------------------------------------------------------------ 14: the interface's install, as it really works
+
+FRONTEND_README = (ROOT / "frontend" / "README.md").read_text()
+SERVICE = "https://agents.example.com"
+
+
+def test_the_interfaces_readme_installs_nothing_by_name_and_every_bundle_it_loads_is_served(tmp_path):
+    for readme in (FRONTEND_README, (ROOT / "README.md").read_text()):
+        assert not re.search(r"npm (install|i) @stalwart-agents", readme), "there is no such package on npm"
+        assert 'import "@stalwart-agents/agent-ui"' not in readme
+    sources = set(re.findall(rf'<script type="module" src="{re.escape(SERVICE)}(/[^"]*)"', FRONTEND_README))
+    assert sources == {"/agent-ui.js"}
+    site = "https://shop.example"
+    with stalwart_serve(SHOP, "--storage", "memory://", "--allowed-origin", site) as (base, _):
+        for path in sources:
+            loaded = httpx.get(f"{base}{path}", headers={"Origin": site, "Sec-Fetch-Mode": "cors"})
+            assert loaded.status_code == 200 and loaded.headers["content-type"].startswith("text/javascript")
+            assert loaded.headers["access-control-allow-origin"] == site
+            assert loaded.content == (ROOT / "frontend" / "dist" / "agent-ui.js").read_bytes()
+
+
+def test_building_from_the_checkout_gives_the_file_and_the_package_the_readme_names():
+    assert "npm install && npm run build` writes `dist/agent-ui.js`" in FRONTEND_README.replace("\n  ", " ")
+    manifest = json.loads((ROOT / "frontend" / "package.json").read_text())
+    assert manifest["name"] == "@stalwart-agents/agent-ui"
+    assert manifest["exports"]["."]["default"] == "./dist/agent-ui.js" and manifest["scripts"]["build"]
+    assert (ROOT / "frontend" / "dist" / "agent-ui.js").is_file()

@@ -1,23 +1,28 @@
-"""<stalwart-chat> in a team's own page on another origin, as frontend/README.md says to embed it: the bundle loaded
-from the service's `/agent-ui.js`, the page's sign-in giving a token a moment after load, then `fetcher` set.
+"""<stalwart-chat> in a team's own page on another origin, exactly as frontend/README.md says to embed it: the bundle
+loaded from the service's `/agent-ui.js`, the page's sign-in giving a token a moment after load, then `fetcher` set.
 
 A real headless Chromium against a real `stalwart serve --auth hs256 --allowed-origin <the page's origin>`.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 
 import jwt
 import pytest
 from fastapi import FastAPI
-from fastapi.responses import HTMLResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
+from ..conftest import ROOT
 from ..server import Later, serving
 from .conftest import SIGNIN, SIGNIN_SECRET, Served
 from .test_interface import CHARGE, confirm_box, say
 
+README = (ROOT / "frontend" / "README.md").read_text()
+SIGNING_IN = re.search(r"## Signing in\n.*?```html\n(.*?)```", README, re.S)
+"""The page frontend/README.md shows, as a team copies it: the bundle from the service, a fetcher once signed in."""
 PAGE = """<!doctype html>
 <html lang="en">
 <head>
@@ -31,18 +36,15 @@ PAGE = """<!doctype html>
 </style>
 </head>
 <body>
-<stalwart-chat base="{base}"></stalwart-chat>
-<script type="module">
-  import '{base}/agent-ui.js';
-
-  const token = await (await fetch('/token')).text(); // the team's sign-in, which takes a moment
-  const chat = document.querySelector('stalwart-chat');
-  chat.fetcher = (url, init = {{}}) =>
-    fetch(url, {{ ...init, headers: {{ ...init.headers, Authorization: `Bearer ${{token}}` }} }});
-</script>
+{embedded}
 </body>
 </html>
 """
+SIGN_IN = """export async function getAccessToken() {
+  return (await fetch('/token')).text();
+}
+"""
+"""The team's sign-in module the README's page imports: its token comes a moment after the page loads."""
 
 
 def host_page(base: str) -> FastAPI:
@@ -51,7 +53,12 @@ def host_page(base: str) -> FastAPI:
 
     @app.get("/", response_class=HTMLResponse)
     def page() -> str:
-        return PAGE.format(base=base)
+        assert SIGNING_IN is not None, "frontend/README.md shows how a page signs the chat in"
+        return PAGE.format(embedded=SIGNING_IN.group(1).replace("https://agents.example.com", base))
+
+    @app.get("/your-sign-in.js")
+    def sign_in() -> Response:
+        return Response(SIGN_IN, media_type="text/javascript")
 
     @app.get("/token", response_class=PlainTextResponse)
     def token() -> str:
