@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from . import __version__
 from .errors import ConfigError, StorageError
 from .http.boundary import LOOPBACK_HOSTS
 
@@ -40,6 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="stalwart", description="Agents that stop for a person when a call needs one."
     )
+    parser.add_argument("--version", action="version", version=f"stalwart {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve a file of agents over HTTP, with the interface at /")
     serve.add_argument("config", help="the agent.yaml to serve")

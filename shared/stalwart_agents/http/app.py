@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal, TypedDict, Unpack, cast
 
 from fastapi import FastAPI
 
+from .. import __version__
 from ..approvals.card import Card, card_of
 from ..approvals.links import DEFAULT_HOURS, Links
 from ..approvals.webhook import Webhook
@@ -173,7 +174,7 @@ def door_app(
     # No /docs or /redoc: FastAPI's pages load their scripts from a CDN, which would run on the service's origin.
     app = FastAPI(
         title=title,
-        version="0.1.0",
+        version=__version__,
         description="People in the loop: pauses, answers, rollbacks.",
         docs_url=None,
         redoc_url=None,
