@@ -76,7 +76,8 @@ def test_a_full_file_loads_with_defaults_filled_in(tmp_path: Path) -> None:
 
 def test_defaults_when_only_agents_are_given() -> None:
     config = parse_config("agents: [{name: shop, tools: shop.tools}]")
-    assert config.storage == "sqlite:///runs.db" and config.path is None
+    assert config.storage is None and config.path is None
+    assert config.store_url.startswith("sqlite:///") and "/stalwart/shop-" in config.store_url
     assert config.base_dir == Path.cwd()
 
 
@@ -171,7 +172,8 @@ MISTAKES = [
         SHOP + "storage: redis://x\n",
         4,
         "storage",
-        "unknown storage scheme 'redis': use memory:// or sqlite:///PATH",
+        "unknown storage scheme 'redis': use memory://, sqlite:///PATH, postgres://USER:PASSWORD@HOST:PORT/DATABASE "
+        "(postgresql:// too) or dynamodb://TABLE?region=REGION",
         id="unknown-scheme",
     ),
     pytest.param(

@@ -37,6 +37,7 @@ SHOP_CONFIG = {
         "send the receipt for order 4411",
         "read the messages for order 4411",
     ],
+    "sign_in": False,
 }
 """What /config.json says of the shop: the interface's empty page shows its description and examples."""
 

@@ -6,6 +6,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -21,13 +22,22 @@ def shell_blocks() -> list[str]:
     return re.findall(r"```sh\n(.*?)```", (EXAMPLE / "README.md").read_text(), re.S)
 
 
+def not_activated(checkout: Path) -> dict[str, str]:
+    """The environment of a shell where the README's install ran in ``checkout`` (its ``.venv`` is this test's own
+    virtual environment) and was never activated: nothing of the environment on PATH."""
+    (checkout / ".venv").symlink_to(sys.prefix)
+    venv_bin = os.path.join(sys.prefix, "bin")
+    path = os.pathsep.join(part for part in os.environ["PATH"].split(os.pathsep) if part != venv_bin)
+    return {**os.environ, "PATH": path, "VIRTUAL_ENV": ""}
+
+
 @pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq")), reason="the README's commands use curl and jq")
 def test_the_readmes_commands_run_the_example_as_it_says(tmp_path):
     [serve] = [block for block in shell_blocks() if "uvicorn" in block]
     curls = "\n".join(block for block in shell_blocks() if "curl" in block)
     port = str(free_port())
     served = serve.strip().replace("examples/langgraph", str(EXAMPLE)).replace("8000", port)
-    env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
+    env = not_activated(tmp_path)
     server = subprocess.Popen(
         ["bash", "-c", served],
         cwd=tmp_path,

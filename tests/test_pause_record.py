@@ -87,6 +87,6 @@ def test_a_pause_stored_whole_before_reads_back_as_it_was(case):
 def test_the_stored_payload_keeps_neither_what_its_record_holds_nor_what_goes_without_saying():
     stored = CASES["plain confirm"].record().payload
     assert stored.keys().isdisjoint({"id", "kind", "thread", "run", "step", "answers", "irreversible", "label"})
-    assert "question" not in pause("confirm", question="charge_card?").record().payload
+    assert "question" not in pause("confirm", question="Run charge_card?").record().payload
     assert stored["tool"] == "charge_card"
     assert all("label" not in argument for argument in stored["arguments"])

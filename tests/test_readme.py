@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import os
 import re
 import shlex
 import subprocess
@@ -74,15 +75,19 @@ def test_each_program_prints_what_the_readme_shows(code, shown):
 
 @pytest.mark.parametrize(("command", "shown"), commands(), ids=lambda value: str(value)[:40])
 def test_each_command_prints_what_the_readme_shows(command, shown, tmp_path):
-    """`stalwart serve` runs until stopped: it is started on a free port (the 8700 shown is replaced by it) with a
-    throwaway store (the shown path is elided with ...), and stopped once it has printed as many lines as shown."""
+    """`stalwart serve` runs until stopped: it is started on a free port (the 8700 shown is replaced by it) with its
+    default store in a throwaway state folder (the shown path is elided with ...), and stopped once it has printed as
+    many lines as shown."""
     words = shlex.split(command)
     words[0] = str(BIN / words[0]) if (BIN / words[0]).exists() else words[0]
     if command.startswith("stalwart serve"):
         port = free_port()
-        words += ["--port", str(port), "--storage", f"sqlite:///{tmp_path / 'runs.db'}"]
+        words += ["--port", str(port)]
         shown = [line.replace(":8700/", f":{port}/") for line in shown]
-        process = subprocess.Popen(words, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        env = {**os.environ, "XDG_STATE_HOME": str(tmp_path)}
+        process = subprocess.Popen(
+            words, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
         try:
             printed = [present(process.stdout).readline().rstrip("\n") for _ in shown]
         finally:

@@ -128,6 +128,7 @@ def test_the_empty_page_learns_the_agent_its_description_and_turns_it_reads(serv
             "send the receipt for order 4411",
             "read the messages for order 4411",
         ],
+        "sign_in": False,
     }
     for n, example in enumerate(shown["examples"]):
         reply = httpx.post(f"{base}/threads/example-{n}/messages", json={"text": example}).json()

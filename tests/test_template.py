@@ -12,6 +12,7 @@ import json
 import os
 import re
 import runpy
+import shutil
 import subprocess
 import threading
 import tomllib
@@ -704,7 +705,12 @@ def test_the_layers_hold_the_package_and_the_shop_agent(template):
     assert "build-SharedLayer:" in makefile and "--invalidation-mode unchecked-hash" in makefile
     assert "--platform manylinux2014_aarch64" in makefile and "--python-version 3.13" in makefile
     assert (ROOT / "shared" / "stalwart_agents" / "__init__.py").exists()
-    assert agent["Properties"]["ContentUri"] == "examples/shop/" and "Metadata" not in agent
+    assert agent["Properties"]["ContentUri"] == "examples/shop/"
+    assert agent["Metadata"] == {
+        "BuildMethod": "makefile",
+        "BuildArchitecture": architectures[0],
+        "ContextPath": "agent-layer",
+    }
     assert (ROOT / "examples" / "shop" / "agent.yaml").exists()
     for layer in (shared, agent):
         assert layer["Properties"]["CompatibleRuntimes"] == ["python3.13"]
@@ -1336,6 +1342,38 @@ def test_sam_puts_each_integration_beside_its_routes_security(sam, template, tmp
             "post",
         }
     assert not [r for r in transformed["Resources"].values() if r["Type"] == "AWS::ApiGatewayV2::Authorizer"]
+
+
+@pytest.mark.timeout(1200)
+def test_sam_build_packs_no_local_store_into_the_agent_layer(sam_tools, tmp_path):
+    """The README's first command keeps its store outside the agent's folder; a store left there by hand (or by an
+    older version, which kept runs.db beside agent.yaml) is still never shipped: what `sam build` makes of the
+    agent's folder is the layer `sam deploy` uploads."""
+    project = tmp_path / "project"
+    for part in ("agent-layer", "examples/shop"):
+        shutil.copytree(ROOT / part, project / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "template.yaml", project)
+    agent = project / "examples" / "shop"
+    for stray in ("runs.db", "runs.db-wal", "runs.db-shm", "nested/approvals.db", ".env"):
+        (agent / stray).parent.mkdir(exist_ok=True)
+        (agent / stray).write_text("pause tokens and signing keys")
+    bin_dir, env = sam_tools
+    build = tmp_path / "build"
+    done = subprocess.run(
+        [str(bin_dir / "sam"), "build", "AgentLayer", "--build-dir", str(build)],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    built = yaml.load((build / "template.yaml").read_text(), Loader=CloudFormationLoader)["Resources"]["AgentLayer"][
+        "Properties"
+    ]
+    layer = (build / built["ContentUri"]).resolve()
+    shipped = sorted(str(path.relative_to(layer)) for path in layer.rglob("*") if path.is_file())
+    assert shipped == ["agent.yaml", "demo.py", "model.py", "tools.py"]
 
 
 @pytest.mark.timeout(1200)

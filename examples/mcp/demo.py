@@ -7,8 +7,6 @@ does (and whether it can be undone); an open-world result taints the write after
 from __future__ import annotations
 
 import json
-import os
-import sys
 from pathlib import Path
 
 from stalwart_agents import Desk
@@ -27,8 +25,6 @@ def card(pause) -> dict:
 
 
 def main() -> None:
-    # agent.yaml starts `python server.py`: the python of this run, which has the MCP SDK.
-    os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     with Desk.from_file(HERE / "agent.yaml") as desk:
         read = desk.send("ana", "search the inbox for invoice")
         show("a read runs without asking", {"status": read.status, "result": read.steps[0].result})

@@ -194,13 +194,19 @@ test('the chat renders its regions: log, status, steps, composer, citations (hid
   assert.equal($$(el, '[style]').length, 0);
 });
 
-test('without a thread attribute, the chat makes one id and keeps it in localStorage', async () => {
-  const fetcher = fakeFetch({});
+test('without a thread attribute, the chat makes up an id, reads nothing of it, and keeps it from its first turn', async () => {
+  localStorage.removeItem('stalwart-thread');
+  const turns = new Proxy({}, { get: (_, route) => (String(route).startsWith('POST /agent/threads/') ? reply('hello') : undefined) });
+  const fetcher = fakeFetch(turns);
   const el = await mount('stalwart-chat', { fetcher, eventSource: (url) => new FakeEventSource(url) }, { base: '/agent' });
+  const onThreads = () => fetcher.calls.filter((c) => c.path.includes('/threads/')).map((c) => `${c.method} ${c.path}`);
+  assert.deepEqual(onThreads(), [], 'a thread nobody has started answers 404: it is not read');
+  assert.equal(localStorage.getItem('stalwart-thread'), null);
+  await type(el, 'hi');
+  const [sent] = onThreads();
   const thread = localStorage.getItem('stalwart-thread');
   assert.match(thread, /^[0-9a-f-]{36}$/);
-  assert.equal(fetcher.calls[0].path, `/agent/threads/${thread}/interrupts`);
-  assert.ok(el);
+  assert.equal(sent, `POST /agent/threads/${thread}/messages`);
 });
 
 test('a new conversation: what waits answers 404, which is no error, and the stream opens only after the first turn', async () => {

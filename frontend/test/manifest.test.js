@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { ELEMENTS, THEME, elementsFromChapter } from './chapter.js';
 import { ELEMENTS as BEYOND, PARTS } from './beyond.js';
+import { nestedParts } from '../src/parts.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../custom-elements.json', import.meta.url), 'utf8'));
 const declarations = manifest.modules.flatMap((module) => module.declarations ?? []);
@@ -47,4 +48,8 @@ test('custom-elements.json defines the six tags from the package entry', () => {
   const index = manifest.modules.find((module) => module.path === 'src/index.js');
   const defined = index.exports.filter((e) => e.kind === 'custom-element-definition').map((e) => e.name).sort();
   assert.deepEqual(defined, Object.keys({ ...ELEMENTS, ...BEYOND }).sort());
+});
+
+test('the parts an element exports for those it nests are every part their manifest lists', () => {
+  for (const [tag, parts] of Object.entries(nestedParts)) assert.deepEqual(sorted(parts), names(element(tag).cssParts), tag);
 });

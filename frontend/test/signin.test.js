@@ -26,7 +26,7 @@ const afterLoad = { kept: sessionStorage.getItem('stalwart-access-token'), addre
 test('a chat marked data-signin="fragment" is signed in when the bundle loads: token kept, fragment gone, header sent', () => {
   assert.equal(afterLoad.kept, TOKEN);
   assert.equal(afterLoad.address, 'http://localhost:8700/?tab=chat');
-  assert.deepEqual(backend.calls.map((c) => `${c.method} ${c.path}`), ['GET /threads/u-17/interrupts', 'GET /config.json']);
+  assert.deepEqual(backend.calls.map((c) => `${c.method} ${c.path}`), ['GET /config.json', 'GET /threads/u-17/interrupts']);
   assert.ok(backend.calls.every((call) => call.headers.get('Authorization') === `Bearer ${TOKEN}`));
   assert.ok(!backend.calls.some((call) => call.url.includes(TOKEN)), 'the token travels in the header only');
   assert.deepEqual(FakeEventSource.opened.map((source) => source.url), ['/threads/u-17/stream?ticket=tk-1']);

@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from .tools.python import OutcomeUnknown, Tool, tool
     from .tools.steps import NondeterministicStep, Run, StepFunction, step
 
+__version__ = "0.2.0"
+"""This release; CHANGELOG.md says what changed in it for a team, and what to do about it."""
+
 _LAZY = {
     "ANSWERS": "engine.pause",
     "CallOutcome": "engine.reply",

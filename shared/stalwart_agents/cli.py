@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import math
 import os
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from . import __version__
 from .errors import ConfigError, StorageError
 from .http.boundary import LOOPBACK_HOSTS
 
@@ -28,6 +30,10 @@ if TYPE_CHECKING:
 WILDCARD = ("0.0.0.0", "::", "")
 SECRET_ENV = "STALWART_JWT_SECRET"
 PUBLIC_URL_ENV = "STALWART_PUBLIC_URL"
+OPERATOR_TOKEN_ENV = "STALWART_OPERATOR_TOKEN"
+OLD_OPERATOR_TOKEN_ENV = "QLS_OPERATOR_TOKEN"
+WEBHOOK_URL_ENV = "STALWART_WEBHOOK_URL"
+WEBHOOK_SECRET_ENV = "STALWART_WEBHOOK_SECRET"
 DAY = 86400.0
 
 
@@ -35,6 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="stalwart", description="Agents that stop for a person when a call needs one."
     )
+    parser.add_argument("--version", action="version", version=f"stalwart {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve a file of agents over HTTP, with the interface at /")
     serve.add_argument("config", help="the agent.yaml to serve")
@@ -45,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--operator-token",
         default=None,
         help="what the rollback route must carry as Authorization: Bearer "
-        "(default: QLS_OPERATOR_TOKEN; with neither, the route answers 403)",
+        f"(default: {OPERATOR_TOKEN_ENV}; with neither, the route answers 403)",
     )
     serve.add_argument(
         "--storage",
@@ -107,7 +114,7 @@ def _prune(args: argparse.Namespace) -> int:
         raise ValueError("name the store to prune: an agent.yaml, or --storage URL")
     config = load_config(args.config) if args.config is not None else None
     days = args.retention_days or (config.settings.retention_days if config else DEFAULT_RETENTION / DAY)
-    url, base = (args.storage, Path.cwd()) if args.storage or config is None else (config.storage, config.base_dir)
+    url, base = (args.storage, Path.cwd()) if args.storage or config is None else (config.store_url, config.base_dir)
     _refuse_nothing_to_prune(url, base)
     store = open_storage(url, base_dir=base, retention=days * DAY)
     try:
@@ -250,7 +257,10 @@ def _serve(args: argparse.Namespace) -> int:
     if args.links_alone and not args.public_url:
         raise ValueError(f"--links-alone is about signed links, which need --public-url (or {PUBLIC_URL_ENV})")
     hosts = _hosts(args)
-    operator_token = args.operator_token or os.environ.get("QLS_OPERATOR_TOKEN") or None
+    operator_token = args.operator_token or _operator_token_from_environment()
+    _check_storage_option(args.storage)
+    webhook = _webhook_target()
+    _refuse_a_taken_port(args.host, args.port)
     local = _local_aws() if args.storage == "moto" else None
     storage = local.start() if local is not None else args.storage
     try:
@@ -275,6 +285,8 @@ def _serve(args: argparse.Namespace) -> int:
             flush=True,
         )
         print(f"stalwart serve: {_who_note(args)}; answering for Host {', '.join(hosts)}", flush=True)
+        if webhook is not None:
+            print(f"stalwart serve: new pauses are posted to {webhook} ({WEBHOOK_URL_ENV})", flush=True)
         if links is not None:
             print(f"stalwart serve: {_links_note(args, links)}", flush=True)
         logs.missing_models(desk.config.agents)
@@ -314,8 +326,8 @@ def _redeliverer(desk: Desk, local: LocalAws | None, links: Links | None) -> tup
     from .engine.pause import Pause
     from .logs import logging_deliveries
 
-    url = os.environ.get("STALWART_WEBHOOK_URL")
-    secret = os.environ.get("STALWART_WEBHOOK_SECRET", "")
+    url = os.environ.get(WEBHOOK_URL_ENV)
+    secret = os.environ.get(WEBHOOK_SECRET_ENV, "")
     channels = desk.on_interrupt if isinstance(desk.on_interrupt, Channels) else None
 
     def cards(pause: Pause) -> Card:
@@ -342,6 +354,78 @@ def _redeliverer(desk: Desk, local: LocalAws | None, links: Links | None) -> tup
     assert again is not None, "what announced a pause can announce it again"
     redeliverer = Redeliverer(desk.storage, again, backoff=Backoff(give_up_after=hours * 3600))
     return redeliverer, notify
+
+
+def _operator_token_from_environment() -> str | None:
+    """STALWART_OPERATOR_TOKEN, or the name it had before (QLS_OPERATOR_TOKEN), with a line saying to rename it."""
+    token = os.environ.get(OPERATOR_TOKEN_ENV)
+    if token:
+        return token
+    old = os.environ.get(OLD_OPERATOR_TOKEN_ENV)
+    if old:
+        print(
+            f"stalwart serve: {OLD_OPERATOR_TOKEN_ENV} is deprecated and will stop working; rename it "
+            f"{OPERATOR_TOKEN_ENV}",
+            file=sys.stderr,
+            flush=True,
+        )
+    return old or None
+
+
+def _check_storage_option(storage: str | None) -> None:
+    """``--storage``'s URL, checked before anything starts: an unknown kind lists every one serve takes."""
+    from .storage import SCHEMES, STORAGE_URLS, check_url
+
+    if storage is None or storage == "moto":
+        return
+    if urlsplit(storage).scheme not in SCHEMES:
+        raise ValueError(f"--storage {storage!r} is no store serve knows: use {STORAGE_URLS}, or moto")
+    check_url(storage)
+
+
+def _webhook_target() -> str | None:
+    """Where STALWART_WEBHOOK_URL posts, as it may be shown (scheme, host and port: a path or query can be a
+    capability); a URL without the secret that signs its deliveries is refused, naming what to set."""
+    from .approvals.webhook import target_of
+
+    url = os.environ.get(WEBHOOK_URL_ENV)
+    if not url:
+        return None
+    try:
+        target = target_of(url)
+    except ValueError as exc:
+        raise ValueError(f"{WEBHOOK_URL_ENV}: {exc}") from None
+    if not os.environ.get(WEBHOOK_SECRET_ENV):
+        raise ValueError(
+            f"{WEBHOOK_URL_ENV} is set, so deliveries are signed: set {WEBHOOK_SECRET_ENV} to the secret your "
+            "receiver verifies them with (openssl rand -hex 32)"
+        )
+    return target
+
+
+def _refuse_a_taken_port(host: str, port: int) -> None:
+    """One line naming the port and the fix, before the banner, rather than uvicorn's bind error after it."""
+    import socket
+
+    try:
+        families = {info[0] for info in socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)}
+    except socket.gaierror:
+        raise ValueError(f"--host {host} is not an address this machine has") from None
+    for family in families:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            try:
+                probe.bind((host, port))
+            except OSError as exc:
+                raise ValueError(_unbound(host, port, exc)) from None
+
+
+def _unbound(host: str, port: int, exc: OSError) -> str:
+    if exc.errno == errno.EADDRINUSE:
+        return f"port {port} on {host} is in use: stop what holds it, or serve on another port with --port"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"--host {host} is not an address of this machine; give one it has, or 127.0.0.1"
+    return f"cannot listen on port {port} on {host} ({exc.strerror}): serve on another port with --port"
 
 
 def _auth(args: argparse.Namespace) -> Auth:
@@ -374,7 +458,7 @@ def _hosts(args: argparse.Namespace) -> list[str]:
 
 def _links_note(args: argparse.Namespace, links: Links) -> str:
     note = f"deliveries carry signed links to {links.base}/links/, good for {links.hours:g} h"
-    if not os.environ.get("STALWART_WEBHOOK_URL"):
+    if not os.environ.get(WEBHOOK_URL_ENV):
         note += " (none is sent: STALWART_WEBHOOK_URL is not set)"
     if args.auth != "none":
         alone = "answers without signing in (--links-alone)" if args.links_alone else "asks the person to sign in"

@@ -28,7 +28,7 @@ from pydantic_core import PydanticCustomError
 
 from .errors import ConfigError
 from .reading import cel
-from .storage import check_url
+from .storage import check_url, default_store
 from .vocabulary import OnExpiry, PauseKind
 
 __all__ = [
@@ -614,7 +614,7 @@ class ChannelsConfig(_Model):
 
 
 class Config(_Model):
-    storage: str = "sqlite:///runs.db"
+    storage: str | None = None
     selector: SelectorConfig = SelectorConfig()
     settings: Settings = Settings()
     channels: ChannelsConfig = ChannelsConfig()
@@ -625,7 +625,9 @@ class Config(_Model):
 
     @field_validator("storage")
     @classmethod
-    def _known_scheme(cls, value: str) -> str:
+    def _known_scheme(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
         try:
             check_url(value)
         except ValueError as exc:
@@ -669,6 +671,14 @@ class Config(_Model):
     def base_dir(self) -> Path:
         """Where relative paths in the file (tools, a SQLite store) are taken from."""
         return self._base_dir or (self._path.parent if self._path else Path.cwd())
+
+    @property
+    def store_url(self) -> str:
+        """The store ``storage:`` names, or where none is named a SQLite file in the person's state folder
+        (``default_store``): never beside agent.yaml, whose folder the stack ships as a layer."""
+        if self.storage is not None:
+            return self.storage
+        return f"sqlite:///{default_store(self.agents[0].name, self._path or self.base_dir)}"
 
     def agent(self, name: str | None = None) -> AgentConfig:
         if name is None:

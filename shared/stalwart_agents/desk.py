@@ -40,7 +40,8 @@ from .engine.pause import AfterAnswer, Pause, seconds_since
 from .engine.reply import CallOutcome, NotNotified, Reply
 from .errors import BadRequest, ConfigError, NotFound, PauseExpired
 from .reading.check import misnamed
-from .storage import PauseRecord, Storage, open_storage
+from .storage import PauseRecord, Storage, open_storage, sqlite_path
+from .tools.load import MissingModule
 from .tools.python import Tool
 from .vocabulary import CONTROL_CHARACTERS, JSON
 
@@ -81,7 +82,7 @@ class Desk:
         so a Slack message says who decided; set with the channels, wherever they announce from."""
         self.meter: Meter = meter or NoMeter()
         self.clock = clock
-        self.agents = {a.name: Agent.build(a, config.settings, config.base_dir, os.environ) for a in config.agents}
+        self.agents = _built_agents(config)
         _refuse_misnamed_rules(config, self.agents)
         _refuse_misnamed_approvers(config, self.agents)
         self.storage = _storage(storage, config)
@@ -462,6 +463,17 @@ def _refuse_misnamed_approvers(config: Config, agents: dict[str, Agent]) -> None
                 raise config.refused(sentence, "agents", i, "approvals", tool)
 
 
+def _built_agents(config: Config) -> dict[str, Agent]:
+    """Each agent of the file with its tools; a tools module that is not there is a mistake at its ``tools:`` line."""
+    agents: dict[str, Agent] = {}
+    for i, agent in enumerate(config.agents):
+        try:
+            agents[agent.name] = Agent.build(agent, config.settings, config.base_dir, os.environ)
+        except MissingModule as exc:
+            raise config.refused(str(exc), "agents", i, "tools") from None
+    return agents
+
+
 def _shared_approvers(agents: dict[str, Agent]) -> Approvers | None:
     """The approver rules every agent has alike, or None where two agents' differ."""
     first, *others = [agent.approvers for agent in agents.values()]
@@ -472,7 +484,9 @@ def _shared_approvers(agents: dict[str, Agent]) -> Approvers | None:
 def _storage(storage: Storage | str | None, config: Config) -> Storage:
     retention = config.settings.retention_days * 86400
     if storage is None:
-        return open_storage(config.storage, base_dir=config.base_dir, retention=retention)
+        if config.storage is None:  # the default store's folder is ours to make, readable by its owner alone
+            sqlite_path(config.store_url, None).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return open_storage(config.store_url, base_dir=config.base_dir, retention=retention)
     if isinstance(storage, str):
         return open_storage(storage, base_dir=Path.cwd(), retention=retention)
     return storage

@@ -42,7 +42,7 @@ class WebhookError(StalwartError):
         self.target, self.delivery, self.causes = target, delivery, causes
 
 
-def _target(url: str) -> str:
+def target_of(url: str) -> str:
     """``scheme://host[:port]``: what of a URL may be shown; ValueError where there is no http(s) host."""
     try:
         parts = urlsplit(url)
@@ -97,7 +97,7 @@ class Webhook:
     ) -> None:
         if not isinstance(url, str):
             raise ValueError("webhook url must be a string")
-        self.target = _target(url)
+        self.target = target_of(url)
         if not isinstance(secret, str) or not secret:
             raise ValueError("webhook secret must be a non-empty string")
         if timeout <= 0:

@@ -26,7 +26,7 @@ from .answer import Decision
 from .arguments import SOURCE_BYTES, Argument, ArgumentDict, Source, keywords, shown
 from .deadline import Deadline
 from .lease import Lease
-from .pause import ANSWERS, Pause, PausePoint, UndoFailure, UndoLine, canonical, iso, new_token
+from .pause import ANSWERS, Pause, PausePoint, UndoFailure, UndoLine, canonical, default_question, iso, new_token
 from .reply import CallOutcome
 from .sizes import Oversize, bounded, call_named, oversize
 
@@ -333,7 +333,7 @@ def question_of(kind: PauseKind, about: Tool | StepFunction | None, title: str, 
     if kind == "saga_stuck":
         return f"Undoing {title} failed. What should happen?"
     own = about.question if isinstance(about, Tool) else ""
-    return own or f"{title}?"
+    return own or default_question(title, about.name if about is not None else title)
 
 
 def opening(pause: Pause, at: float) -> tuple[PauseRecord, Event]:

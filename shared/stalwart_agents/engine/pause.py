@@ -391,8 +391,15 @@ def _implied(record: PauseRecord) -> dict[str, object]:
 
 
 def _asked(payload: dict[str, object]) -> str:
-    """The question a confirm asks where its tool has none of its own: its title, asked."""
-    return f"{payload.get('title') or payload.get('label') or payload['tool']}?"
+    """The question a confirm asks where its tool has none of its own (see ``default_question``)."""
+    tool = str(payload["tool"])
+    return default_question(str(payload.get("title") or payload.get("label") or tool), tool)
+
+
+def default_question(title: str, tool: str) -> str:
+    """A confirm's question where its tool words none: its described title, asked ("Charge 40.00 EUR to order
+    4411?"); with no words of the tool's own at all, the documented ``Run <tool>?``, never a bare ``<tool>?``."""
+    return f"Run {tool}?" if title == tool else f"{title}?"
 
 
 def _unexplained(argument: ArgumentDict) -> ArgumentDict:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal, TypedDict, Unpack, cast
 
 from fastapi import FastAPI
 
+from .. import __version__
 from ..approvals.card import Card, card_of
 from ..approvals.links import DEFAULT_HOURS, Links
 from ..approvals.webhook import Webhook
@@ -173,7 +174,7 @@ def door_app(
     # No /docs or /redoc: FastAPI's pages load their scripts from a CDN, which would run on the service's origin.
     app = FastAPI(
         title=title,
-        version="0.1.0",
+        version=__version__,
         description="People in the loop: pauses, answers, rollbacks.",
         docs_url=None,
         redoc_url=None,
@@ -181,7 +182,8 @@ def door_app(
     clicks = slack is not None and "slack" in routes
     edge.guard(app, Sessions(key), allowed_hosts, origins, signed=(SLACK_PATH,) if clicks else ())
     route = Declare(app, routes)
-    declare_pages(route, door, door.describe() if "config" in routes or "interface" in routes else _UNNAMED)
+    described = door.describe() if "config" in routes or "interface" in routes else _UNNAMED
+    declare_pages(route, door, described, sign_in=not isinstance(auth, NoAuth))
     budget = budget_of(response_budget)
     declare_threads(route, Threads(door, auth, Tickets(key.encode()), secret, operator_token, stream_mode, budget))
     webhook = _webhook_of(door.on_interrupt)

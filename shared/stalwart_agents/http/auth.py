@@ -159,14 +159,17 @@ def _verified(
             options={"require": required, "verify_aud": audience is not None},
         )
     except jwt.PyJWTError as exc:
-        raise Unauthorized(f"the bearer token was refused: {_why(exc)}") from None
+        raise Unauthorized(f"the bearer token was refused: {_why(exc, required)}") from None
     return _principal(claims)
 
 
-def _why(exc: Exception) -> str:
-    """A sentence for each refusal PyJWT can give, never the token nor its claims."""
+def _why(exc: Exception, required: list[str]) -> str:
+    """A sentence for each refusal PyJWT can give, never the token nor its claims' values: a missing claim is named,
+    with every claim a token here must carry, so whoever mints tokens learns what to add."""
     import jwt
 
+    if isinstance(exc, jwt.MissingRequiredClaimError):
+        return f"it has no {exc.claim!r} claim; a token here carries {', '.join(required)}"
     reasons = [
         (jwt.ExpiredSignatureError, "it has expired"),
         (jwt.ImmatureSignatureError, "it is not valid yet"),
@@ -174,7 +177,6 @@ def _why(exc: Exception) -> str:
         (jwt.InvalidAudienceError, "it is meant for another audience"),
         (jwt.InvalidAlgorithmError, "it is signed with an algorithm this service does not take"),
         (jwt.InvalidSignatureError, "its signature does not verify"),
-        (jwt.MissingRequiredClaimError, "it lacks a claim this service needs"),
         (jwt.DecodeError, "it is not a well-formed JWT"),
     ]
     return next((why for kind, why in reasons if isinstance(exc, kind)), "it does not verify")

@@ -26,7 +26,7 @@ BUNDLE = "agent-ui.js"
 ICON = "favicon.svg"
 
 
-def declare_pages(route: Declare, door: Door, shown: Described) -> None:
+def declare_pages(route: Declare, door: Door, shown: Described, *, sign_in: bool) -> None:
     """``/`` (the conversation), ``/inbox`` (an approver's desk), their script and icon, ``/config.json`` and
     ``/healthz``."""
     name = shown["agent"]
@@ -62,7 +62,7 @@ def declare_pages(route: Declare, door: Door, shown: Described) -> None:
     @route("config", "GET", "/config.json", response_model=ConfigOut)
     def config_json(request: Request) -> dict[str, object]:
         """What the interface shows before the first turn: the agent, what it does, and turns it reads."""
-        return {**shown, "base": request.scope.get("root_path", "")}
+        return {**shown, "base": request.scope.get("root_path", ""), "sign_in": sign_in}
 
 
 def _page(request: Request, title: str, element: str) -> HTMLResponse:

@@ -240,6 +240,10 @@ class ConfigOut(_Model):
     base: str
     description: str = Field(description="what the agent does, from agent.yaml; empty where it says nothing")
     examples: list[str] = Field(description="turns the agent reads, made from its tools' `says` patterns")
+    sign_in: bool = Field(
+        description="whether the thread routes need Authorization: Bearer <JWT>; the interface reads a thread only "
+        "once it has a token to send"
+    )
 
 
 def body_of(model: type[BaseModel]) -> dict[str, Any]:

@@ -6,6 +6,8 @@ asked for, so importing the package never imports a database driver.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -53,6 +55,7 @@ __all__ = [
     "Storage",
     "Upkeep",
     "check_url",
+    "default_store",
     "missing_extra",
     "open_storage",
     "sqlite_path",
@@ -62,6 +65,8 @@ __all__ = [
 SCHEMES = ("memory", "sqlite", "dynamodb", "postgres", "postgresql")
 POSTGRES_URL = "postgres://USER:PASSWORD@HOST:PORT/DATABASE"
 DYNAMODB_URL = "dynamodb://TABLE?region=REGION (with &endpoint=http://HOST:PORT for a local DynamoDB)"
+STORAGE_URLS = f"memory://, sqlite:///PATH, {POSTGRES_URL} (postgresql:// too) or dynamodb://TABLE?region=REGION"
+"""Every kind of store a URL may name, as the refusal of an unknown one lists them."""
 TABLE_NAME = re.compile(r"[A-Za-z0-9_.-]{3,255}")
 
 
@@ -69,7 +74,7 @@ def check_url(url: str) -> str:
     """Return the URL's scheme, or raise a ValueError that says what is wrong with it."""
     scheme = urlsplit(url).scheme
     if scheme not in SCHEMES:
-        raise ValueError(f"unknown storage scheme {scheme or url!r}: use memory:// or sqlite:///PATH")
+        raise ValueError(f"unknown storage scheme {scheme or url!r}: use {STORAGE_URLS}")
     if scheme == "sqlite" and not url.startswith("sqlite:///"):
         raise ValueError(f"a sqlite URL is sqlite:///PATH (three slashes), not {url!r}")
     if scheme == "sqlite" and len(url) == len("sqlite:///"):
@@ -120,6 +125,19 @@ def missing_extra(extra: str, what: str) -> str:
 
 def _missing(extra: str, backend: str, exc: ImportError) -> ConfigError:
     return ConfigError(f"{missing_extra(extra, f'the {backend} backend')} ({exc})", key="storage")
+
+
+def default_store(agent: str, config: Path) -> Path:
+    """The SQLite file of an agent.yaml that names no store: ``$XDG_STATE_HOME/stalwart/<agent>-<digest>.db``
+    (``~/.local/state`` where that is unset), the digest of the file's path keeping two projects' stores apart.
+
+    Not beside agent.yaml, whose folder is shipped whole (the stack's agent layer, a repository, an image) and would
+    carry pause tokens and signing keys with it; not the working folder, which would change with where serve is
+    started from."""
+    state = os.environ.get("XDG_STATE_HOME", "")
+    root = Path(state) if os.path.isabs(state) else Path.home() / ".local" / "state"
+    digest = hashlib.sha256(str(config).encode()).hexdigest()[:8]
+    return root / "stalwart" / f"{agent}-{digest}.db"
 
 
 def sqlite_path(url: str, base_dir: Path | None) -> Path:

@@ -28,7 +28,7 @@ def load_tools(spec: str, base_dir: Path) -> tuple[dict[str, Tool | StepFunction
         module = _import_file(path)
         origin = str(path)
     else:
-        module = importlib.import_module(spec)
+        module = _import_dotted(spec)
         origin = getattr(module, "__file__", None) or spec
     found: dict[str, Tool | StepFunction] = {}
     for value in vars(module).values():
@@ -39,6 +39,25 @@ def load_tools(spec: str, base_dir: Path) -> tuple[dict[str, Tool | StepFunction
     if not found:
         raise ConfigError("declares no @tool functions", file=origin)
     return found, origin
+
+
+class MissingModule(Exception):
+    """A dotted tools module that is not there to import; agent.yaml's loader places it at the agent's ``tools:``."""
+
+
+def _import_dotted(spec: str) -> ModuleType:
+    """The module ``spec`` names.  Only its own absence is ours to explain: a module it imports that is missing is
+    its own error, with its traceback."""
+    try:
+        return importlib.import_module(spec)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not (spec == exc.name or spec.startswith(f"{exc.name}.")):
+            raise
+        file = f"{spec.rpartition('.')[2]}.py"
+        raise MissingModule(
+            f"cannot import {spec} (no module named {exc.name!r}); install the package that holds it into this "
+            f"Python, or put its folder on PYTHONPATH, or name a file beside agent.yaml instead (tools: {file})"
+        ) from None
 
 
 def _import_file(path: Path) -> ModuleType:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -77,9 +78,16 @@ def _target(config: McpConfig, base_dir: Path, environ: Mapping[str, str]) -> St
 
     if config.command is not None:
         env = {name: read("env", name, given.env) for name, given in config.env.items()}
-        return Stdio(config.command, env, base_dir)
+        return Stdio(_this_python(config.command), env, base_dir)
     assert config.url is not None, "McpConfig has a command or a url"
     return Http(config.url, {name: read("headers", name, given.env) for name, given in config.headers.items()})
+
+
+def _this_python(command: tuple[str, ...]) -> tuple[str, ...]:
+    """``[python, server.py]`` runs under the Python stalwart runs under, whose environment holds the MCP SDK: the
+    ``python`` on PATH is another one unless the virtual environment is activated.  A path runs as given."""
+    program, *arguments = command
+    return (sys.executable, *arguments) if program in ("python", "python3") else command
 
 
 def _tool(server: McpServer, definition: Definition, config: McpConfig) -> Tool:

@@ -2,6 +2,7 @@ import { html } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { ApiError, Client } from '../../client.js';
 import { StalwartElement } from '../../element.js';
+import { exported } from '../../parts.js';
 import { recordOf, recordText, whenText } from '../../record.js';
 import { resultDisclosure } from '../../result.js';
 import { saidText } from '../../said.js';
@@ -124,7 +125,7 @@ export class StalwartChat extends StalwartElement {
       <div part="log" role="log" aria-live="polite" aria-label=${t('conversation')} tabindex="0">
         ${this.entries.length || waits ? '' : this.renderAbout()}
         ${this.entries.map((entry) => this.renderEntry(entry, theme))}
-        ${this.waiting.map((pause) => html`<stalwart-confirm .interrupt=${pause} theme=${theme}></stalwart-confirm>`)}
+        ${this.waiting.map((pause) => html`<stalwart-confirm exportparts=${exported('stalwart-confirm')} .interrupt=${pause} theme=${theme}></stalwart-confirm>`)}
       </div>
       <section part="citations" aria-label=${t('sources')} ?hidden=${!sources.length}>
         <ul part="sources">
@@ -133,7 +134,7 @@ export class StalwartChat extends StalwartElement {
       </section>
       <details part="steps">
         <summary>${t('traceTitle')}</summary>
-        <stalwart-trace .events=${this.trace} theme=${theme}></stalwart-trace>
+        <stalwart-trace exportparts=${exported('stalwart-trace')} .events=${this.trace} theme=${theme}></stalwart-trace>
       </details>
       <div part="status" role="status" class=${this.error ? 'bad' : ''}>${this.statusText()}</div>
       <form part="composer" @submit=${this.submit}>
@@ -168,6 +169,7 @@ export class StalwartChat extends StalwartElement {
         return renderRecord(entry);
       case 'refusal':
         return html`<stalwart-decision
+          exportparts=${exported('stalwart-decision')}
           class="entry"
           data-entry=${entry.n}
           tabindex="-1"
@@ -176,7 +178,7 @@ export class StalwartChat extends StalwartElement {
           theme=${theme}
         ></stalwart-decision>`;
       default:
-        return html`<stalwart-rollback class="entry" data-entry=${entry.n} tabindex="-1" .report=${entry.report} theme=${theme}></stalwart-rollback>`;
+        return html`<stalwart-rollback exportparts=${exported('stalwart-rollback')} class="entry" data-entry=${entry.n} tabindex="-1" .report=${entry.report} theme=${theme}></stalwart-rollback>`;
     }
   }
 
@@ -233,10 +235,11 @@ export class StalwartChat extends StalwartElement {
   connect() {
     this.disconnect();
     if (!this.isConnected) return;
-    const thread = this.thread || ownThread();
+    const kept = this.thread || recall('localStorage', THREAD_KEY);
+    const thread = kept || uuid();
     const client = new Client(this.base, this.fetcher);
     /** @type {Link} */
-    const link = { thread, client, stream: null, epoch: 0, reading: false, again: false };
+    const link = { thread, client, stream: null, epoch: 0, reading: false, again: false, unstarted: !kept };
     this.link = link;
     const view = readView(thread);
     this.entries = view.entries;
@@ -246,8 +249,20 @@ export class StalwartChat extends StalwartElement {
     this.reconnecting = false;
     this.sending = false;
     this.deciding = 0;
-    this.refresh();
-    this.describe(link);
+    this.open(link);
+  }
+
+  /**
+   * Read what waits once there can be something to read, so a load makes no request the browser reports as failed:
+   * not in a thread this element has just made up (nobody has started it: it would answer 404), and not before the
+   * page has given a `fetcher` where the service says its thread routes need a sign-in (it would answer 401). Setting
+   * `fetcher` opens the thread again, with it.
+   * @private @param {Link} link
+   */
+  async open(link) {
+    await this.describe(link);
+    const waitsForSignIn = this.about?.sign_in === true && this.fetcher === globalThis.fetch;
+    if (link === this.link && !link.unstarted && !waitsForSignIn) this.refresh();
   }
 
   /** Read what the service says of its agent, for the empty conversation; a service that says nothing shows nothing. @private @param {Link} link */
@@ -268,6 +283,11 @@ export class StalwartChat extends StalwartElement {
   follow(link) {
     if (link !== this.link || link.stream) return;
     const { client, thread } = link;
+    if (link.unstarted) {
+      // Kept from its first turn on, so a reload (or a new tab) returns to it.
+      remember('localStorage', THREAD_KEY, thread);
+      link.unstarted = false;
+    }
     link.stream = new Stream({
       url: client.url(thread, '/stream'),
       thread,
@@ -532,6 +552,7 @@ export class StalwartChat extends StalwartElement {
  * @property {number} epoch bumped by each decision, so a read begun before it does not count
  * @property {boolean} reading
  * @property {boolean} again
+ * @property {boolean} unstarted the element made the thread's id up on this load, and nobody has started it yet
  * @property {{pause: string, before: number | undefined}} [edited] the last approval with changes this page sent, and the
  * first line its answer added: its record, made from its answer event, goes before that line
  */
@@ -599,16 +620,7 @@ function readView(thread) {
   }
 }
 
-/** The page's own thread id, made once and kept in localStorage. */
-function ownThread() {
-  let id = recall('localStorage', THREAD_KEY);
-  if (!id) {
-    id = uuid();
-    remember('localStorage', THREAD_KEY, id);
-  }
-  return id;
-}
-
+/** An id for the page's own conversation, kept in localStorage["stalwart-thread"] from its first turn on. */
 function uuid() {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   // randomUUID is only in secure contexts; a plain-http page makes a v4 id by hand.

@@ -3,6 +3,7 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { ApiError, Client } from '../../client.js';
 import { StalwartElement } from '../../element.js';
+import { exported } from '../../parts.js';
 import { answerWords } from '../stalwart-confirm/stalwart-confirm.js';
 import { strings, t } from '../../strings.js';
 import styles from './stalwart-inbox.styles.js';
@@ -284,7 +285,7 @@ export class StalwartInbox extends StalwartElement {
       <p part="thread" id=${`thread-${index}`}>${pause.turn ? html`<q part="last-words">${pause.turn}</q>` : t('threadTitle', { thread: pause.thread })}</p>
       ${pause.approvals && !pause.card ? html`<p part="approvals">${approvalsText(pause.approvals)}</p>` : ''}
       ${failure ? html`<p part="row-error" role="alert">${t('error', { message: failure })}</p>` : ''}
-      <stalwart-confirm .interrupt=${this.picked.includes(pause.id) ? asAsked(pause) : pause} theme=${theme}></stalwart-confirm>
+      <stalwart-confirm exportparts=${exported('stalwart-confirm')} .interrupt=${this.picked.includes(pause.id) ? asAsked(pause) : pause} theme=${theme}></stalwart-confirm>
     </li>`;
   }
 
