@@ -156,17 +156,17 @@ def test_the_operator_token_is_read_from_stalwart_operator_token(monkeypatch):
     assert (wrong.status_code, right.status_code) == (403, 200), (wrong.text, right.text)
 
 
-def test_the_old_operator_token_name_still_works_and_says_to_rename_it(monkeypatch):
-    monkeypatch.delenv("STALWART_OPERATOR_TOKEN", raising=False)
-    monkeypatch.setenv("QLS_OPERATOR_TOKEN", "old-name")
+def test_the_documented_operator_token_name_is_read_first_and_never_printed(monkeypatch):
+    monkeypatch.setenv("STALWART_OPERATOR_TOKEN", "second-name")
+    monkeypatch.setenv("QLS_OPERATOR_TOKEN", "documented-name")
     with stalwart_serve(SHOP, "--storage", "memory://") as (base, process):
         httpx.post(f"{base}/threads/u-1/messages", json={"text": "charge 40 to order 4411"})
-        right = httpx.post(f"{base}/threads/u-1/rollback", headers={"Authorization": "Bearer old-name"})
+        second = httpx.post(f"{base}/threads/u-1/rollback", headers={"Authorization": "Bearer second-name"})
+        right = httpx.post(f"{base}/threads/u-1/rollback", headers={"Authorization": "Bearer documented-name"})
         process.terminate()
         said = process.communicate(timeout=10)[0]
-    assert right.status_code == 200, right.text
-    assert "QLS_OPERATOR_TOKEN is deprecated and will stop working; rename it STALWART_OPERATOR_TOKEN" in said
-    assert "old-name" not in said
+    assert (second.status_code, right.status_code) == (403, 200), right.text
+    assert "documented-name" not in said and "second-name" not in said
 
 
 def test_without_any_operator_token_the_refusal_names_the_variable(monkeypatch):
@@ -174,7 +174,7 @@ def test_without_any_operator_token_the_refusal_names_the_variable(monkeypatch):
         monkeypatch.delenv(name, raising=False)
     with stalwart_serve(SHOP, "--storage", "memory://") as (base, _):
         off = httpx.post(f"{base}/threads/u-1/rollback", headers={"Authorization": "Bearer x"})
-    assert off.status_code == 403 and "STALWART_OPERATOR_TOKEN" in off.json()["message"]
+    assert off.status_code == 403 and "QLS_OPERATOR_TOKEN" in off.json()["message"]
 
 
 def test_a_webhook_url_without_its_secret_is_one_line_naming_the_secrets_variable():

@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 WILDCARD = ("0.0.0.0", "::", "")
 SECRET_ENV = "STALWART_JWT_SECRET"
 PUBLIC_URL_ENV = "STALWART_PUBLIC_URL"
-OPERATOR_TOKEN_ENV = "STALWART_OPERATOR_TOKEN"
-OLD_OPERATOR_TOKEN_ENV = "QLS_OPERATOR_TOKEN"
+OPERATOR_TOKEN_ENVS = ("QLS_OPERATOR_TOKEN", "STALWART_OPERATOR_TOKEN")
+"""Where serve reads the operator token: the documented name first, then the name every other variable shares."""
 WEBHOOK_URL_ENV = "STALWART_WEBHOOK_URL"
 WEBHOOK_SECRET_ENV = "STALWART_WEBHOOK_SECRET"
 DAY = 86400.0
@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--operator-token",
         default=None,
         help="what the rollback route must carry as Authorization: Bearer "
-        f"(default: {OPERATOR_TOKEN_ENV}; with neither, the route answers 403)",
+        f"(default: {' or '.join(OPERATOR_TOKEN_ENVS)}; with none, the route answers 403)",
     )
     serve.add_argument(
         "--storage",
@@ -357,19 +357,9 @@ def _redeliverer(desk: Desk, local: LocalAws | None, links: Links | None) -> tup
 
 
 def _operator_token_from_environment() -> str | None:
-    """STALWART_OPERATOR_TOKEN, or the name it had before (QLS_OPERATOR_TOKEN), with a line saying to rename it."""
-    token = os.environ.get(OPERATOR_TOKEN_ENV)
-    if token:
-        return token
-    old = os.environ.get(OLD_OPERATOR_TOKEN_ENV)
-    if old:
-        print(
-            f"stalwart serve: {OLD_OPERATOR_TOKEN_ENV} is deprecated and will stop working; rename it "
-            f"{OPERATOR_TOKEN_ENV}",
-            file=sys.stderr,
-            flush=True,
-        )
-    return old or None
+    """The first of ``OPERATOR_TOKEN_ENVS`` that is set: a team that named it as the rest of serve's variables
+    (``STALWART_*``) is not left with the rollback route silently off."""
+    return next((token for name in OPERATOR_TOKEN_ENVS if (token := os.environ.get(name))), None)
 
 
 def _check_storage_option(storage: str | None) -> None:

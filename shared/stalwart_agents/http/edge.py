@@ -107,7 +107,8 @@ def check_operator(request: Request, token: str | None) -> None:
     """The operator token, from its own header (where Authorization carries a person's token) or as the bearer."""
     if not token:
         raise Forbidden(
-            "the rollback route is off: start the service with --operator-token, or set STALWART_OPERATOR_TOKEN"
+            "the rollback route is off: start the service with --operator-token, "
+            "or set QLS_OPERATOR_TOKEN (or STALWART_OPERATOR_TOKEN)"
         )
     given = [request.headers.get(OPERATOR_HEADER, ""), bearer(request)]
     if not any(g and hmac.compare_digest(g.encode(), token.encode()) for g in given):
