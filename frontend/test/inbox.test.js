@@ -242,6 +242,17 @@ test('a fetcher that adds Authorization carries it on the inbox\'s reads and its
   assert.ok(backend.calls.every((call) => call.headers.get('Authorization') === 'Bearer jwt-1'));
 });
 
+test('a pause without its thread\'s words is headed by the id its owner named, and answered by the id it is stored under', async () => {
+  const stored = 'DynmQYxYXWSdASVqSj76VQ:u-7';
+  const { el, fetcher } = await inbox({
+    'GET /interrupts': { waiting: [pause(7, { thread: stored, turn: undefined })], next: null },
+    [`POST /threads/${encodeURIComponent(stored)}/resume`]: answer(),
+  });
+  assert.equal(words($(el, '[part=thread]')), 'Thread u-7');
+  await choose(el, 0, 'approve');
+  assert.ok(routes(fetcher).includes(`POST /threads/${encodeURIComponent(stored)}/resume`), routes(fetcher).join(', '));
+});
+
 test('setStrings replaces the inbox\'s words, and the theme reaches each confirmation', async () => {
   const { el } = await inbox(
     { 'GET /interrupts': { waiting: [pause(1, { approvals: { needed: 2, given: [ALICE] }, turn: undefined })], next: 'c-2' } },

@@ -23,6 +23,12 @@ export const PAGE_SIZE = 50;
 export const EMPTY_PAGES_READ_ON = 4;
 
 /**
+ * The id the thread's owner named it by: a signed-in owner's thread is stored as `<tag>:<id>`, the tag (22 characters
+ * of a keyed digest) saying nothing a reader needs, so the heading leaves it out; the full id still reaches the thread.
+ */
+const ownersId = (thread) => thread.replace(/^[\w-]{22}:/, '');
+
+/**
  * @summary What waits for a decision across threads, newest first, each pause with its thread's words and its card.
  * @tag stalwart-inbox
  *
@@ -282,7 +288,7 @@ export class StalwartInbox extends StalwartElement {
       aria-labelledby=${`thread-${index}`}
     >
       ${this.renderSelect(pause, first)}
-      <p part="thread" id=${`thread-${index}`}>${pause.turn ? html`<q part="last-words">${pause.turn}</q>` : t('threadTitle', { thread: pause.thread })}</p>
+      <p part="thread" id=${`thread-${index}`}>${pause.turn ? html`<q part="last-words">${pause.turn}</q>` : t('threadTitle', { thread: ownersId(pause.thread) })}</p>
       ${pause.approvals && !pause.card ? html`<p part="approvals">${approvalsText(pause.approvals)}</p>` : ''}
       ${failure ? html`<p part="row-error" role="alert">${t('error', { message: failure })}</p>` : ''}
       <stalwart-confirm exportparts=${exported('stalwart-confirm')} .interrupt=${this.picked.includes(pause.id) ? asAsked(pause) : pause} theme=${theme}></stalwart-confirm>
