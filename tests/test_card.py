@@ -87,8 +87,8 @@ def test_a_small_charge_no_rule_governs_is_the_askers_alone(tmp_path, ledger):
 def test_under_four_eyes_who_approved_already_sees_the_count_and_cannot_approve_again(tmp_path, ledger):
     with opened(tmp_path, FOUR_EYES) as desk:
         pause = started(desk, "t", "charge 40 to order 4411")
-        desk.confirm("t", "approve", pause, token=pause.token, principal=FRANK)
-        [counted] = desk.waiting("t")
+        desk.confirm(pause.thread, "approve", pause, token=pause.token, principal=FRANK)
+        [counted] = desk.waiting(pause.thread)
         frank, gina = card(desk, counted, FRANK), card(desk, counted, GINA)
         assert "approve" not in decisions(frank) and "approve" in decisions(gina)
         assert frank["waits_for"] == {"key": "outcomeCounted", "values": {}} and gina["waits_for"] is None
@@ -155,12 +155,12 @@ def answer_events(desk: Desk, thread: str) -> list[dict[str, Any]]:
 def test_a_record_of_an_answer_says_whether_the_asker_gave_it_and_names_who_did(tmp_path, ledger):
     with opened(tmp_path, LABELLED) as desk:
         large = started(desk, "large", "charge 1500 to order 4411")
-        fiona = desk.admit("large", FIONA, pause=large.id)
+        fiona = desk.admit(large.thread, FIONA, pause=large.id)  # an approver reaches it by the id its pause carries
         desk.answer(fiona, Answer.of("approve", None, large.token, "http", fiona), large.id)
         small = started(desk, "small", "charge 40 to order 4411")
         alice = desk.admit("small", ALICE)
         desk.answer(alice, Answer.of("skip", None, small.token, "http", alice), small.id)
-        [by_fiona], [by_alice] = answer_events(desk, "large"), answer_events(desk, "small")
+        [by_fiona], [by_alice] = answer_events(desk, large.thread), answer_events(desk, small.thread)
     assert (by_fiona["by_owner"], by_fiona["name"], by_fiona["decision"]) == (False, "fiona", "approve")
     assert (by_alice["by_owner"], by_alice["name"], by_alice["decision"]) == (True, "alice@shop.example", "skip")
 
