@@ -90,6 +90,33 @@ def test_a_number_a_model_proposes_past_what_a_browser_shows_opens_no_pause(tmp_
     assert "The assistant proposed transfer with the number 9007199254740993" in reply.text
 
 
+STEP = """
+    from stalwart_agents import tool
+    from stalwart_agents.tools.steps import step
+
+    @tool(describe="Look up order {order_id}")
+    def look_up(order_id: str) -> dict:
+        return {"order_id": order_id, "total": 9007199254740993}
+
+    @step(says=["settle order {order_id}"])
+    def settle(run, order_id: str) -> dict:
+        return run.call("transfer", amount=run.call("look_up", order_id=order_id)["total"], target=order_id)
+"""
+
+
+def test_a_number_from_a_tools_result_past_what_a_browser_shows_opens_no_pause_and_runs_nothing(tmp_path, sent):
+    (tmp_path / "tools.py").write_text(textwrap.dedent(TOOLS) + textwrap.dedent(STEP))
+    (tmp_path / "agent.yaml").write_text("storage: memory://\nagents:\n  - name: a\n    tools: tools.py\n")
+    with Desk.from_file(tmp_path / "agent.yaml") as desk, serving(make_app(desk)) as base:
+        reply = httpx.post(f"{base}/threads/t/messages", json={"text": "settle order 4411"}, timeout=30)
+        # as a value the run cannot keep: the run ends there, saying which number of which call
+        assert (reply.status_code, reply.json()["error"]) == (413, "too_large"), reply.text
+        said = "the arguments of transfer (step 1, call 2) hold the number 9007199254740993, which would be shown"
+        said += " rounded"
+        assert reply.json()["message"].startswith(said + "; transfer was not run")
+        assert desk.waiting("t") == [] and sent() == []
+
+
 @pytest.mark.parametrize("value", [12.5, 12])
 def test_an_ask_for_text_answered_otherwise_is_400_naming_the_parameter_and_still_waits(client, sent, value):
     [ask] = client.post("/threads/t/messages", json={"text": "transfer 40"}).json()["waiting"]

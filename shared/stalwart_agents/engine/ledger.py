@@ -25,6 +25,7 @@ from ..vocabulary import JSON, CallStatus, JournalStatus, PauseKind
 from .answer import Decision
 from .arguments import SOURCE_BYTES, Argument, ArgumentDict, Source, keywords, shown
 from .deadline import Deadline
+from .exact import unshowable
 from .lease import Lease
 from .pause import ANSWERS, Pause, PausePoint, UndoFailure, UndoLine, canonical, default_question, iso, new_token
 from .reply import CallOutcome
@@ -127,6 +128,18 @@ class Ledger:
         self.refuse(key, tool, arguments, over, "failed", said)
         return said
 
+    def unshown(self, key: str, about: Tool | StepFunction, arguments: Sequence[Argument]) -> str | None:
+        """Why the call at ``key`` opens no pause: its arguments hold a number a person would be shown rounded (past
+        ±(2^53-1)), wherever it came from (a tool's result, a step, the context), so what they approved would not be
+        what runs (noted, ``failed``); else None."""
+        number = unshowable([argument.value for argument in arguments])
+        if number is None or not is_call(key):
+            return None
+        what = f"the arguments of {call_named(about.name, key)}"
+        said = f"{what} hold the number {number}, which would be shown rounded; {about.name} was not run"
+        self.refuse(key, about.name, arguments, Oversize(what, 0, self.limit, f"the number {number}"), "failed", said)
+        return said
+
     def refuse(
         self,
         key: str,
@@ -212,7 +225,11 @@ class Ledger:
         """
         pause = self._pause(kind, point, about, arguments, reasons, question, details)
         stored = self._pauses.get(pause.id) or self._unkeyed(point, about, arguments, kind)
-        if stored is None and about is not None and self.refused_arguments(point.key, about.name, arguments):
+        if (
+            stored is None
+            and about is not None
+            and (self.refused_arguments(point.key, about.name, arguments) or self.unshown(point.key, about, arguments))
+        ):
             return None
         if stored is not None and stored.status == "answered":
             assert stored.answer is not None, "an answered pause keeps its answer"
