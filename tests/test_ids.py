@@ -90,6 +90,19 @@ def test_an_approver_answers_in_anothers_thread_by_the_id_the_pause_carries(serv
     assert [c["amount"] for c in ledger("charge")] == [2000]
 
 
+def test_one_stored_id_an_approver_sees_links_none_of_the_owners_other_threads(served):
+    """Each of a person's threads carries its own tag, so Fiona, shown one, cannot tell Alice's others apart from
+    anyone's, nor make the stored id of another name Alice uses."""
+    client, _ = served
+    [first] = turn(client, ALICE, "big", LARGE).json()["waiting"]
+    [second] = turn(client, ALICE, "bigger", LARGE).json()["waiting"]
+    [other] = turn(client, MALLORY, "big", LARGE).json()["waiting"]
+    tags = [pause["thread"].rpartition(":")[0] for pause in (first, second, other)]
+    assert len(set(tags)) == 3, tags
+    made_up = f"{tags[0]}:bigger"  # Alice's first tag with her second id: no id of hers
+    assert made_up != second["thread"] and waiting(client, FIONA, made_up).status_code == 404
+
+
 def test_a_thread_begun_before_ids_were_scoped_still_answers_its_owner_and_nobody_else(served, ledger):
     client, desk = served
     # as the service began a thread until now: under the client's id itself, owned by whoever wrote it first

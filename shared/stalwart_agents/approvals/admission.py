@@ -77,10 +77,12 @@ class Resolved:
 
 def scoped(store: Storage, thread: str, who: str) -> str:
     """The id ``who`` (a principal's key) keeps its own thread ``thread`` under: ``<tag>:<thread>``, the tag a keyed
-    digest of their key that says nothing of who they are; the anonymous principal's ids are unscoped."""
+    digest of their key and the id that says nothing of who they are; the anonymous principal's ids are unscoped."""
     if who == ANONYMOUS.key:
         return thread
-    tag = keys_of(store).digest(THREAD_SCOPE, who)[:SCOPE_BYTES]
+    # Keyed by the id too, not the person alone: a tag one stored id shows (to an approver, a webhook's receiver)
+    # neither links the person's other threads nor gives away the stored id of another name they use.
+    tag = keys_of(store).digest(THREAD_SCOPE, f"{who}\0{thread}")[:SCOPE_BYTES]
     return f"{base64.urlsafe_b64encode(tag).decode().rstrip('=')}:{thread}"
 
 
