@@ -195,8 +195,10 @@ class Threads:
         if record is None:
             return None
         try:
-            self.door.enter(record.thread, who.key)
+            entered = self.door.enter(record.thread, who.key)
         except NotFound:
+            return None
+        if entered != record.thread:  # their own thread of that id, begun by them: not the one the pause is in
             return None
         return record.thread, record.run, self.door.results(record.thread, record.run)
 
