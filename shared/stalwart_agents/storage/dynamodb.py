@@ -412,8 +412,11 @@ class DynamoStorage:
                 **terms.fields(),
             )
         except ClientError as exc:
-            stored = exc.response.get("Item") or self._get(key)
-            return str(plain((stored or {}).get("value")))
+            stored = plain((exc.response.get("Item") or self._get(key) or {}).get("value"))
+            if not isinstance(stored, str):  # never a key made of nothing: it signs sessions, links and ids
+                unread = f"the item {plain(key['pk'])} in the DynamoDB table {self.table} could not be read"
+                raise StorageUnavailable(unread) from exc
+            return stored
         return candidate
 
     def shown_message(self, message_id: str) -> ShownMessage | None:
