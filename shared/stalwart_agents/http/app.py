@@ -54,7 +54,8 @@ ROUTES = (
 
 OnInterrupt = Callable[[str, Pause], object]
 MAX_HEADERS = 64 * 1024
-"""The most bytes of request line and headers a server of the service reads (a bearer token is at most 16 KiB).
+"""The most bytes of request line and headers a server of the service reads (a bearer token is at most 16 KiB);
+uvicorn checks it after each 64 KiB it reads, so past it a request is refused with at most 128 KiB held.
 
 A limit the HTTP server must hold, since the application sees headers only once all are read: ``stalwart serve``
 runs uvicorn's h11 with it; under your own uvicorn, pass ``--http h11 --h11-max-incomplete-event-size 65536``
