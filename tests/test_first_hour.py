@@ -106,7 +106,8 @@ def test_a_tools_module_whose_own_import_is_missing_keeps_its_own_error(tmp_path
     (tmp_path / "teamtools.py").write_text("import not_installed_anywhere\n")
     config = tmp_path / "agent.yaml"
     config.write_text("agents:\n  - name: refunds\n    tools: teamtools\n")
-    done = serve(str(config), "--storage", "memory://", env={"PYTHONPATH": f"{tmp_path}:{os.environ['PYTHONPATH']}"})
+    path = os.pathsep.join(filter(None, (str(tmp_path), os.environ.get("PYTHONPATH"))))
+    done = serve(str(config), "--storage", "memory://", env={"PYTHONPATH": path})
     assert done.returncode != 0 and "No module named 'not_installed_anywhere'" in done.stderr
 
 
