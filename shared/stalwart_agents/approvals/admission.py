@@ -98,9 +98,10 @@ def resolve(
     """Steps 1 to 3 for ``who`` (a principal's key) and the id ``thread``.  ``pause``, an answer's, skips step 1
     where that pause is of the stored thread ``thread`` itself, so its id finds it whatever the caller owns."""
     own = scoped(store, thread, who)
-    if own != thread and not _pause_of(store, pause, thread):
+    if own != thread:
         owner = read_owner(store, own)
-        if owner is not None and same_key(owner, who):
+        # the pause is read only where the caller has a thread of their own under this id to skip
+        if owner is not None and same_key(owner, who) and not _pause_of(store, pause, thread):
             return Resolved(own, owner, True)
     owner = read_owner(store, thread)
     if owner is not None and same_key(owner, who):
