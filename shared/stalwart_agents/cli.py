@@ -23,9 +23,10 @@ if TYPE_CHECKING:
     from .approvals.links import Links
     from .approvals.redeliver import Redeliverer
     from .aws.local import LocalAws
+    from .config import Config
     from .desk import Desk
     from .http.auth import Auth
-    from .storage import Pruned
+    from .storage import Pruned, Storage
 
 WILDCARD = ("0.0.0.0", "::", "")
 SECRET_ENV = "STALWART_JWT_SECRET"
@@ -64,11 +65,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     _link_options(serve)
     _log_options(serve)
     _prune_options(commands.add_parser("prune", help="remove threads idle for longer than the retention"))
+    _audit_options(commands.add_parser("audit", help="export or verify the record of every decision"))
     args = parser.parse_args(argv)
     # The pool's own retries would print before our one line saying what is wrong and how to fix it.
     logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
     try:
-        return _prune(args) if args.command == "prune" else _serve(args)
+        return COMMANDS.get(args.command, _serve)(args)
     except (ConfigError, StorageError, ValueError) as exc:
         print(f"stalwart: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 2
@@ -92,6 +94,71 @@ def _prune_options(prune: argparse.ArgumentParser) -> None:
     prune.add_argument("--dry-run", action="store_true", help="say what would be removed, and remove nothing")
 
 
+def _audit_options(audit: argparse.ArgumentParser) -> None:
+    from .approvals.record import FORMATS
+
+    audit.description = (
+        "Every decision on a pause (a person's, a link's, a channel's, the clock's) is kept in an append-only "
+        "record, each entry chained to the one before it in its thread. export writes it out; verify checks "
+        "that nothing in it was changed, removed or reordered since it was written."
+    )
+    actions = audit.add_subparsers(dest="action", required=True)
+    export = actions.add_parser("export", help="write the record to stdout, oldest first")
+    verify = actions.add_parser("verify", help="check every thread's record against its chain")
+    for action in (export, verify):
+        action.add_argument("config", nargs="?", help="the agent.yaml whose storage to read")
+        action.add_argument("--storage", default=None, help="a storage URL to read instead of the file's")
+        action.add_argument("--thread", default=None, help="one thread's record alone (its id as stored)")
+    export.add_argument(
+        "--since", default=None, help="decisions at or after this time: 2026-12-01, 2026-12-01T09:30Z or epoch seconds"
+    )
+    export.add_argument("--format", choices=FORMATS, default="jsonl", help="JSON lines (exact; default) or CSV")
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from .approvals import record
+
+    store = _opened_store(args, _named_config(args, "read the record of"), "read the record of")
+    try:
+        if args.action == "export":
+            since = record.since_of(args.since) if args.since else 0.0
+            found = record.entries(store, since=since, thread=args.thread)
+            for line in record.csv_rows(found) if args.format == "csv" else record.jsonl(found):
+                sys.stdout.write(line)
+            sys.stdout.flush()
+            return 0
+        verified = record.verify(store, args.thread)
+    finally:
+        store.close()
+    for where in verified.breaks:
+        print(f"stalwart audit: {where}", file=sys.stderr)
+    state = "intact" if verified.intact else f"BROKEN in {_count(len(verified.breaks), 'place')}"
+    print(
+        f"stalwart audit: {_count(verified.entries, 'decision')} in {_count(verified.threads, 'thread')}, {state};"
+        f" root {verified.root}",
+        flush=True,
+    )
+    return 0 if verified.intact else 1
+
+
+def _named_config(args: argparse.Namespace, doing: str) -> Config | None:
+    """The agent.yaml a store command names, if it names one rather than ``--storage`` alone."""
+    from .config import load_config
+
+    if args.config is None and args.storage is None:
+        raise ValueError(f"name the store to {doing}: an agent.yaml, or --storage URL")
+    return load_config(args.config) if args.config is not None else None
+
+
+def _opened_store(args: argparse.Namespace, config: Config | None, doing: str, **options: Any) -> Storage:
+    """The store a command names: ``--storage``, else its agent.yaml's; one that does not exist is an error."""
+    from .storage import open_storage
+
+    url, base = (args.storage, Path.cwd()) if args.storage or config is None else (config.store_url, config.base_dir)
+    _refuse_missing_store(url, base, doing)
+    return open_storage(url, base_dir=base, **options)
+
+
 def _retention_days(text: str) -> float:
     from .config import MAX_RETENTION_DAYS, MIN_RETENTION_DAYS
 
@@ -107,16 +174,11 @@ def _retention_days(text: str) -> float:
 
 
 def _prune(args: argparse.Namespace) -> int:
-    from .config import load_config
-    from .storage import DEFAULT_RETENTION, open_storage
+    from .storage import DEFAULT_RETENTION
 
-    if args.config is None and args.storage is None:
-        raise ValueError("name the store to prune: an agent.yaml, or --storage URL")
-    config = load_config(args.config) if args.config is not None else None
+    config = _named_config(args, "prune")
     days = args.retention_days or (config.settings.retention_days if config else DEFAULT_RETENTION / DAY)
-    url, base = (args.storage, Path.cwd()) if args.storage or config is None else (config.store_url, config.base_dir)
-    _refuse_nothing_to_prune(url, base)
-    store = open_storage(url, base_dir=base, retention=days * DAY)
+    store = _opened_store(args, config, "prune", retention=days * DAY)
     try:
         pruned = store.prune(time.time(), dry_run=args.dry_run)
     finally:
@@ -125,16 +187,16 @@ def _prune(args: argparse.Namespace) -> int:
     return 0
 
 
-def _refuse_nothing_to_prune(url: str, base: Path) -> None:
-    """A store prune would create, or one that lives only in this process, is a mistake in the command."""
+def _refuse_missing_store(url: str, base: Path, doing: str) -> None:
+    """A store the command would create, or one that lives only in this process, is a mistake in the command."""
     if url.startswith("memory:"):
-        raise ValueError("a memory:// store lives inside one process; there is nothing to prune from here")
+        raise ValueError(f"a memory:// store lives inside one process; there is nothing to {doing} from here")
     if url.startswith("sqlite:///"):
         from .storage import sqlite_path
 
         path = sqlite_path(url, base)
         if not path.exists():
-            raise ValueError(f"there is no SQLite store at {path}; nothing to prune")
+            raise ValueError(f"there is no SQLite store at {path}; nothing to {doing}")
 
 
 def _pruned_sentence(pruned: Pruned, dry_run: bool) -> str:
@@ -483,6 +545,10 @@ def _local_aws() -> LocalAws:
     from .aws.local import LocalAws
 
     return LocalAws()
+
+
+COMMANDS = {"prune": _prune, "audit": _audit}
+"""Each command but ``serve``, by name."""
 
 
 if __name__ == "__main__":

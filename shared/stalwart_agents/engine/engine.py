@@ -34,6 +34,7 @@ from ..vocabulary import JSON
 from .answer import Answer
 from .arguments import by_name, with_origin
 from .claim import check_token, claimed_once
+from .decided import decided
 from .edit import Edit, judged, tainted_by
 from .exact import SAFE_INTEGER, unshowable
 from .ledger import claiming, journal_outcomes
@@ -273,7 +274,7 @@ class Engine:
         about = {"run": snapshot.run.id, "pause": pause.id, "title": pause.title}
         changed = edit.audited() if edit is not None else {}
         taken = {**about, **answer.audited(pause), **changed, "outcome": outcome}
-        answered = self._runs.event(thread, {"type": "answer", **taken})
+        answered = self._decided(snapshot.run, pause, answer, self._runs.event(thread, {"type": "answer", **taken}))
         if counted:
             return self._count_approval(snapshot, pause, answer, answered)
         if others_open:
@@ -284,6 +285,16 @@ class Engine:
         state = RunState.of(snapshot.run)
         reply = self._runs.advance(lease, state, moved, session, (answered,), answering=pause.id)
         return replace(reply, answered=pause, answered_as=answer.decision)
+
+    def _decided(self, run: RunRecord, pause: Pause, answer: Answer, answered: Event) -> Event:
+        """The answer's event, with what the decision record keeps of it: the rules that governed the pause, and
+        how many people have approved it with this answer, where several must."""
+        rules = [rule.name for rule in self._runtime.agents[run.agent].approvers.governing(pause)]
+        approvals = None
+        if pause.approvals is not None:
+            given = len(RunState.approvals_of(run).get(pause.id, ())) + (answer.decision == "approve")
+            approvals = (given, pause.approvals["needed"])
+        return replace(answered, decision=decided(answered.body, pause, rules, approvals))
 
     def _refuse_non_approver(self, run: RunRecord, pause: Pause, answer: Answer) -> None:
         """NotAnApprover, unless the pause's approver rules (or, where none governs it, ownership) allow the person.

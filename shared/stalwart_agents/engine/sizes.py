@@ -133,7 +133,7 @@ def bounded(event: Event, limit: int) -> Event:
     (and a field no store can keep, first of all)."""
     if _weight(event.body) <= limit:
         return event
-    return Event(event.thread, _within(event.body, limit))
+    return Event(event.thread, _within(event.body, limit), event.decision)
 
 
 def _within(body: Mapping[str, Any], limit: int) -> dict[str, Any]:

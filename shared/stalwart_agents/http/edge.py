@@ -41,6 +41,7 @@ __all__ = [
     "check_operator",
     "guard",
     "handle_errors",
+    "is_operator",
     "no_422",
     "session_of",
     "signed_resume",
@@ -103,18 +104,25 @@ def allowed_origins(origins: Collection[str]) -> list[str]:
     return listed
 
 
-def check_operator(request: Request, token: str | None) -> None:
+def check_operator(
+    request: Request, token: str | None, route: str = "rollback", doing: str = "rolling a thread back"
+) -> None:
     """The operator token, from its own header (where Authorization carries a person's token) or as the bearer."""
     if not token:
         raise Forbidden(
-            "the rollback route is off: start the service with --operator-token, "
+            f"the {route} route is off: start the service with --operator-token, "
             "or set QLS_OPERATOR_TOKEN (or STALWART_OPERATOR_TOKEN)"
         )
+    if not is_operator(request, token):
+        raise Forbidden(f"{doing} needs the operator token, as {OPERATOR_HEADER} or Authorization: Bearer")
+
+
+def is_operator(request: Request, token: str | None) -> bool:
+    """Whether the request carries the operator token (compared in constant time), where the service has one."""
+    if not token:
+        return False
     given = [request.headers.get(OPERATOR_HEADER, ""), bearer(request)]
-    if not any(g and hmac.compare_digest(g.encode(), token.encode()) for g in given):
-        raise Forbidden(
-            f"rolling a thread back needs the operator token, as {OPERATOR_HEADER} or Authorization: Bearer"
-        )
+    return any(g and hmac.compare_digest(g.encode(), token.encode()) for g in given)
 
 
 def signed_resume(secret: str | None, who: Principal, signature: str | None, body: bytes) -> bool:

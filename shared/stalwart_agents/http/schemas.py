@@ -171,6 +171,16 @@ class ResultOut(StepOut):
     key: str = Field(description="the call's key in its run: `3`, or `3.2` for a team's second call at step 3")
 
 
+class DecisionsOut(_Model):
+    thread: str
+    intact: bool = Field(
+        description="whether the record is the chain that was written: nothing changed, removed or moved"
+    )
+    decisions: list[dict[str, Any]] = Field(
+        description="each decision, oldest first, as the record keeps it, with `mine`: whether the reader gave it"
+    )
+
+
 class RefusalOut(_Model):
     step: int
     tool: str

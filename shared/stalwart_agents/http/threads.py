@@ -21,6 +21,7 @@ from fastapi import Query, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from ..approvals import record
 from ..approvals.admission import Admission
 from ..approvals.batch import BatchAnswer, answer_many
 from ..approvals.card import card_of
@@ -38,12 +39,13 @@ from .auth import Auth
 from .body import parsed, raw, strict_json, validated
 from .budget import RESPONSE_BUDGET, result_path, step_key, within
 from .declare import Declare
-from .edge import check_operator, session_of, signed_resume
+from .edge import check_operator, is_operator, session_of, signed_resume
 from .json_answer import JsonAnswer
 from .schemas import (
     Answers,
     AnswersOut,
     CallKey,
+    DecisionsOut,
     FeedbackOut,
     InboxOut,
     ReplyOut,
@@ -60,6 +62,17 @@ from .schemas import (
 )
 from .ticket import HEADER as TICKET_HEADER
 from .ticket import Tickets
+
+AUDIT_PAGE = 1000
+"""Entries a page of the audit route holds: well within what Lambda carries back."""
+AUDIT_TYPES = {"jsonl": "application/jsonl", "csv": "text/csv; charset=utf-8"}
+NEXT_HEADER = "Stalwart-Next"
+
+
+def decided_by(reader: Principal, entry: dict[str, Any]) -> bool:
+    """Whether ``reader`` gave the decision an entry records: its verified issuer and subject are theirs."""
+    by = entry.get("by") or {}
+    return reader.verified and by.get("issuer") == reader.issuer and by.get("subject") == reader.subject
 
 
 @dataclass(frozen=True)
@@ -224,6 +237,30 @@ class Threads:
         steps = cast("list[dict[str, Any]]", body["steps"])
         return JsonAnswer(within(body, self.budget, steps, lambda step: None))
 
+    def decisions(self, request: Request, thread: str) -> JsonAnswer:
+        """The thread's decision record, for its owner or an operator (who names the stored id), with whether its
+        chain is intact and, on each entry, whether the reader decided it (``mine``)."""
+        if is_operator(request, self.operator_token):
+            stored, reader = thread, None
+        else:
+            reader = self.auth.principal(request)
+            stored = self.door.enter(thread, reader.key)
+        kept, intact = record.thread_intact(self.door.storage, stored)
+        if not kept and reader is not None and self.door.storage.last_run(stored) is None:
+            raise NotFound("no such thread")
+        shown = [{**entry, "mine": reader is not None and decided_by(reader, entry)} for entry in kept]
+        return JsonAnswer({"thread": thread, "intact": intact, "decisions": shown})
+
+    def audit(self, request: Request, since: str | None, thread: str | None, form: str, after: str | None) -> Response:
+        """A page of the whole decision record (or one thread's), for an operator, as JSON lines or CSV; the
+        ``Stalwart-Next`` header carries where the next page starts, on every page but the last."""
+        check_operator(request, self.operator_token, "audit", "reading the decision record")
+        moment = record.since_of(since) if since else 0.0
+        page, next_after = record.page(self.door.storage, since=moment, thread=thread, after=after, limit=AUDIT_PAGE)
+        lines = record.csv_rows(page) if form == "csv" else record.jsonl(page)
+        headers = {"Cache-Control": "no-store"} | ({NEXT_HEADER: next_after} if next_after else {})
+        return Response("".join(lines), media_type=AUDIT_TYPES[form], headers=headers)
+
     async def stream(self, request: Request, thread: str) -> Response:
         stored = await run_in_threadpool(self.enter_stream, request, thread)
         read: stream.Read = lambda after, limit: self.door.events(stored, after=after, limit=limit)  # noqa: E731
@@ -325,6 +362,40 @@ def declare_threads(route: Declare, threads: Threads) -> None:
     async def result(thread: Thread, run: RunId, key: CallKey, request: Request) -> JSONResponse:
         """One call's whole result, for the thread's owner: where a step's ``truncated.read`` points."""
         return await run_in_threadpool(threads.result, request, thread, run, key)
+
+    @route(
+        "rollback",
+        "GET",
+        "/threads/{thread}/decisions",
+        response_model=None,
+        responses=answers(DecisionsOut, 400, 401, 404, 503),
+    )
+    async def decisions(thread: Thread, request: Request) -> JSONResponse:
+        """The thread's decisions, oldest first, as its decision record keeps them: for its owner, or an operator."""
+        return await run_in_threadpool(threads.decisions, request, thread)
+
+    @route(
+        "rollback",
+        "GET",
+        "/audit",
+        named="audit",
+        response_model=None,
+        responses={
+            200: {"content": {media: {} for media in AUDIT_TYPES.values()}},
+            **errors(400, 401, 403, 503),
+        },
+    )
+    async def audit(
+        request: Request,
+        since: str | None = Query(
+            None, max_length=40, description="decisions at or after: 2026-12-01, or epoch seconds"
+        ),
+        thread: str | None = Query(None, max_length=223, description="one thread's record alone (its stored id)"),
+        format: Literal["jsonl", "csv"] = Query("jsonl", description="JSON lines (exact) or CSV"),
+        after: str | None = Query(None, max_length=400, description="the `Stalwart-Next` of the page before"),
+    ) -> Response:
+        """The decision record, oldest first, a page at a time: for an operator (the operator token)."""
+        return await run_in_threadpool(threads.audit, request, since, thread, format, after)
 
     @route(
         "rollback",

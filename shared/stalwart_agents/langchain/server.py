@@ -48,6 +48,7 @@ from ..door import Described
 from ..engine.answer import Answer
 from ..engine.arguments import ArgumentDict
 from ..engine.claim import ANSWERED, check_token, claimed_once
+from ..engine.decided import decided
 from ..engine.lease import RENEWER, extended
 from ..engine.ledger import claiming, opening
 from ..engine.pause import Pause, iso, new_token
@@ -643,10 +644,11 @@ def _cancellable(pause: Pause) -> bool:
 
 def _answered(run: RunRecord, pause: Pause, answer: Answer, edits: Mapping[str, JSON], at: float) -> Event:
     """The thread log's line of an answer taken, in the commit that claims its pause: with the changes a person
-    made, as asked and as approved."""
+    made, as asked and as approved; and the decision record's entry of it (a graph's pause is its owner's)."""
     body = {"type": "answer", "run": run.id, "pause": pause.id, "title": pause.title, **answer.audited(pause)}
     changes = edit_in(pause, edits, answer.editor).audited() if edits else {}
-    return Event(pause.thread, {**body, **changes, "outcome": "taken", "at": iso(at)})
+    answered = {**body, **changes, "outcome": "taken", "at": iso(at)}
+    return Event(pause.thread, answered, decided(answered, pause, rules=(), approvals=None))
 
 
 def _as_approved(steps: list[CallOutcome], pause: Pause, approved: list[ArgumentDict]) -> list[CallOutcome]:

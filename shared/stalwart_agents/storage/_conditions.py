@@ -21,6 +21,7 @@ from ..errors import JournalConflict, JournalExists, NotFound, PauseClosed, Paus
 from . import _records as records
 from ._records import Row
 from .base import FINISHED, Changes, Committed, JournalEntry, PauseRecord, RunRecord, ShownMessage
+from .chain import Head, head_after, linked
 
 Tx = TypeVar("Tx")
 
@@ -192,8 +193,21 @@ class Transactional(ABC, Generic[Tx]):
                 if written not in touched:
                     self._touch(tx, written, at)
             event_ids = self._append(tx, rows.events)
+            self._record_decisions(tx, changes)
             self._show(tx, changes.shown)
         return Committed(rows.committed_run(thread), event_ids)
+
+    def _record_decisions(self, tx: Tx, changes: Changes) -> None:
+        """Append each event's decision to its thread's record, after the head as ``tx`` reads it: the thread is
+        touched already, so no other commit appends to it until ``tx`` ends."""
+        heads: dict[str, Head] = {}
+        for event in changes.events:
+            if event.decision is None:
+                continue
+            head = heads.get(event.thread) or self._head(tx, event.thread) or Head()
+            entry = linked(event.thread, event.decision, head)
+            self._append_decision(tx, entry)
+            heads[event.thread] = head_after(entry)
 
     def _decide(self, tx: Tx, check: Check, at: float, touched: set[str]) -> str | None:
         """Make the check's write, or raise its refusal; the thread a saved run is stored under.  A thread the
@@ -278,6 +292,14 @@ class Transactional(ABC, Generic[Tx]):
     def _append(self, tx: Tx, events: list[tuple[str, str]]) -> list[int]:
         """Append ``(thread, body)`` events, each thread of them touched already in ``tx``; their ids, rising within
         each thread in the order given."""
+
+    @abstractmethod
+    def _head(self, tx: Tx, thread: str) -> Head | None:
+        """Where the thread's decision record ends, read inside ``tx``."""
+
+    @abstractmethod
+    def _append_decision(self, tx: Tx, entry: dict[str, Any]) -> None:
+        """Append a linked entry to its thread's record and make it the thread's head."""
 
     @abstractmethod
     def _show(self, tx: Tx, messages: list[ShownMessage]) -> None:

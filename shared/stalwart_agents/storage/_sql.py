@@ -33,13 +33,16 @@ from .base import (
     PauseRecord,
     Position,
     Pruned,
+    RecordPosition,
     RunRecord,
     ShownMessage,
     Snapshot,
     delivery_due,
     failed_delivery_due,
     pause_tool,
+    text,
 )
+from .chain import Head, decided_at
 
 PLACEHOLDER = re.compile(r":(\w+)")
 TABLES = {RunRecord: "runs", PauseRecord: "pauses", JournalEntry: "journal"}
@@ -136,6 +139,17 @@ def append_events(count: int) -> str:
     return f"INSERT INTO events (thread, body) VALUES {rows} RETURNING id"
 
 
+RECORD = "SELECT body FROM decisions WHERE thread = :thread AND seq > :after ORDER BY seq LIMIT :limit"
+RECORDED = (
+    "SELECT body FROM decisions WHERE at >= :since AND (at, thread, seq) > (:at, :thread, :seq)"
+    " ORDER BY at, thread, seq LIMIT :limit"
+)
+HEAD = "SELECT seq, digest FROM decision_heads WHERE thread = :thread"
+APPEND_DECISION = "INSERT INTO decisions (thread, seq, at, body) VALUES (:thread, :seq, :at, :body)"
+MOVE_HEAD = (
+    "INSERT INTO decision_heads (thread, seq, digest) VALUES (:thread, :seq, :digest)"
+    " ON CONFLICT (thread) DO UPDATE SET seq = excluded.seq, digest = excluded.digest"
+)
 SHOW = (
     "INSERT INTO shown (id, session, thread, text, shown_at) VALUES (:id, :session, :thread, :text, :shown_at)"
     " ON CONFLICT DO NOTHING"
@@ -312,6 +326,23 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             rows = self._execute(db, EVENTS, page).fetchall()
         return [(int(row["id"]), records.load(row["body"])) for row in rows]
 
+    def record(self, thread: str, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
+        with self._reading() as db:
+            params = {"thread": thread, "after": after, "limit": records.check_limit(limit)}
+            return [records.load(row["body"]) for row in self._execute(db, RECORD, params).fetchall()]
+
+    def recorded(
+        self, since: float = 0.0, after: RecordPosition | None = None, limit: int = 1000
+    ) -> list[dict[str, Any]]:
+        at, thread, seq = after if after is not None else (since, "", 0)
+        params = {"since": since, "at": at, "thread": thread, "seq": seq, "limit": records.check_limit(limit)}
+        with self._reading() as db:
+            return [records.load(row["body"]) for row in self._execute(db, RECORDED, params).fetchall()]
+
+    def record_head(self, thread: str) -> Head | None:
+        with self._reading() as db:
+            return self._head(db, thread)
+
     def secret(self, name: str, candidate: str) -> str:
         return self._first_wins(SECRETS, name, candidate)
 
@@ -479,6 +510,17 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             values[f"thread{n}"], values[f"body{n}"] = thread, body
         appended = self._execute(tx, append_events(len(events)), values).fetchall()
         return sorted(int(row["id"]) for row in appended)
+
+    def _head(self, tx: Db, thread: str) -> Head | None:
+        if self._unheld(thread):
+            return None
+        row = self._execute(tx, HEAD, {"thread": thread}).fetchone()
+        return None if row is None else Head(int(row["seq"]), str(row["digest"]))
+
+    def _append_decision(self, tx: Db, entry: dict[str, Any]) -> None:
+        row = {"thread": entry["thread"], "seq": entry["seq"], "at": decided_at(entry), "body": text(entry)}
+        self._execute(tx, APPEND_DECISION, row)
+        self._execute(tx, MOVE_HEAD, {"thread": entry["thread"], "seq": entry["seq"], "digest": entry["digest"]})
 
     def _show(self, tx: Db, messages: list[ShownMessage]) -> None:
         for message in messages:

@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from .chain import Head, decided_at
+
 RUN_STATUSES = ("running", "waiting", "done", "cancelled", "failed")
 FINISHED = frozenset({"done", "cancelled", "failed"})
 PAUSE_STATUSES = ("open", "answered", "closed")
@@ -144,10 +146,15 @@ class Feedback:
 
 @dataclass(frozen=True)
 class Event:
-    """A line of a thread's log, written in the same transaction as the change it reports."""
+    """A line of a thread's log, written in the same transaction as the change it reports.
+
+    ``decision``: where the change is a decision on a pause, what the thread's decision record keeps of it; the
+    commit appends it to the record, chained (``storage.chain``), in the same transaction as the event.
+    """
 
     thread: str
     body: dict[str, Any]
+    decision: dict[str, Any] | None = None
 
 
 Events = Sequence[Event]
@@ -431,5 +438,34 @@ def pause_tool(payload: Mapping[str, Any]) -> str | None:
 
 
 @runtime_checkable
-class Storage(RunStore, SideTables, Upkeep, Inbox, Protocol):
+class Record(Protocol):
+    """The decision record: each thread's decisions, append only and chained, kept apart from what a prune removes.
+
+    A commit appends each event's ``decision`` after the thread's ``head``, one commit at a time per thread, so
+    the record's numbers rise without gaps however many workers decide at once.
+    """
+
+    def record(self, thread: str, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
+        """The thread's entries numbered after ``after``, in order."""
+
+    def recorded(
+        self, since: float = 0.0, after: RecordPosition | None = None, limit: int = 1000
+    ) -> list[dict[str, Any]]:
+        """Every thread's entries decided at or after ``since`` (seconds since the epoch), by (time, thread, seq),
+        strictly after the entry at ``after`` (``record_position``): what an export pages through."""
+
+    def record_head(self, thread: str) -> Head | None:
+        """Where the thread's record ends; None for a thread that never had a decision."""
+
+
+RecordPosition = tuple[float, str, int]
+"""An entry's place in the whole record: when it was decided, its thread and seq."""
+
+
+def record_position(entry: Mapping[str, Any]) -> RecordPosition:
+    return (decided_at(entry), str(entry["thread"]), int(entry["seq"]))
+
+
+@runtime_checkable
+class Storage(RunStore, SideTables, Upkeep, Inbox, Record, Protocol):
     """What a backend offers, and what ``open_storage`` returns: the run store and its side tables."""

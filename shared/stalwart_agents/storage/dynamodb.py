@@ -46,18 +46,22 @@ from .base import (
     PauseRecord,
     Position,
     Pruned,
+    RecordPosition,
     RunRecord,
     ShownMessage,
     Snapshot,
     delivery_due,
     owner_party,
+    record_position,
 )
+from .chain import GENESIS, Head
 from .dynamodb_items import (
     INBOX_KEYS,
     LISTING_SHARDS,
     LIVE_SHARDS,
     OPEN,
     PARTIES,
+    RECORD_SHARDS,
     TOKEN,
     WAKE_KEYS,
     WAKE_SHARDS,
@@ -75,7 +79,9 @@ from .dynamodb_items import (
     number,
     opened,
     plain,
+    record_key,
     record_of,
+    record_place,
     run_key,
     thread_key,
     update_expression,
@@ -205,6 +211,8 @@ class DynamoStorage:
                     self._memory.saw(thread, seq)
                 for pause_id, listing in transaction.listed.items():
                     self._memory.listed(pause_id, listing)
+                for thread, head in transaction.heads.items():
+                    self._memory.headed(thread, head)
                 return transaction.committed()
             if outcome == "contended":
                 time.sleep(_backoff(attempt))
@@ -304,6 +312,39 @@ class DynamoStorage:
         between = f"{terms.name('sk')} BETWEEN {terms.value(f'E#{first:012d}')} AND {terms.value(f'E#{LAST_EVENT}')}"
         items = self._query(limit, terms, f"{terms.equal('pk', f'T#{thread}')} AND {between}")
         return [(int(item["sk"]["S"][2:]), records.load(plain(item.get("body")))) for item in items]
+
+    def record(self, thread: str, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
+        records.check_limit(limit)
+        if limit == 0 or after >= LAST_EVENT:
+            return []
+        terms = Terms()
+        first, last = terms.value(f"D#{max(after, 0) + 1:012d}"), terms.value(f"D#{LAST_EVENT}")
+        condition = f"{terms.equal('pk', f'A#{thread}')} AND {terms.name('sk')} BETWEEN {first} AND {last}"
+        return [records.load(plain(item.get("body"))) for item in self._query(limit, terms, condition)]
+
+    def recorded(
+        self, since: float = 0.0, after: RecordPosition | None = None, limit: int = 1000
+    ) -> list[dict[str, Any]]:
+        """Each shard of the record index read from where the page starts, merged by time: an export's read,
+        eventually consistent as every index is (an entry a moment old may come in the next export)."""
+        records.check_limit(limit)
+        start = record_place(after) if after is not None else record_place((since, "", 0))
+        found: list[dict[str, Any]] = []
+        for shard in range(RECORD_SHARDS):
+            terms = Terms()
+            condition = f"{terms.equal('rk', f'record#{shard}')} AND {terms.name('rt')} > {terms.value(start)}"
+            request = {"KeyConditionExpression": condition, **terms.fields()}
+            items = self._pages(TableName=self.table, IndexName="record", Limit=max(limit, 1), **request)
+            found += [records.load(plain(item.get("body"))) for item in itertools.islice(items, limit)]
+        return sorted(found, key=record_position)[:limit]
+
+    def record_head(self, thread: str) -> Head | None:
+        item = self._read(record_key(thread))
+        if item is None:
+            return None
+        head = Head(number(item, "seq") or 0, plain(item.get("digest")) or GENESIS)
+        self._memory.headed(thread, head)
+        return head
 
     def secret(self, name: str, candidate: str) -> str:
         return self._first(item_key(f"K#{name}", "SECRET"), candidate)

@@ -165,6 +165,27 @@ def listing_of(item: Mapping[str, Any]) -> tuple[float, tuple[str, ...]] | None:
     return float(plain(item["created_at"]) or 0.0), tuple(records.load(text))
 
 
+RECORD_SHARDS = 4
+"""Partitions the record index spreads the whole record over: an export reads each, merged by time."""
+RECORD_SEPARATOR = "\x1f"
+"""Between the parts of an entry's place in the record index: below every character an id may hold."""
+
+
+def record_key(thread: str, seq: int | None = None) -> Item:
+    """A thread's decision record: its entries by seq, and its head (``seq`` None)."""
+    return item_key(f"A#{thread}", "HEAD" if seq is None else f"D#{seq:012d}")
+
+
+def record_place(position: tuple[float, str, int]) -> str:
+    """An entry's sort key in the record index: its time, thread and seq, ordered as ``record_position``."""
+    at, thread, seq = position
+    return f"{at:018.6f}{RECORD_SEPARATOR}{thread}{RECORD_SEPARATOR}{seq:012d}"
+
+
+def record_shard(thread: str) -> str:
+    return f"record#{zlib.crc32(thread.encode('utf-8', 'surrogatepass')) % RECORD_SHARDS}"
+
+
 def shard_of(thread: str) -> str:
     """The thread's shard of the live index: stable, and spread so no one index partition holds every thread."""
     return f"{zlib.crc32(thread.encode()) % LIVE_SHARDS:02d}"

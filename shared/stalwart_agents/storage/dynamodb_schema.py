@@ -21,9 +21,12 @@ One table holds everything, each item under a partition named by what it belongs
     M#<message id>    SHOWN                 a reply as shown to a session
     K#<name>          SECRET                a shared secret (the session key)
     F#<message id>    FEEDBACK              a thumb
+    A#<thread>        D#<seq, 12 digits>    an entry of the thread's decision record (body: the entry's JSON;
+                                            rk: a shard and rt: its time, thread and seq, for the record index)
+    A#<thread>        HEAD                  where the thread's decision record ends: seq and digest
 
 A run's pauses and journal share its partition, so one strongly consistent
-Query reads all a replay needs.  Every item but a secret carries ``expires``
+Query reads all a replay needs.  Every item but a secret and the decision record carries ``expires``
 (epoch seconds, for TTL: the retention after it was last written), and each
 item a commit writes carries ``tx`` (that commit's request token, so a commit
 whose answer was lost can be read back).  Each open pause is listed for the inbox
@@ -46,7 +49,9 @@ reads the due pauses themselves, consistently, by key.  ``prune`` moves ``expire
 live index lists (and for their open pauses' listings), so TTL only removes what no
 active run needs.  TTL deletes
 expired items one by one, days later and in no order, so every read takes an
-expired item for absent: a thread that expired is wholly gone, and its id is new.
+expired item for absent: a thread that expired is wholly gone, and its id is new.  The decision record
+outlives it: its entries never expire, and the sparse ``record`` index lists every entry in ``RECORD_SHARDS``
+shards by time, for an export.
 """
 
 from __future__ import annotations
@@ -65,6 +70,8 @@ TABLE: dict[str, Any] = {
         {"AttributeName": "opened", "AttributeType": "S"},
         {"AttributeName": "wake", "AttributeType": "S"},
         {"AttributeName": "wake_at", "AttributeType": "N"},
+        {"AttributeName": "rk", "AttributeType": "S"},
+        {"AttributeName": "rt", "AttributeType": "S"},
     ],
     "KeySchema": [
         {"AttributeName": "pk", "KeyType": "HASH"},
@@ -99,6 +106,14 @@ TABLE: dict[str, Any] = {
                 {"AttributeName": "wake_at", "KeyType": "RANGE"},
             ],
             "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["expires"]},
+        },
+        {
+            "IndexName": "record",
+            "KeySchema": [
+                {"AttributeName": "rk", "KeyType": "HASH"},
+                {"AttributeName": "rt", "KeyType": "RANGE"},
+            ],
+            "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["body"]},
         },
     ],
     "BillingMode": "PAY_PER_REQUEST",

@@ -22,9 +22,11 @@ from typing import Any
 from ..errors import StalwartError, StorageError, ValueTooLarge
 from . import _records as records
 from ._conditions import Check, EntryAt, EntryNew, PauseNew, PauseOpen, RunAt, RunNew, ThreadFree, checks
-from .base import ANYONE, Changes, Committed, JournalEntry, PauseRecord, RunRecord, pause_tool
+from .base import ANYONE, Changes, Committed, JournalEntry, PauseRecord, RunRecord, pause_tool, record_position, text
+from .chain import GENESIS, Head, head_after, linked
 from .dynamodb_items import (
     INBOX_KEYS,
+    TOKEN,
     WAKE_KEYS,
     Item,
     Stamp,
@@ -38,7 +40,10 @@ from .dynamodb_items import (
     number,
     pause_attributes,
     plain,
+    record_key,
     record_of,
+    record_place,
+    record_shard,
     run_key,
     shard_of,
     thread_key,
@@ -73,6 +78,7 @@ class Memory:
         self._owners: OrderedDict[str, str | None] = OrderedDict()
         self._listings: OrderedDict[str, Listing | None] = OrderedDict()
         self._last_started = 0
+        self._heads: OrderedDict[str, Head] = OrderedDict()
 
     def owner(self, thread: str) -> tuple[bool, str | None]:
         """Whether the thread's owner is known here, and who it is (None: nobody's)."""
@@ -96,6 +102,14 @@ class Memory:
             known.move_to_end(key)
             if len(known) > REMEMBERED:
                 known.popitem(last=False)
+
+    def head(self, thread: str) -> Head:
+        """Where the thread's decision record ends, as this process last wrote or read it (else: no entry)."""
+        with self._lock:
+            return self._heads.get(thread, Head())
+
+    def headed(self, thread: str, head: Head) -> None:
+        self._learn(self._heads, thread, head)
 
     def seq(self, thread: str) -> int | None:
         with self._lock:
@@ -180,6 +194,8 @@ class Guesses:
     pause is listed under it."""
     listings: dict[str, Listing | None] = field(default_factory=dict)
     """Where the pauses a commit answers or closes are listed: their listings are deleted with them."""
+    heads: dict[str, Head] = field(default_factory=dict)
+    """Where the decision record of each thread the commit appends to ends."""
 
 
 @dataclass
@@ -211,11 +227,14 @@ class Transaction:
         self.event_ids: list[int] = []
         self.listed: dict[str, Listing] = {}
         """Where each new open pause is listed: for this process to remember once the transaction is applied."""
+        self.heads: dict[str, Head] = {}
+        """Where each thread's decision record ends once the transaction is applied."""
         self._closing = self._closes()
         for position, check in enumerate(checks(changes, rows)):
             self._add(position, check)
         self._close()
         self._events()
+        self._record()
         self._shown()
         self.writes += [self._thread_write(change) for change in self._threads.values()]
 
@@ -457,6 +476,39 @@ class Transaction:
             condition = {"ConditionExpression": terms.vacant(self._now)} | terms.fields()
             self._put({"Item": item} | condition, GUESS, what, lambda old: (GUESS, None))
 
+    def _record(self) -> None:
+        """Each decision put after its thread's head as guessed, and the head moved on from exactly that guess: a
+        wrong guess (another process decided in the thread since) fails the head's condition and is corrected from
+        the head as stored, for the retry.  Neither carries ``expires``: the record outlives the thread."""
+        for event in self._changes.events:
+            if event.decision is None:
+                continue
+            thread = event.thread
+            guessed = self._guesses.heads.setdefault(thread, self._memory.head(thread))
+            entry = linked(thread, event.decision, self.heads.get(thread, guessed))
+            self.heads[thread] = head_after(entry)
+            position = record_position(entry)
+            values = {"body": text(entry), "rk": record_shard(thread), "rt": record_place(position), TOKEN: self.token}
+            terms = Terms()
+            condition = {"ConditionExpression": terms.absent("pk")} | terms.fields()
+            what = f"entry {entry['seq']} of the decision record of thread {thread}"
+            self._put({"Item": record_key(thread, entry["seq"]) | attributes(values)} | condition, GUESS, what, _guess)
+        for thread, head in self.heads.items():
+            guessed = self._guesses.heads[thread]
+            terms = Terms()
+            held = terms.equal("seq", guessed.seq) if guessed.seq else terms.absent("pk")
+            stored = {"seq": head.seq, "digest": head.digest, TOKEN: self.token}
+            request = {"Item": record_key(thread) | attributes(stored), "ConditionExpression": held}
+            request |= {"ReturnValuesOnConditionCheckFailure": "ALL_OLD"} | terms.fields()
+            what = f"the head of the decision record of thread {thread}"
+            self._put(request, GUESS, what, partial(self._headed, thread))
+
+    def _headed(self, thread: str, old: Item | None) -> Verdict:
+        stored = Head() if not old else Head(number(old, "seq") or 0, plain(old.get("digest")) or GENESIS)
+        self._guesses.heads[thread] = stored
+        self._memory.headed(thread, stored)
+        return GUESS, None
+
     def _shown(self) -> None:
         """Insert-or-ignore inside a transaction, where a failed condition would cancel it: each attribute if absent."""
         first = {message.id: message for message in reversed(self._changes.shown)}
@@ -541,6 +593,10 @@ class Transaction:
         if change.finished is not None and active != change.finished:
             self._guesses.inactive.add(change.thread)
         return GUESS, None
+
+
+def _guess(old: Item | None) -> Verdict:
+    return GUESS, None
 
 
 def entry_named(entry: Mapping[str, Any]) -> str:

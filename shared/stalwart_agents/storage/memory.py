@@ -23,12 +23,16 @@ from .base import (
     PauseRecord,
     Position,
     Pruned,
+    RecordPosition,
     RunRecord,
     ShownMessage,
     Snapshot,
     delivery_due,
     pause_tool,
+    record_position,
+    text,
 )
+from .chain import Head, decided_at, head_after
 
 Key = tuple[str, ...]
 
@@ -198,6 +202,8 @@ class MemoryStorage(Transactional[_Tables]):
         self._indexes = _Indexes()
         self._events: dict[str, list[tuple[int, str]]] = {}
         self._event_ids = 0
+        self._decisions: dict[str, list[str]] = {}
+        self._heads: dict[str, Head] = {}
         self._secrets: dict[str, str] = {}
         self._shown: dict[str, ShownMessage] = {}
         self._feedback: dict[str, Feedback] = {}
@@ -245,6 +251,27 @@ class MemoryStorage(Transactional[_Tables]):
             start = bisect.bisect_right(log, after, key=lambda event: event[0])
             page = log[start : start + limit]
         return [(event_id, records.load(body)) for event_id, body in page]
+
+    def record(self, thread: str, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
+        records.check_limit(limit)
+        with self._lock:
+            kept = self._decisions.get(thread, [])
+        entries = [records.load(body) for body in kept]
+        return [entry for entry in entries if entry["seq"] > after][:limit]
+
+    def recorded(
+        self, since: float = 0.0, after: RecordPosition | None = None, limit: int = 1000
+    ) -> list[dict[str, Any]]:
+        records.check_limit(limit)
+        with self._lock:
+            kept = [body for bodies in self._decisions.values() for body in bodies]
+        entries = sorted(map(records.load, kept), key=record_position)
+        start = after or (since, "", 0)
+        return [entry for entry in entries if decided_at(entry) >= since and record_position(entry) > start][:limit]
+
+    def record_head(self, thread: str) -> Head | None:
+        with self._lock:
+            return self._heads.get(thread)
 
     def secret(self, name: str, candidate: str) -> str:
         with self._lock:
@@ -455,6 +482,13 @@ class MemoryStorage(Transactional[_Tables]):
             self._events.setdefault(thread, []).append((self._event_ids, body))
             ids.append(self._event_ids)
         return ids
+
+    def _head(self, tx: _Tables, thread: str) -> Head | None:
+        return self._heads.get(thread)
+
+    def _append_decision(self, tx: _Tables, entry: dict[str, Any]) -> None:
+        self._decisions.setdefault(entry["thread"], []).append(text(entry))
+        self._heads[entry["thread"]] = head_after(entry)
 
     def _show(self, tx: _Tables, messages: list[ShownMessage]) -> None:
         for message in messages:

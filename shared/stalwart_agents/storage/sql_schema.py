@@ -142,4 +142,21 @@ MIGRATIONS: list[str] = [
     ALTER TABLE pauses ADD COLUMN woken INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX pauses_wake ON pauses (wake_at) WHERE status = 'open' AND wake_at IS NOT NULL;
     """,
+    # 9: the decision record: each thread's decisions, numbered and chained (``storage.chain``), read by thread
+    # and, for an export, by time; and each thread's head, where its record ends.  A prune leaves both be.
+    """
+    CREATE TABLE decisions (
+        thread TEXT NOT NULL,
+        seq {integer} NOT NULL,
+        at {real} NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (thread, seq)
+    );
+    CREATE INDEX decisions_by_time ON decisions (at, thread, seq);
+    CREATE TABLE decision_heads (
+        thread TEXT PRIMARY KEY,
+        seq {integer} NOT NULL,
+        digest TEXT NOT NULL
+    );
+    """,
 ]
