@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from . import __version__
-from .errors import ConfigError, StorageError
+from .errors import BadRequest, ConfigError, StorageError
 from .http.boundary import LOOPBACK_HOSTS
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
     try:
         return COMMANDS.get(args.command, _serve)(args)
-    except (ConfigError, StorageError, ValueError) as exc:
+    except (ConfigError, StorageError, BadRequest, ValueError) as exc:
         print(f"stalwart: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 2
 
@@ -121,7 +121,7 @@ def _audit(args: argparse.Namespace) -> int:
     store = _opened_store(args, _named_config(args, "read the record of"), "read the record of")
     try:
         if args.action == "export":
-            since = record.since_of(args.since) if args.since else 0.0
+            since = record.since_of(args.since, "--since") if args.since else 0.0
             found = record.entries(store, since=since, thread=args.thread)
             for line in record.csv_rows(found) if args.format == "csv" else record.jsonl(found):
                 sys.stdout.write(line)

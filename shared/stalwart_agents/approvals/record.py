@@ -209,16 +209,22 @@ def _drained(buffer: io.StringIO) -> str:
     return text
 
 
-def since_of(text: str) -> float:
-    """``--since``: an ISO date or time (UTC where it names no zone), or seconds since the epoch."""
+def since_of(text: str, name: str = "since") -> float:
+    """``since`` (``--since``): an ISO date or time (UTC where it names no zone), or seconds since the epoch."""
+    seconds: float | None
     try:
-        return float(text)
+        seconds = float(text)
     except ValueError:
-        pass
+        seconds = _moment(text)
+    if seconds is None or not 0 <= seconds < 1e11:
+        example = "2026-12-01 or 2026-12-01T09:30Z"
+        raise BadRequest(f"{name} takes a date or time such as {example}, not {text!r}")
+    return seconds
+
+
+def _moment(text: str) -> float | None:
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise ValueError(
-            f"--since takes a date or time such as 2026-12-01 or 2026-12-01T09:30Z, not {text!r}"
-        ) from None
+        return None
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
