@@ -421,6 +421,13 @@ def test_every_http_route_answers_from_its_own_function(deployed, ledger):
     assert status == 200 and events.startswith("retry: 3000") and "event: pause" in events
     status, _, done = deployed.call("POST", "/threads/u-17/resume", approval(pause), claims=ALICE)
     assert status == 200 and json.loads(done)["steps"][-1]["result"]["charge_id"] == "ch-4411"
+    status, _, decided = deployed.call("GET", "/threads/u-17/decisions", claims=ALICE)
+    [entry] = json.loads(decided)["decisions"]
+    assert status == 200 and (entry["decision"], entry["by"]["verified"], entry["mine"]) == ("approve", "token", True)
+    operator = {"stalwart-operator-token": OPERATOR}
+    status, headers, exported = deployed.call("GET", "/audit", claims=ALICE, headers=operator)
+    assert status == 200 and headers["content-type"].startswith("application/jsonl")
+    assert [json.loads(line)["digest"] for line in exported.splitlines()] == [entry["digest"]]
     rolled = deployed.call(
         "POST", "/threads/u-17/rollback", claims=ALICE, headers={"stalwart-operator-token": OPERATOR}
     )
