@@ -18,9 +18,12 @@ from typing import Any
 from ..approvals.rules import LINK_ISSUER
 from .pause import CLOCK_CHANNEL, Pause, seconds_since
 
-RUNS = frozenset({"approve", "answer", "happened", "did_not_happen", "retry", "done_by_hand", "abandon"})
-"""Decisions after which the call (or its undo) goes on as the record says it runs."""
+RUNS = frozenset({"approve", "answer", "did_not_happen", "retry"})
+"""Decisions after which the call (or, for ``retry``, its undo) runs as the record says: approved, given its
+missing value, sent again since it did not happen, or tried again."""
 SLACK_ISSUER = "slack:"
+OPERATOR_CHANNEL = "operator"
+"""The channel of an operator's rollback, which the operator token let in."""
 
 
 def decided(
@@ -81,10 +84,13 @@ def who(principal: Mapping[str, Any] | None, answered: Mapping[str, Any]) -> dic
 
 def verified_by(principal: Mapping[str, Any] | None, channel: object) -> str:
     """How the answer's giver was known: ``token`` (a verified sign-in), ``link`` (a signed one-time link),
-    ``slack`` (Slack's signed request), ``clock`` (the deadline), or ``none`` (no sign-in: the caller's word)."""
+    ``slack`` (Slack's signed request), ``clock`` (the deadline), ``operator`` (the operator token, for a
+    rollback), or ``none`` (no sign-in: the caller's word)."""
     issuer = str(principal.get("iss", "")) if principal else ""
     if channel == CLOCK_CHANNEL and issuer.startswith("stalwart:clock"):
         return "clock"
+    if channel == OPERATOR_CHANNEL and principal is None:
+        return "operator"
     if issuer == LINK_ISSUER:
         return "link"
     if issuer.startswith(SLACK_ISSUER):

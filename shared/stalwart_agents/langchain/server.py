@@ -246,7 +246,7 @@ class GraphDoor:
             cancelled = {
                 _interrupt_of(p.id): resumed(asked.get(_interrupt_of(p.id)), p.kind, ROLLBACK, None, {})
                 for p in open_now
-                if _cancellable(p) and self._claimed_for_rollback(p.id)
+                if _cancellable(p) and self._claimed_for_rollback(p, run)
             }
             if cancelled:
                 self._invoke(_command(cancelled), user, "while rolling back")
@@ -446,10 +446,13 @@ class GraphDoor:
         """The pending interrupts of nodes declared safe to re-run (``rerun``), or of all the others."""
         return {i for i, node in self._nodes(thread).items() if (node in self.rerun) is rerun}
 
-    def _claimed_for_rollback(self, pause_id: str) -> bool:
-        answer = Answer(ROLLBACK, channel="operator").stored(None, self.clock())
+    def _claimed_for_rollback(self, pause: Pause, run: RunRecord) -> bool:
+        """Claim an open pause for the operator's rollback, recorded as their decision in the same commit."""
+        operator = Answer(ROLLBACK, channel="operator")
+        now = self.clock()
+        answered = _answered(run, pause, operator, {}, now)
         try:
-            self.storage.commit(Changes(claim=(pause_id, answer)))
+            self.storage.commit(Changes(claim=(pause.id, operator.stored(None, now)), events=[answered]))
         except PauseClosed:
             return False
         return True
