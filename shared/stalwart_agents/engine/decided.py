@@ -16,11 +16,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..approvals.rules import LINK_ISSUER
+from .delegation import MODEL
 from .pause import CLOCK_CHANNEL, Pause, seconds_since
 
 RUNS = frozenset({"approve", "answer", "did_not_happen", "retry"})
-"""Decisions after which the call (or, for ``retry``, its undo) runs as the record says: approved, given its
-missing value, sent again since it did not happen, or tried again."""
+"""Decisions after which a call runs: the one asked about (approved, given its missing value, or sent again because
+it did not happen), or, retrying a stuck undo, that undo.  ``happened`` (the call is taken as done, and not sent
+again), ``done_by_hand`` (a person undid it) and ``abandon`` (nothing more is undone) run nothing."""
 SLACK_ISSUER = "slack:"
 OPERATOR_CHANNEL = "operator"
 """The channel of an operator's rollback, which the operator token let in."""
@@ -63,7 +65,7 @@ def decided(
             "reasons": pause.reasons,
             "irreversible": pause.irreversible,
         },
-        "runs": {"tool": pause.tool, **runs} if taken else None,
+        "runs": {"tool": _running(pause), **runs} if taken else None,
         "edits": answered.get("edits") or [],
         "rules": list(rules),
         "approvals": None if approvals is None else {"given": approvals[0], "needed": approvals[1]},
@@ -96,6 +98,14 @@ def verified_by(principal: Mapping[str, Any] | None, channel: object) -> str:
     if issuer.startswith(SLACK_ISSUER):
         return "slack"
     return "token" if principal and principal.get("verified") else "none"
+
+
+def _running(pause: Pause) -> str:
+    """The tool a decision that runs something runs: a stuck undo's own tool on a retry, the model (as the thread's
+    log names it) for a turn passed on to it, else the pause's."""
+    if pause.kind == "saga_stuck" and pause.undo is not None:
+        return pause.undo["tool"]
+    return MODEL if pause.kind == "delegate" else pause.tool
 
 
 def _seconds(at: str) -> float:
