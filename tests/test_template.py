@@ -49,7 +49,7 @@ ROUTES = {
     "interrupts": [("GET", "/threads/{id}/interrupts"), ("GET", "/interrupts")],
     "resume": [("POST", "/threads/{id}/resume"), ("POST", "/interrupts/answers")],
     "stream": [("GET", "/threads/{id}/stream"), ("GET", "/threads/{id}/results/{run}/{key}")],
-    "rollback": [("POST", "/threads/{id}/rollback")],
+    "rollback": [("POST", "/threads/{id}/rollback"), ("GET", "/threads/{id}/decisions"), ("GET", "/audit")],
     "feedback": [("POST", "/threads/{id}/feedback")],
     "healthz": [("GET", "/healthz")],
     "config": [("GET", "/config.json")],
@@ -927,6 +927,7 @@ def index(name):
 
 def test_each_function_gets_only_what_its_route_does_to_the_table(template):
     table, by_id, live, inbox, wake = TABLE_ARN, index("by_id"), index("live"), index("inbox"), index("wake")
+    record = index("record")
     for name, function in functions(template).items():
         route = route_of(function)
         granted = actions(template, name, parameters=EVERYTHING)
@@ -945,6 +946,8 @@ def test_each_function_gets_only_what_its_route_does_to_the_table(template):
         assert actions(template, name, wake) == ({"dynamodb:Query"} if route == "clock" else set()), name
         # the inbox reads its index, then the pauses' runs and threads together, and nothing else does either
         assert actions(template, name, inbox) == ({"dynamodb:Query"} if route == "interrupts" else set()), name
+        # the decision record's export reads its index, and only the operator's function exports it
+        assert actions(template, name, record) == ({"dynamodb:Query"} if route == "rollback" else set()), name
         # and the clock the due pauses, read again by key (R#<run>) to leave out what the index had yet to drop
         batch = [s for s in statements(template, name, EVERYTHING) if "dynamodb:BatchGetItem" in as_list(s["Action"])]
         batched = {"interrupts": ["R#*", "T#*"], "clock": ["R#*"]}
@@ -965,7 +968,7 @@ def test_each_function_gets_only_what_its_route_does_to_the_table(template):
             for s in statements(template, name, EVERYTHING)
             if any(a.startswith("dynamodb:") for a in as_list(s["Action"]))
         ]
-        assert all(s["Resource"] in (table, by_id, live, inbox, wake) for s in tables), name
+        assert all(s["Resource"] in (table, by_id, live, inbox, wake, record) for s in tables), name
         if route == "clock":
             # it claims and moves wakes (UpdateItem), and expires a pause through the engine's commit, which writes
             # Put and Update (never a ConditionCheck, so not ConditionCheckItem: tests/test_clock_lambda.py records it)
