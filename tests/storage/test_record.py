@@ -42,6 +42,7 @@ def test_decisions_are_numbered_and_chained_in_the_commits_that_take_them(store:
     assert kept[0]["prev"] == GENESIS and [e["prev"] for e in kept[1:]] == [e["digest"] for e in kept[:-1]]
     assert all(e["digest"] == digest_of(e) for e in kept)
     assert store.record_head("a") == Head(3, kept[-1]["digest"]) and store.record_head("nobody") is None
+    assert store.record("a\x00") == [] and store.record_head("a\x00") is None  # no store fails on an id with a NUL
     assert [e["seq"] for e in store.record("a", after=1)] == [2, 3] and store.record("a", limit=1) == kept[:1]
 
     everything = store.recorded()

@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ..approvals import record
-from ..approvals.admission import Admission
+from ..approvals.admission import STORED_THREAD_MAX, Admission
 from ..approvals.batch import BatchAnswer, answer_many
 from ..approvals.card import card_of
 from ..approvals.cursor import CURSOR_PATTERN
@@ -42,6 +42,7 @@ from .declare import Declare
 from .edge import check_operator, is_operator, session_of, signed_resume
 from .json_answer import JsonAnswer
 from .schemas import (
+    NO_CONTROL,
     Answers,
     AnswersOut,
     CallKey,
@@ -390,7 +391,9 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         since: str | None = Query(
             None, max_length=40, description="decisions at or after: 2026-12-01, or epoch seconds"
         ),
-        thread: str | None = Query(None, max_length=223, description="one thread's record alone (its stored id)"),
+        thread: str | None = Query(
+            None, max_length=STORED_THREAD_MAX, pattern=NO_CONTROL, description="one thread's record (its stored id)"
+        ),
         format: Literal["jsonl", "csv"] = Query("jsonl", description="JSON lines (exact) or CSV"),
         after: str | None = Query(None, max_length=400, description="the `Stalwart-Next` of the page before"),
     ) -> Response:

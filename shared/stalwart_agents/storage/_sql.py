@@ -327,6 +327,8 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         return [(int(row["id"]), records.load(row["body"])) for row in rows]
 
     def record(self, thread: str, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
+        if self._unheld(thread):
+            return []
         with self._reading() as db:
             params = {"thread": thread, "after": after, "limit": records.check_limit(limit)}
             return [records.load(row["body"]) for row in self._execute(db, RECORD, params).fetchall()]
