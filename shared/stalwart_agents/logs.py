@@ -125,25 +125,26 @@ class RequestLog:
         try:
             await self.app(scope, receive, sending)
         finally:
-            route, thread = self._route(scope)
+            route, thread = route_of(self.routes(), scope)
             took = round((time.perf_counter() - started) * 1000, 1)
             event(logging.INFO, "request", method=scope["method"], route=route, thread=thread, status=status, ms=took)
 
-    def _route(self, scope: Scope) -> tuple[str, str | None]:
-        """The template of the route that takes this request (or takes its path by another method), and its
-        thread where it has one."""
-        found: tuple[BaseRoute, Scope] | None = None
-        for route in self.routes():
-            match, child = route.matches(scope)
-            if match == Match.FULL or (match == Match.PARTIAL and found is None):
-                found = route, child
-            if match == Match.FULL:
-                break
-        if found is None:
-            return UNMATCHED, None
-        route, child = found
-        thread = child.get("path_params", {}).get("thread")
-        return str(getattr(route, "path", UNMATCHED)), thread if isinstance(thread, str) else None
+
+def route_of(routes: Iterable[BaseRoute], scope: Scope) -> tuple[str, str | None]:
+    """The template of the route that takes this request (or takes its path by another method), and its thread
+    where it has one."""
+    found: tuple[BaseRoute, Scope] | None = None
+    for route in routes:
+        match, child = route.matches(scope)
+        if match == Match.FULL or (match == Match.PARTIAL and found is None):
+            found = route, child
+        if match == Match.FULL:
+            break
+    if found is None:
+        return UNMATCHED, None
+    route, child = found
+    thread = child.get("path_params", {}).get("thread")
+    return str(getattr(route, "path", UNMATCHED)), thread if isinstance(thread, str) else None
 
 
 def outcome(reply: Reply) -> None:

@@ -21,7 +21,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import ClientDisconnect
 from starlette.routing import Match
 
-from .. import logs
+from .. import logs, telemetry
 from ..approvals.principal import Principal
 from ..approvals.signature import verify_signature
 from ..errors import Forbidden, RunWaiting, StalwartError, Unauthorized
@@ -65,7 +65,8 @@ def guard(
     *,
     signed: Collection[str] = (),
 ) -> None:
-    """The middlewares, innermost first: sessions, CORS for the listed origins, the boundary, the request log.
+    """The middlewares, innermost first: sessions, CORS for the listed origins, the boundary, the request log, and
+    each request's span where telemetry is on.
 
     ``signed`` are the paths whose POSTs carry a signature of their sender's own (Slack's clicks), let through the
     boundary's origin and JSON checks (``boundary.py``)."""
@@ -89,6 +90,7 @@ def guard(
     hosts = LOOPBACK_HOSTS if hosts is None else hosts
     app.add_middleware(Boundary, hosts=hosts, origins=origins, public=PUBLIC, signed=signed)
     app.add_middleware(logs.RequestLog, routes=lambda: app.router.routes)
+    telemetry.current().trace_requests(app)
     handle_errors(app)
 
 
