@@ -186,5 +186,5 @@ def _under_pause(pause: Pause) -> tuple[Context | None, list[Link]]:
 
 
 def opened_ns(pause: Pause) -> int:
-    """When the pause opened, in nanoseconds since the epoch, from its ``created_at``."""
-    return int(datetime.fromisoformat(pause.created_at.replace("Z", "+00:00")).timestamp() * 1e9)
+    """When the pause opened, in nanoseconds since the epoch, from its ``created_at`` (kept to the millisecond)."""
+    return round(datetime.fromisoformat(pause.created_at.replace("Z", "+00:00")).timestamp() * 1000) * 1_000_000
