@@ -4,8 +4,8 @@ nothing and returns at once, so a service without telemetry pays a call per hook
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING
 
 from ..vocabulary import JSON
@@ -27,11 +27,7 @@ class ToolCall:
 
 
 NO_CALL = ToolCall()
-
-
-@contextmanager
-def _no_call() -> Iterator[ToolCall]:
-    yield NO_CALL
+NO_CALL_SPAN: AbstractContextManager[ToolCall] = nullcontext(NO_CALL)
 
 
 class Off:
@@ -47,7 +43,7 @@ class Off:
         self, tool: str, call_id: str, kind: str, arguments: Mapping[str, JSON]
     ) -> AbstractContextManager[ToolCall]:
         """The span of one tool call (``execute_tool {tool}``)."""
-        return _no_call()
+        return NO_CALL_SPAN
 
     def commit(self, store_url: str) -> AbstractContextManager[None]:
         """The span of one storage commit, named by the store's kind."""
