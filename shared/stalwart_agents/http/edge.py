@@ -28,6 +28,7 @@ from ..errors import Forbidden, RunWaiting, StalwartError, Unauthorized
 from .auth import bearer
 from .boundary import LOOPBACK_HOSTS, Boundary
 from .json_answer import JsonAnswer
+from .matched import UNMATCHED
 from .session import HEADER as SESSION_HEADER
 from .session import SessionMiddleware, Sessions, digest
 from .ticket import HEADER as TICKET_HEADER
@@ -210,6 +211,6 @@ def _hung_up(request: Request, exc: Exception) -> JSONResponse:
 
 
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-    route = getattr(request.scope.get("route"), "path", logs.UNMATCHED)  # the template: a link's path is a capability
+    route = getattr(request.scope.get("route"), "path", UNMATCHED)  # the template: a link's path is a capability
     log.exception("unexpected error on %s %s", request.method, route)
     return _error("internal", "the service failed on this request; its log has the details", 500)

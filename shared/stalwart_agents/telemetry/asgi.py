@@ -15,7 +15,7 @@ from starlette.datastructures import Headers
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..logs import route_of
+from ..http.matched import route_of
 
 
 class TracedRequests:

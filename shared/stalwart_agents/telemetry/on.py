@@ -5,18 +5,20 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from typing import TYPE_CHECKING
 
 from opentelemetry.metrics import MeterProvider
 from opentelemetry.trace import TracerProvider
 from starlette.applications import Starlette
 
-from .. import __version__
-from ..engine.pause import Pause
 from ..vocabulary import JSON
 from . import spans
 from .metrics import Instruments
 from .off import Off, ToolCall
 from .setup import providers
+
+if TYPE_CHECKING:
+    from ..engine.pause import Pause
 
 SCOPE = "stalwart_agents"
 CAPTURE = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
@@ -38,8 +40,8 @@ class On(Off):
         capture: bool = False,
     ) -> None:
         self.tracer_provider, self.meter_provider, self.owned = tracer_provider, meter_provider, owned
-        self.spans = spans.Spans(tracer_provider.get_tracer(SCOPE, __version__), capture=capture)
-        self.instruments = Instruments(meter_provider.get_meter(SCOPE, __version__))
+        self.spans = spans.Spans(tracer_provider.get_tracer(SCOPE), capture=capture)
+        self.instruments = Instruments(meter_provider.get_meter(SCOPE))
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str]) -> On:

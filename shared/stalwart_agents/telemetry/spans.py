@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from opentelemetry import context as otel_context
 from opentelemetry import propagate, trace
@@ -20,9 +21,11 @@ from opentelemetry.context import Context
 from opentelemetry.trace import Link, Span, SpanKind, Status, StatusCode, Tracer
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
-from ..engine.pause import Pause
 from ..vocabulary import JSON
 from .off import ToolCall
+
+if TYPE_CHECKING:
+    from ..engine.pause import Pause
 
 TURN = "stalwart.turn"
 APPROVAL = "stalwart.approval"
