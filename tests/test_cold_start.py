@@ -37,10 +37,11 @@ language is named."""
 
 LOADED = """
 import importlib.util, json, sys
+DEEP = ("opentelemetry.", "stalwart_agents.telemetry.")
 for name in {functions!r}:
     spec = importlib.util.spec_from_file_location("app_" + name, {root!r} + "/functions/" + name + "/app.py")
     spec.loader.exec_module(importlib.util.module_from_spec(spec))
-print(json.dumps(sorted({{m.split(".")[0] for m in sys.modules}})))
+print(json.dumps(sorted({{m.split(".")[0] for m in sys.modules}} | {{m for m in sys.modules if m.startswith(DEEP)}})))
 """
 
 
@@ -80,10 +81,32 @@ def stack(tmp_path, monkeypatch):
     }
 
 
+OPENTELEMETRY = (
+    "opentelemetry.sdk",
+    "opentelemetry.exporter",
+    "opentelemetry.proto",
+    "google",
+    "stalwart_agents.telemetry.on",
+)
+"""Loaded where an OTEL_* variable turns telemetry on.  (OpenTelemetry's API is not among them: FastAPI imports it
+itself, for spans of its own that the service turns off.)"""
+
+
 def test_with_tracing_off_no_function_imports_what_it_does_not_use(stack):
     imported = loaded(ROUTES + OTHERS, stack | {"POWERTOOLS_TRACE_DISABLED": "true"})
     assert "aws_lambda_powertools" in imported  # its logger and metrics are on
     assert imported.isdisjoint(LAZY), sorted(imported & set(LAZY))
+    assert not {m for m in imported if m.startswith(OPENTELEMETRY)}, sorted(
+        m for m in imported if m.startswith(OPENTELEMETRY)
+    )
+
+
+def test_with_an_otlp_endpoint_the_functions_load_the_sdk(stack):
+    imported = loaded(
+        ("messages",),
+        stack | {"POWERTOOLS_TRACE_DISABLED": "true", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"},
+    )
+    assert {"opentelemetry.sdk.trace", "stalwart_agents.telemetry.on"} <= imported
 
 
 def test_with_tracing_on_the_functions_still_trace(stack):

@@ -736,7 +736,9 @@ def test_the_layer_requirements_are_the_packages_runtime_dependencies():
     # and the Slack channel's SDK, which its functions post and check clicks with
     lambda_only = {name(r) for r in project["project"]["optional-dependencies"]["aws"]}
     assert lambda_only == {"mangum", "boto3", "aws-lambda-powertools", "slack-sdk"}
-    assert {name(r) for r in pinned} == runtime | lambda_only
+    # and OpenTelemetry's SDK and exporter (the otel extra), loaded where the stack's OtlpEndpoint is set
+    otel = {name(r) for r in project["project"]["optional-dependencies"]["otel"]}
+    assert {name(r) for r in pinned} == runtime | lambda_only | otel
 
 
 # ------------------------------------------------------------------ the table
@@ -898,6 +900,22 @@ def test_the_tracing_parameter_sets_lambdas_tracing_and_powertools_alike(templat
     for name in functions(template):
         disabled = environment(template, name, parameters)["POWERTOOLS_TRACE_DISABLED"]
         assert disabled == ("false" if tracing == "Active" else "true"), name
+
+
+@pytest.mark.parametrize("endpoint", ["", "https://otel.example.com:4318"])
+def test_the_otlp_endpoint_parameter_turns_opentelemetry_on_in_every_function(template, endpoint):
+    parameter = template["Parameters"]["OtlpEndpoint"]
+    assert parameter["Default"] == ""
+    pattern = re.compile(parameter["AllowedPattern"])
+    assert pattern.fullmatch(endpoint)
+    assert not pattern.fullmatch("https://otel.example.com/?key=secret") and not pattern.fullmatch("otel:4318")
+    for name in functions(template):
+        variables = environment(template, name, {"OtlpEndpoint": endpoint})
+        if endpoint:
+            assert variables["OTEL_EXPORTER_OTLP_ENDPOINT"] == endpoint, name
+            assert variables["OTEL_SERVICE_NAME"] == "stalwart-agents", name
+        else:
+            assert "OTEL_EXPORTER_OTLP_ENDPOINT" not in variables and "OTEL_SERVICE_NAME" not in variables, name
 
 
 def test_each_function_traces_and_writes_its_own_log_only(template):

@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypedDict, Unpack, cast
 
-from . import logs
+from . import logs, telemetry
 from .agent import Agent
 from .approvals import audit
 from .approvals.admission import STORED_THREAD_MAX, THREAD_MAX, Admission, enter, resolve
@@ -81,6 +81,7 @@ class Desk:
         """Told of each pause once an answer or the clock moved it, where channels posted it (``Channels.settled``),
         so a Slack message says who decided; set with the channels, wherever they announce from."""
         self.meter: Meter = meter or NoMeter()
+        telemetry.start(os.environ)
         self.clock = clock
         self.agents = _built_agents(config)
         _refuse_misnamed_rules(config, self.agents)
@@ -395,6 +396,7 @@ class Desk:
         """Tell ``on_interrupt`` (and the meter) of each pause; those it did not take."""
         for pause in pauses:
             self.meter.pause_opened(pause.kind)
+            telemetry.current().pause_opened(pause)
         if self.on_interrupt is None:
             return []
         notify = self.on_interrupt

@@ -16,13 +16,14 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Literal, get_args
 
-from starlette.routing import BaseRoute, Match
+from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .approvals.announce import Notify, not_notified
 from .config import AgentConfig
 from .engine.pause import Pause
 from .engine.reply import Reply
+from .http.matched import route_of
 
 LEVELS = ("debug", "info", "warning", "error")
 Format = Literal["text", "json"]
@@ -32,8 +33,6 @@ FIELDS = "fields"
 MAX_VALUE = 200
 """The most characters a field keeps: a thread id is at most this long; anything longer is cut."""
 NO_MODEL = "delegate pauses will offer the assistant, but none is set: give the agent a model: section"
-UNMATCHED = "-"
-"""The route of a request no route takes: its path is not logged."""
 
 log = logging.getLogger("stalwart_agents")
 log.addHandler(logging.NullHandler())  # a library: silent until the application (or stalwart serve) configures logging
@@ -125,25 +124,9 @@ class RequestLog:
         try:
             await self.app(scope, receive, sending)
         finally:
-            route, thread = self._route(scope)
+            route, thread = route_of(self.routes(), scope)
             took = round((time.perf_counter() - started) * 1000, 1)
             event(logging.INFO, "request", method=scope["method"], route=route, thread=thread, status=status, ms=took)
-
-    def _route(self, scope: Scope) -> tuple[str, str | None]:
-        """The template of the route that takes this request (or takes its path by another method), and its
-        thread where it has one."""
-        found: tuple[BaseRoute, Scope] | None = None
-        for route in self.routes():
-            match, child = route.matches(scope)
-            if match == Match.FULL or (match == Match.PARTIAL and found is None):
-                found = route, child
-            if match == Match.FULL:
-                break
-        if found is None:
-            return UNMATCHED, None
-        route, child = found
-        thread = child.get("path_params", {}).get("thread")
-        return str(getattr(route, "path", UNMATCHED)), thread if isinstance(thread, str) else None
 
 
 def outcome(reply: Reply) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from .. import telemetry
 from ..engine.pause import Pause, canonical
 from ..errors import StalwartError
 from .card import Card
@@ -116,7 +117,8 @@ class Webhook:
         self._lock = threading.Lock()
 
     def __call__(self, thread: str, pause: Pause) -> None:
-        self.deliver(*self.payload(thread, pause))
+        with telemetry.current().delivery("webhook", pause):
+            self.deliver(*self.payload(thread, pause))
 
     def payload(self, thread: str, pause: Pause) -> tuple[str, bytes]:
         """The delivery id and the JSON body.  The id depends on the URL, the pause and how far its deadline has
@@ -141,7 +143,9 @@ class Webhook:
         return delivery, canonical(body).encode()
 
     def deliver(self, delivery: str, body: bytes) -> None:
-        """POST ``body``; any 2xx is delivered.  Redirects are not followed: the signed body goes where it was sent."""
+        """POST ``body``; any 2xx is delivered.  Redirects are not followed: the signed body goes where it was sent.
+        Where telemetry is on, the ``traceparent`` header carries the delivery's span, in the trace the pause was
+        opened in, for the receiver to answer within."""
         import httpx  # here, not at import: only what posts pays for it (a route function's cold start does not)
 
         causes: list[str] = []
@@ -155,6 +159,7 @@ class Webhook:
                 "webhook-timestamp": str(now),
                 "webhook-signature": standard_signature(self._secret, delivery, now, body),
                 "User-Agent": USER_AGENT,
+                **telemetry.current().outgoing(),
             }
             try:
                 with self.client.stream("POST", self._url, content=body, headers=headers) as response:

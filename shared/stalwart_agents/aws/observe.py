@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .. import telemetry
 from .metrics import Meter, NoMeter, meter_from_environ
 
 if TYPE_CHECKING:
@@ -67,18 +68,23 @@ class Observer:
 
     @contextmanager
     def invocation(self, event: Mapping[str, Any], context: Any) -> Iterator[None]:
-        """The keys every line of this invocation carries: request id, thread, whether it is a cold start."""
+        """The keys every line of this invocation carries: request id, thread, whether it is a cold start.  At its
+        end, the spans and figures of OpenTelemetry this process configured are sent (``telemetry``): a frozen
+        Lambda sends nothing until its next invocation, which may never come."""
         keys = {
             "request_id": getattr(context, "aws_request_id", None),
             "thread": (event.get("pathParameters") or {}).get("id"),
             "cold_start": self.cold,
         }
         self.cold = False
-        if self.logger is None:
-            yield
-            return
-        with self.logger.append_context_keys(**{k: v for k, v in keys.items() if v is not None}):
-            yield
+        try:
+            if self.logger is None:
+                yield
+                return
+            with self.logger.append_context_keys(**{k: v for k, v in keys.items() if v is not None}):
+                yield
+        finally:
+            telemetry.current().flush()
 
     def info(self, message: str, **fields: Any) -> None:
         if self.logger is not None:

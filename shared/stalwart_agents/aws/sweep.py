@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cache, partial
 from typing import Any
 
+from .. import telemetry
 from ..desk import Desk
 from ..repeat import Repeating
 from ..storage import Pruned
@@ -70,8 +71,12 @@ class Sweeper(Repeating):
 
 
 def handler(event: Mapping[str, Any], context: object) -> dict[str, Any]:
-    """The Lambda entry, run on a schedule: the desk is built once, at cold start, from the environment."""
-    return sweep(_cold_start()).to_dict()
+    """The Lambda entry, run on a schedule: the desk is built once, at cold start, from the environment.  What it
+    traced is sent before the invocation ends (``telemetry``)."""
+    try:
+        return sweep(_cold_start()).to_dict()
+    finally:
+        telemetry.current().flush()
 
 
 @cache

@@ -33,6 +33,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, getaddresses, parseaddr
 from typing import TYPE_CHECKING, Any
 
+from .. import telemetry
 from ..approvals.card import Card
 from ..approvals.strings import Said, read, said, shipped
 from ..config import MailConfig, SmtpConfig
@@ -98,6 +99,10 @@ class Mail:
     def announce(self, pause: Pause, receipt: Receipt | None) -> Receipt:
         """Mail this event of ``pause``; a reminder or escalation replies to the first message ``receipt`` names.
         The receipt: this message's id, the first's, and the addresses that refused it where others took it."""
+        with telemetry.current().delivery("mail", pause):
+            return self._announce(pause, receipt)
+
+    def _announce(self, pause: Pause, receipt: Receipt | None) -> Receipt:
         first = (receipt or {}).get("first_message_id")
         first = first if isinstance(first, str) else None
         message = self.message(pause, first)

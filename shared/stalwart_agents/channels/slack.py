@@ -37,6 +37,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.signature import SignatureVerifier
 from slack_sdk.web import SlackResponse
 
+from .. import telemetry
 from ..approvals.card import Card, expired_of
 from ..approvals.principal import Principal
 from ..approvals.rules import about
@@ -111,6 +112,10 @@ class Slack:
 
     def announce(self, pause: Pause, receipt: Receipt | None) -> Receipt | None:
         """The card, as a new message; a reminder or the escalation, as a reply in its thread."""
+        with telemetry.current().delivery("slack", pause):
+            return self._announce(pause, receipt)
+
+    def _announce(self, pause: Pause, receipt: Receipt | None) -> Receipt | None:
         card = self.cards(pause)
         channel, ts = _message(receipt)
         if receipt is None or channel is None or ts is None:

@@ -20,6 +20,7 @@ import json
 from collections.abc import Sequence
 from typing import cast
 
+from .. import telemetry
 from ..storage import JournalEntry
 from ..tools.python import OutcomeUnknown, Tool
 from ..vocabulary import JSON
@@ -72,7 +73,7 @@ class Caller:
         return entry
 
     def _run(self, started: JournalEntry, tool: Tool, arguments: Sequence[Argument]) -> JournalEntry:
-        return self._ledger.finish(self._kept(_invoked(tool, arguments, started), tool, arguments))
+        return self._ledger.finish(self._kept(_traced(tool, arguments, started), tool, arguments))
 
     def _kept(self, outcome: JournalEntry, tool: Tool, arguments: Sequence[Argument]) -> JournalEntry:
         """The outcome as the journal may keep it: a result over the limit refused (failed, or a write's marker)."""
@@ -87,6 +88,17 @@ class Caller:
         said = f"{over.sentence}; {tool.name} ran, and is kept as done without its result, so it is never sent again"
         self._ledger.refuse(outcome.key, tool.name, arguments, over, "done", said)
         return outcome.replace(result=over.marker, error=said)
+
+
+def _traced(tool: Tool, arguments: Sequence[Argument], started: JournalEntry) -> JournalEntry:
+    """``_invoked``, in a span of its own where telemetry is on: a tool an MCP server defines is an extension, any
+    other a function, as the GenAI conventions name a tool's type."""
+    kind = "extension" if tool.definition else "function"
+    call = telemetry.current().tool_call(tool.name, started.idempotency_key or started.key, kind, keywords(arguments))
+    with call as traced:
+        outcome = _invoked(tool, arguments, started)
+        traced.ended(outcome.status, outcome.result, outcome.error)
+    return outcome
 
 
 def _invoked(tool: Tool, arguments: Sequence[Argument], started: JournalEntry) -> JournalEntry:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import NoReturn
 
+from .. import telemetry
 from ..agent import Agent
 from ..approvals.rules import DECLINES, approval, approved_by, owner_of, same_key
 from ..errors import (
@@ -76,6 +77,19 @@ class Engine:
         (a principal's key), where given, is who the thread must be, or become, the turn's: see ``_refuse_stranger``.
         ``asker`` is who that is, in words, for the cards of the run's pauses.
         """
+        with telemetry.current().turn(thread, agent.name):
+            return self._start(thread, text, agent, context, session, owner, asker)
+
+    def _start(
+        self,
+        thread: str,
+        text: str,
+        agent: Agent,
+        context: dict[str, JSON] | None,
+        session: str | None,
+        owner: str | None,
+        asker: str | None,
+    ) -> Reply:
         active = self._store.active_run(thread)
         if owner is not None:
             self._refuse_stranger(thread, owner)
@@ -133,9 +147,11 @@ class Engine:
             return self._answer(thread, answer, pause_id, session)
         except (NotAnApprover, AlreadyApproved) as refused:
             self._audit_refusal(thread, answer, refused.pause, refused)
+            telemetry.current().answer_refused(refused.code)
             raise
         except (InterruptStale, BadRequest, PauseExpired, EditRefused) as refused:
             self._audit_refusal(thread, answer, pause_id, refused)
+            telemetry.current().answer_refused(refused.code)
             raise
 
     def expire(self, thread: str, pause_id: str) -> Reply:
@@ -184,10 +200,13 @@ class Engine:
         check_token(answer, pause)
         edit = self._edit(snapshot, pause, answer)
         if edit is not None:
-            return self._take_edit(snapshot, edit, answer, others_open, session)
+            return self._observed(
+                snapshot.run, pause, answer, self._take_edit(snapshot, edit, answer, others_open, session)
+            )
         counted = self._counts_only(snapshot.run, pause, answer)
         stored = answer.stored(value, self._runtime.clock())
-        return self._take(snapshot, pause, answer, stored, others_open, session, counted=counted)
+        taken = self._take(snapshot, pause, answer, stored, others_open, session, counted=counted)
+        return self._observed(snapshot.run, pause, answer, taken, counted=counted)
 
     def _edit(self, snapshot: Snapshot, pause: Pause, answer: Answer) -> Edit | None:
         """The changes an approval makes to the call, judged (``edit.py``); None for an answer without any.  A
@@ -243,7 +262,9 @@ class Engine:
             raise InterruptStale("this pause has not reached a deadline that ends it")
         clock = Answer.expiry()
         stored = clock.stored(None, self._runtime.clock(), then=pause.on_expiry)
-        reply = self._take(snapshot, pause, clock, stored, others_open, None)
+        reply = self._observed(
+            snapshot.run, pause, clock, self._take(snapshot, pause, clock, stored, others_open, None)
+        )
         if late:
             raise PauseExpired(_expired_sentence(pause), reply=reply)
         return reply
@@ -286,15 +307,31 @@ class Engine:
         reply = self._runs.advance(lease, state, moved, session, (answered,), answering=pause.id)
         return replace(reply, answered=pause, answered_as=answer.decision)
 
+    def _governed(self, run: RunRecord, pause: Pause, answer: Answer) -> tuple[list[str], int]:
+        """The names of the approver rules that govern ``pause``, and how many people have approved it with
+        ``answer``: what the decision record and the approval span both say of a decision."""
+        rules = [rule.name for rule in self._runtime.agents[run.agent].approvers.governing(pause)]
+        return rules, len(RunState.approvals_of(run).get(pause.id, ())) + (answer.decision == "approve")
+
     def _decided(self, run: RunRecord, pause: Pause, answer: Answer, answered: Event) -> Event:
         """The answer's event, with what the decision record keeps of it: the rules that governed the pause, and
         how many people have approved it with this answer, where several must."""
-        rules = [rule.name for rule in self._runtime.agents[run.agent].approvers.governing(pause)]
-        approvals = None
-        if pause.approvals is not None:
-            given = len(RunState.approvals_of(run).get(pause.id, ())) + (answer.decision == "approve")
-            approvals = (given, pause.approvals["needed"])
+        rules, given = self._governed(run, pause, answer)
+        approvals = None if pause.approvals is None else (given, pause.approvals["needed"])
         return replace(answered, decision=decided(answered.body, pause, rules, approvals))
+
+    def _observed(self, run: RunRecord, pause: Pause, answer: Answer, reply: Reply, *, counted: bool = False) -> Reply:
+        """``reply``, once telemetry is told of the answer it took: the end of the wait for ``pause`` (its approval
+        span), or one approval counted of several."""
+        hooks = telemetry.current()
+        if not hooks.enabled:
+            return reply
+        rules, given = self._governed(run, pause, answer)
+        who = answer.who
+        approver = (who.issuer, who.subject) if who is not None and who.verified else None
+        decision = reply.answered_as or answer.decision
+        hooks.pause_decided(pause, decision, answer.channel, approver, rules, given, final=not counted)
+        return reply
 
     def _refuse_non_approver(self, run: RunRecord, pause: Pause, answer: Answer) -> None:
         """NotAnApprover, unless the pause's approver rules (or, where none governs it, ownership) allow the person.

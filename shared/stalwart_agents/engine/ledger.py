@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TypedDict, Unpack, cast
 
+from .. import telemetry
 from ..storage import Changes, Event, JournalEntry, PauseRecord, RunRecord
 from ..tools.python import Tool
 from ..tools.steps import StepFunction
@@ -242,7 +243,7 @@ class Ledger:
 
     def _open(self, pause: Pause) -> Pause:
         now = self._clock()
-        pause = replace(pause, deadline=self._timing(pause, now))
+        pause = replace(pause, deadline=self._timing(pause, now), traceparent=telemetry.current().traceparent())
         record, opened = opening(pause, now)
         parties = {} if self._parties is None else {pause.id: self._parties(pause)}
         self._lease.stage(pauses=(record,), events=(bounded(opened, self.limit),), parties=parties)

@@ -168,6 +168,10 @@ def _named(run: str, digest: str) -> str:
     return f"p{run.removeprefix('r')}.{digest[:24]}"
 
 
+TRACEPARENT = "traceparent"
+"""The key of a pause record's payload that keeps the trace it was opened in; read back into ``Pause.traceparent``
+alone, never into any JSON."""
+
 CLOCK_CHANNEL = "clock"
 """The channel, and the word for who answered, of the clock's answer to a pause at its deadline."""
 
@@ -218,6 +222,8 @@ class Pause:
 
     ``deadline`` is the pause's timing as kept (never in its JSON, which says ``expires_at``,
     ``on_expiry`` and ``escalation`` instead), and ``woken`` how many of its events the clock has done.
+    ``traceparent`` is the trace the pause was opened in, where telemetry was on (``telemetry/``): kept in its
+    record, never in its JSON, so its answer and deliveries, in whichever process, join that trace.
     """
 
     id: str
@@ -251,6 +257,7 @@ class Pause:
     deadline: Deadline | None = None
     woken: int = 0
     delivery: Delivery | None = field(default=None, compare=False, repr=False)
+    traceparent: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "label", self.label or self.tool)
@@ -353,7 +360,8 @@ class Pause:
         stored["labels"] = {a["name"]: a["label"] for a in kept if a.get("label", a["name"]) != a["name"]}
         stored["sources"] = {a["name"]: a["source"] for a in kept if "source" in a}
         delivery = cast("Delivery | None", record.delivery)
-        return cls(**stored, token=record.token, woken=record.woken, delivery=delivery)
+        traceparent = cast("str | None", record.payload.get(TRACEPARENT))
+        return cls(**stored, token=record.token, woken=record.woken, delivery=delivery, traceparent=traceparent)
 
     def record(self) -> PauseRecord:
         """The pause as a store keeps it: its JSON, less what the record's fields hold and what goes without saying
@@ -363,6 +371,8 @@ class Pause:
             payload.pop(derived, None)
         if self.deadline is not None:
             payload["deadline"] = self.deadline
+        if self.traceparent is not None:
+            payload[TRACEPARENT] = self.traceparent
         implied = {"id": self.id, "kind": self.kind, "thread": self.thread, "run": self.run, "step": self.step}
         implied |= {"answers": list(ANSWERS[self.kind]), "irreversible": False, "label": self.tool, "title": self.label}
         implied |= {"question": _asked(payload)} if self.kind == "confirm" else {}
@@ -422,4 +432,4 @@ _KIND_FIELDS = (
     "proposed",
     "edited_by",
 )
-_STORED = frozenset(spec.name for spec in fields(Pause)) - {"token", "delivery", "asked_by", "woken"}
+_STORED = frozenset(spec.name for spec in fields(Pause)) - {"token", "delivery", "asked_by", "woken", "traceparent"}

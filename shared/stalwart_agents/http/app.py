@@ -9,10 +9,11 @@ edge (``edge.py``), the thread routes and the inbox (``threads.py``), the pages
 
 from __future__ import annotations
 
+import inspect
 import os
 import secrets
 from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING, Literal, TypedDict, Unpack, cast
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack, cast
 
 from fastapi import FastAPI
 
@@ -179,6 +180,7 @@ def door_app(
         description="People in the loop: pauses, answers, rollbacks.",
         docs_url=None,
         redoc_url=None,
+        **_NO_NATIVE_TELEMETRY,
     )
     clicks = slack is not None and "slack" in routes
     edge.guard(app, Sessions(key), allowed_hosts, origins, signed=(SLACK_PATH,) if clicks else ())
@@ -213,4 +215,14 @@ def _webhook_of(notify: object) -> Webhook | None:
     return notify if isinstance(notify, Webhook) else None
 
 
+def _native_telemetry_off() -> dict[str, object]:
+    """FastAPI's own OpenTelemetry spans off, where its version has them: they carry the path sent, which for a
+    signed link is the capability itself, and the query string (a stream's ticket).  The service traces each
+    request by its route's template instead (``telemetry/asgi.py``)."""
+    if "telemetry" not in inspect.signature(FastAPI.__init__).parameters:
+        return {}
+    return {"telemetry": {"tracing": False, "metrics": False, "logs": False, "operation_spans": False}}
+
+
+_NO_NATIVE_TELEMETRY: dict[str, Any] = _native_telemetry_off()
 _UNNAMED: Described = {"agent": "", "description": "", "examples": []}

@@ -21,13 +21,14 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import ClientDisconnect
 from starlette.routing import Match
 
-from .. import logs
+from .. import logs, telemetry
 from ..approvals.principal import Principal
 from ..approvals.signature import verify_signature
 from ..errors import Forbidden, RunWaiting, StalwartError, Unauthorized
 from .auth import bearer
 from .boundary import LOOPBACK_HOSTS, Boundary
 from .json_answer import JsonAnswer
+from .matched import UNMATCHED
 from .session import HEADER as SESSION_HEADER
 from .session import SessionMiddleware, Sessions, digest
 from .ticket import HEADER as TICKET_HEADER
@@ -66,7 +67,8 @@ def guard(
     *,
     signed: Collection[str] = (),
 ) -> None:
-    """The middlewares, innermost first: sessions, CORS for the listed origins, the boundary, the request log.
+    """The middlewares, innermost first: sessions, CORS for the listed origins, the boundary, the request log, and
+    each request's span where telemetry is on.
 
     ``signed`` are the paths whose POSTs carry a signature of their sender's own (Slack's clicks), let through the
     boundary's origin and JSON checks (``boundary.py``)."""
@@ -90,6 +92,7 @@ def guard(
     hosts = LOOPBACK_HOSTS if hosts is None else hosts
     app.add_middleware(Boundary, hosts=hosts, origins=origins, public=PUBLIC, signed=signed)
     app.add_middleware(logs.RequestLog, routes=lambda: app.router.routes)
+    telemetry.current().trace_requests(app)
     handle_errors(app)
 
 
@@ -216,6 +219,6 @@ def _hung_up(request: Request, exc: Exception) -> JSONResponse:
 
 
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-    route = getattr(request.scope.get("route"), "path", logs.UNMATCHED)  # the template: a link's path is a capability
+    route = getattr(request.scope.get("route"), "path", UNMATCHED)  # the template: a link's path is a capability
     log.exception("unexpected error on %s %s", request.method, route)
     return _error("internal", "the service failed on this request; its log has the details", 500)

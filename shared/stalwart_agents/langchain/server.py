@@ -28,6 +28,7 @@ the rest; ``interrupts.py`` describes the pauses.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -37,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 from fastapi import FastAPI
 
+from .. import telemetry
 from ..approvals.admission import Admission, admit, enter
 from ..approvals.announce import Notify, announce
 from ..approvals.card import Verdict
@@ -123,6 +125,7 @@ class GraphDoor:
         self.graph = graph
         self.storage = open_storage(storage) if isinstance(storage, str) else storage
         self.on_interrupt = on_interrupt
+        telemetry.start(os.environ)
         self.turn, self.words, self.rerun, self.settled = turn, reply, frozenset(rerun), settled
         self.hold_seconds = hold_seconds
         self.clock, self.name, self.description = clock, name, description
@@ -225,6 +228,7 @@ class GraphDoor:
             return claimed.run
 
         with self._released(claimed_once(claim)):
+            telemetry.current().pause_decided(shown, answer.decision, answer.channel, _approver(answer), (), 0)
             if shown.kind == "outcome_unknown":
                 self._settle(thread, shown, answer.decision)
             else:
@@ -530,13 +534,15 @@ class GraphDoor:
         return committed
 
     def _open(self, pause: Pause, missed: list[NotNotified]) -> PauseRecord:
-        """Keep a new pause (another request may have kept it first) and announce it."""
+        """Keep a new pause (another request may have kept it first), with the trace it opened in, and announce it."""
+        pause = replace(pause, traceparent=telemetry.current().traceparent())
         record, event = opening(pause, self.clock())
         try:
             self.storage.commit(Changes(pauses=[record], events=[event]))
         except PauseExists as exc:
             current: PauseRecord = exc.current
             return current
+        telemetry.current().pause_opened(pause)
         if self.on_interrupt is not None:
             failed = announce(self.storage, self.on_interrupt, pause)
             missed.extend([failed] if failed else [])
@@ -611,6 +617,12 @@ _KEPT = "while taking an answer; the answer is kept and is given again on the ne
 def _open(entry: InboxEntry) -> Pause | None:
     """An inbox entry of a graph's thread as shown: every open pause (a graph's run has no moves to reach them)."""
     return Pause.from_record(entry.pause) if entry.pause.status == "open" else None
+
+
+def _approver(answer: Answer) -> tuple[str, str] | None:
+    """Who answered, as telemetry refers to them: a verified principal's issuer and subject."""
+    who = answer.who
+    return (who.issuer, who.subject) if who is not None and who.verified else None
 
 
 def _open_for(pause: PauseRecord, interrupt: str) -> bool:

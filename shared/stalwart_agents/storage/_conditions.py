@@ -17,6 +17,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from .. import telemetry
 from ..errors import JournalConflict, JournalExists, NotFound, PauseClosed, PauseExists, ThreadBusy, VersionConflict
 from . import _records as records
 from ._records import Row
@@ -179,7 +180,13 @@ class Transactional(ABC, Generic[Tx]):
 
     clock: Callable[[], float]
 
+    url: str
+
     def commit(self, changes: Changes) -> Committed:
+        with telemetry.current().commit(self.url):
+            return self._commit(changes)
+
+    def _commit(self, changes: Changes) -> Committed:
         rows = records.encoded(changes)
         thread, at, touched = None, self.clock(), set[str]()
         with self._transaction() as tx:

@@ -32,6 +32,7 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, HTTPClientError, NoCredentialsError, PartialCredentialsError
 from botocore.exceptions import ConnectionError as BotoConnectionError
 
+from .. import telemetry
 from ..errors import StalwartError, StorageError, StorageUnavailable, ValueTooLarge
 from . import _records as records
 from ._conditions import PauseOpen, ThreadFree
@@ -188,6 +189,10 @@ class DynamoStorage:
             self._client.close()
 
     def commit(self, changes: Changes) -> Committed:
+        with telemetry.current().commit(self.url):
+            return self._commit(changes)
+
+    def _commit(self, changes: Changes) -> Committed:
         rows = records.encoded(changes)
         if not changes:
             return Committed(None, [])
