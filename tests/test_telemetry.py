@@ -1,6 +1,7 @@
 """OpenTelemetry, in one process: the spans and figures of a turn, a pause, its delivery and its answer, read from
 the SDK's in-memory exporter and reader; and what no span may carry."""
 
+import hashlib
 import json
 import os
 import subprocess
@@ -20,8 +21,9 @@ from stalwart_agents.approvals.webhook import Webhook
 from stalwart_agents.engine.pause import Pause
 from stalwart_agents.errors import InterruptStale
 from stalwart_agents.http.app import make_app
+from stalwart_agents.storage import open_storage
+from stalwart_agents.storage.keys import approver_reference
 from stalwart_agents.telemetry.on import On
-from stalwart_agents.telemetry.spans import approver_reference
 from stalwart_agents.telemetry.switch import OFF
 
 from .conftest import ROOT, SHOP, present
@@ -177,7 +179,8 @@ def test_a_turn_and_its_answer_over_http_are_one_trace_with_the_wait_in_it(trace
     # the wait: from the pause's opening to its answer, under the turn it opened in
     assert approval.context.trace_id == trace_id and approval.parent.span_id == turn_span.context.span_id
     stored = present(desk.storage.get_pause(pause["id"]))
-    assert abs(approval.start_time - stored.created_at * 1e9) < 1e6  # opened, to the millisecond its JSON says
+    # opened when the pause was, to the millisecond its JSON says (which rounds: within two of the stored time)
+    assert abs(approval.start_time - stored.created_at * 1e9) < 2e6
     assert approval.end_time > approval.start_time
     assert approval.attributes["stalwart.pause.kind"] == "confirm"
     assert approval.attributes["gen_ai.tool.name"] == "charge_card"
@@ -243,11 +246,16 @@ def test_a_kept_trace_is_never_in_the_pause_json_nor_its_card(traced, ledger):
     assert not any("traceparent" in json.dumps(body, default=str) for body in shown)
 
 
-def test_an_approver_is_an_opaque_reference_that_names_the_same_person_alike():
-    reference = approver_reference("https://issuer.example", "ana")
+def test_an_approver_is_an_opaque_reference_that_names_the_same_person_alike_and_only_the_store_can_make():
+    store, other = open_storage("memory://"), open_storage("memory://")
+    reference = approver_reference(store, "https://issuer.example", "ana")
     assert len(reference) == 16 and "ana" not in reference
-    assert reference == approver_reference("https://issuer.example", "ana")
-    assert reference != approver_reference("https://issuer.example", "bo")
+    assert reference == approver_reference(store, "https://issuer.example", "ana")
+    assert reference != approver_reference(store, "https://issuer.example", "bo")
+    # keyed by the store's own secret: a list of candidate people tried without it matches nobody
+    assert reference != approver_reference(other, "https://issuer.example", "ana")
+    unkeyed = hashlib.sha256(json.dumps(["https://issuer.example", "ana"]).encode()).hexdigest()[:16]
+    assert reference != unkeyed
 
 
 def test_a_refused_answer_is_counted_by_its_code(traced, ledger):

@@ -69,6 +69,7 @@ from ..errors import (
     VersionConflict,
 )
 from ..storage import Changes, Event, InboxEntry, PauseRecord, RunRecord, ShownMessage, Storage, open_storage
+from ..storage.keys import approver_reference
 from ..vocabulary import JSON, RunStatus
 from .graph_state import Happened, ReplyWords, TurnInput, happened, last_words, said, tool_steps
 from .interrupts import Schemas, edit_in, inputs_of, judged, pause_of, resumed, schemas_of, unknown_of
@@ -228,7 +229,9 @@ class GraphDoor:
             return claimed.run
 
         with self._released(claimed_once(claim)):
-            telemetry.current().pause_decided(shown, answer.decision, answer.channel, _approver(answer), (), 0)
+            telemetry.current().pause_decided(
+                shown, answer.decision, answer.channel, _approver(self.storage, answer), (), 0
+            )
             if shown.kind == "outcome_unknown":
                 self._settle(thread, shown, answer.decision)
             else:
@@ -619,10 +622,10 @@ def _open(entry: InboxEntry) -> Pause | None:
     return Pause.from_record(entry.pause) if entry.pause.status == "open" else None
 
 
-def _approver(answer: Answer) -> tuple[str, str] | None:
-    """Who answered, as telemetry refers to them: a verified principal's issuer and subject."""
+def _approver(store: Storage, answer: Answer) -> str | None:
+    """Who answered, as telemetry refers to them: a verified principal, by a reference only the store can make."""
     who = answer.who
-    return (who.issuer, who.subject) if who is not None and who.verified else None
+    return approver_reference(store, who.issuer, who.subject) if who is not None and who.verified else None
 
 
 def _open_for(pause: PauseRecord, interrupt: str) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import threading
 import weakref
@@ -20,6 +21,7 @@ SECRET = "ids"
 PAUSE_ID = "pause id"
 THREAD_SCOPE = "thread scope"
 INBOX_CURSOR = "inbox cursor"
+APPROVER = "approver reference"
 """The purposes a key is derived for."""
 _kept: weakref.WeakKeyDictionary[SideTables, StoreKeys] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
@@ -54,3 +56,9 @@ def keys_of(store: SideTables) -> StoreKeys:
         with _lock:
             kept = _kept.setdefault(store, kept)
     return kept
+
+
+def approver_reference(store: SideTables, issuer: str, subject: str) -> str:
+    """Who answered, as telemetry names them: the same person always reads the same on one store, and nobody
+    without the store's secret can tell who it is, not even by trying a list of candidates."""
+    return keys_of(store).digest(APPROVER, json.dumps([issuer, subject])).hex()[:16]

@@ -71,14 +71,15 @@ class Off:
         pause: Pause,
         decision: str,
         channel: str,
-        approver: tuple[str, str] | None,
+        approver: str | None,
         rules: Sequence[str],
         given: int,
         *,
         final: bool = True,
     ) -> None:
         """An answer was taken: ``final`` where it ended the wait (a counted approval of several does not).
-        ``approver`` is (issuer, subject) of who answered, where a principal did."""
+        ``approver`` is the reference of who answered (``storage.keys.approver_reference``), where a verified
+        person did."""
         return None
 
     def answer_refused(self, code: str) -> None:

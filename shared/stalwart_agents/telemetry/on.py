@@ -83,7 +83,7 @@ class On(Off):
         pause: Pause,
         decision: str,
         channel: str,
-        approver: tuple[str, str] | None,
+        approver: str | None,
         rules: Sequence[str],
         given: int,
         *,

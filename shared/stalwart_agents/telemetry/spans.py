@@ -8,7 +8,6 @@ with a capability in it, nor an argument's or a result's value unless the team o
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -34,12 +33,6 @@ DB_SYSTEMS = {"sqlite": "sqlite", "postgres": "postgresql", "postgresql": "postg
 """A store URL's scheme, as ``db.system.name`` says it; any other (``memory``) is named as it is."""
 W3C = TraceContextTextMapPropagator()
 """What a pause keeps of its trace: the W3C ``traceparent``, whatever else the process propagates."""
-
-
-def approver_reference(issuer: str, subject: str) -> str:
-    """Who answered, as a span may say it: the same person always reads the same, and nobody can read the person
-    back from it without a list of candidates to try."""
-    return hashlib.sha256(json.dumps([issuer, subject]).encode()).hexdigest()[:16]
 
 
 def db_system(store_url: str) -> str:
@@ -131,7 +124,7 @@ class Spans:
         pause: Pause,
         decision: str,
         channel: str,
-        approver: tuple[str, str] | None,
+        approver: str | None,
         rules: Sequence[str],
         given: int,
         *,
@@ -150,7 +143,7 @@ class Spans:
         if pause.approvals is not None:
             attributes |= {"stalwart.approvals.given": given, "stalwart.approvals.needed": pause.approvals["needed"]}
         if approver is not None:
-            attributes["stalwart.approver"] = approver_reference(*approver)
+            attributes["stalwart.approver"] = approver
         if self.capture:
             attributes["gen_ai.tool.call.arguments"] = content({a["name"]: a["value"] for a in pause.arguments})
         parent, links = _under_pause(pause)
