@@ -41,6 +41,8 @@ export const PARTS = {
     // Issue 27: a value the reader may change before approving, and what was asked before a change.
     'edit-input', 'asked-value', 'edit-error', 'edit-reset',
   ],
+  // The disclosure that opens the thread's decision history.
+  'stalwart-chat': ['decisions'],
 };
 
 /** The inbox's strings, issue 16's and issue 25's (the card from any reader's side), and a deadline's, as shipped. */

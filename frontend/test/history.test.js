@@ -1,4 +1,5 @@
-// <stalwart-history> in a DOM (happy-dom): a thread's decisions as GET {base}/threads/{thread}/decisions lists them.
+// <stalwart-history> in a DOM (happy-dom): a thread's decisions as GET {base}/threads/{thread}/decisions lists
+// them, and the chat's disclosure that opens them.
 import { window } from './dom.js';
 import { $, $$, words, mount, violations } from './page.js';
 import assert from 'node:assert/strict';
@@ -198,4 +199,38 @@ test('the words are the page\'s strings', async () => {
   assert.equal(words($(el, '[part=history-title]')), 'Entscheidungen');
   assert.equal(words($(el, '[part=history-rule]')), 'Es entscheidet, wer gefragt hat');
   assert.match(words($(el, '[part=history-when]')), /in der App/);
+});
+
+// The chat's way in.
+
+test('the chat opens the thread\'s decisions in a disclosure, read only once it is opened, and again on each answer', async () => {
+  const fetcher = fakeFetch({
+    'GET /threads/t-9/interrupts': { thread: 't-9', waiting: [], not_notified: [] },
+    'GET /threads/t-9/decisions': record([decision(1, { mine: true })]),
+  });
+  const el = await mount('stalwart-chat', { fetcher, eventSource: (url) => new FakeEventSource(url) }, { thread: 't-9' });
+  const decisions = () => fetcher.calls.filter((call) => call.path.endsWith('/decisions')).length;
+  const details = $(el, 'details[part=decisions]');
+  assert.equal(words(details.querySelector('summary')), 'Decisions');
+  assert.equal(details.querySelector('stalwart-history'), null);
+  assert.equal(decisions(), 0, 'nothing read before it is asked for');
+  details.open = true;
+  details.dispatchEvent(new Event('toggle'));
+  await settle(el);
+  const inside = details.querySelector('stalwart-history');
+  await settle(inside);
+  assert.equal(inside.getAttribute('thread'), 't-9');
+  assert.equal(inside.fetcher, fetcher);
+  assert.ok(inside.getAttribute('exportparts').includes('history-entry'));
+  assert.equal(decisions(), 1);
+  assert.deepEqual($$(inside, '[part=history-what]').map(words), ['You approved: Charge 40.00 EUR to order 4411']);
+  FakeEventSource.opened[0].emit('answer', { type: 'answer', pause: 'p_2', decision: 'skip', title: 'x', outcome: 'taken', by_owner: true }, 1);
+  await settle(el);
+  await settle(inside);
+  assert.equal(decisions(), 2, 'a decision while it is open reads it again');
+  details.open = false;
+  details.dispatchEvent(new Event('toggle'));
+  await settle(el);
+  assert.equal(details.querySelector('stalwart-history'), null);
+  assert.deepEqual(await violations(), []);
 });

@@ -93,5 +93,12 @@ export default [
       cursor: pointer;
       color: var(--_accent);
     }
+    /* The disclosure's summary names the history: its own heading would say it twice. */
+    stalwart-history::part(history-title) {
+      display: none;
+    }
+    stalwart-history {
+      padding-top: calc(var(--_gap) / 2);
+    }
   `,
 ];
