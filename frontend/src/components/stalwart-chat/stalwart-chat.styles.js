@@ -97,8 +97,9 @@ export default [
     stalwart-history::part(history-title) {
       display: none;
     }
+    /* Under its summary, indented as far as the summary's words, so the list reads as the disclosure's, not the log's. */
     stalwart-history {
-      padding-top: calc(var(--_gap) / 2);
+      padding: calc(var(--_gap) / 2) 0 0 calc(var(--_gap) * 1.25);
     }
   `,
 ];

@@ -156,11 +156,11 @@ function renderDecision(decision) {
         </div>`
       : ''}
     <p part="history-rule" class="muted">${rules.length ? t('historyRule', { rules: rules.join(', ') }) : t('historyOwner')}</p>
-    <p part="history-when" class="muted">
-      ${at ? html`<time datetime=${at}>${whenText(at)}</time>` : ''}${channel ? html`<span> · ${channelText(channel)}</span>` : ''}${unverified
-        ? html`<span> (${t('historyUnverified')})</span>`
-        : ''}${waited ? html`<span> · </span><span part="history-wait">${t('historyWaited', { time: waited })}</span>` : ''}
-    </p>
+    <p part="history-when" class="muted">${joined([
+      at ? html`<time datetime=${at}>${whenText(at)}</time>` : '',
+      channel ? html`<span>${channelText(channel)}${unverified ? ` (${t('historyUnverified')})` : ''}</span>` : '',
+      waited ? html`<span part="history-wait">${t('historyWaited', { time: waited })}</span>` : '',
+    ])}</p>
   </li>`;
 }
 
@@ -189,6 +189,11 @@ export function recordOfDecision(decision) {
     mine,
     at: String(decision.at ?? ''),
   };
+}
+
+/** The pieces given, with " · " between them (a place the line may break). @param {unknown[]} pieces */
+function joined(pieces) {
+  return pieces.filter(Boolean).flatMap((piece, i) => (i ? [' · ', piece] : [piece]));
 }
 
 /** The channel a decision came through, in words; one the table lacks as given. @param {string} channel */

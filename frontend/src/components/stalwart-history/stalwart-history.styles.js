@@ -4,6 +4,9 @@ import { elementStyles } from '../../element.styles.js';
 export default [
   elementStyles,
   css`
+    :host {
+      padding: var(--_gap);
+    }
     .bar {
       display: flex;
       flex-wrap: wrap;
@@ -49,6 +52,10 @@ export default [
     }
     [part='history-what'] {
       margin: 0;
+    }
+    /* A time, a channel or a wait is not broken across lines: "waited 42 / sec" reads as two things. */
+    [part='history-when'] > * {
+      white-space: nowrap;
     }
     [part='history-approvals'] {
       font-weight: 600;
