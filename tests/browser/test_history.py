@@ -1,12 +1,14 @@
 """A thread's decision history in a real headless Chromium against a real `stalwart serve`: decisions made through
 the interface, then read in `<stalwart-history>` by the thread's owner (behind the chat's "Decisions" disclosure), by
-an operator (the element on its own, with the operator token), and by someone else (nothing).  Each view is
-photographed at phone and desk sizes, light and dark, into build/screenshots/, and axe-core finds no WCAG 2 A/AA
-violation in it."""
+an operator (the element on its own, with the operator token), and by someone else (nothing); and a record changed
+in the store, which the history says is not as written.  Each view is photographed at phone and desk sizes, light
+and dark, into build/screenshots/, and axe-core finds no WCAG 2 A/AA violation in it."""
 
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
 
 import httpx
 import pytest
@@ -65,6 +67,8 @@ def assert_accessible_here(page) -> None:
 
 
 def test_the_owner_approves_in_the_chat_and_reads_the_decision_in_its_history(browser, served):
+    """A service that signs no one in knows nobody: its record says "Someone", and that who it was was not checked,
+    where the chat's own record of the same decision (the page's, not the service's) says "You"."""
     context = browser.new_context(bypass_csp=True, viewport=SIZES["phone"])
     page = context.new_page()
     page.requests_made = []
@@ -79,13 +83,15 @@ def test_the_owner_approves_in_the_chat_and_reads_the_decision_in_its_history(br
     assert decisions_read(page) == [], "the history is not read before it is asked for"
 
     open_decisions(page)
-    assert len(decisions_read(page)) == 1
+    assert decisions_read(page), "read once opened (and again if the decision's event comes after)"
     history = page.locator(HISTORY)
-    assert entries(page).all_inner_texts() == [f"You approved: {TITLE}"]
+    assert entries(page).all_inner_texts() == [f"Someone approved: {TITLE}"]
     entry = history.locator("[part=history-entry]")
     assert entry.locator("[part=history-rule]").inner_text() == "No approver rule: the person who asked decides"
     when = entry.locator("[part=history-when]")
-    assert re.fullmatch(r".+ · in the app · waited \d+ sec", when.inner_text()), when.inner_text()
+    assert re.fullmatch(r".+ · in the app \(identity not checked\) · waited \d+ sec", when.inner_text()), (
+        when.inner_text()
+    )
     assert when.locator("time").get_attribute("datetime")
     assert history.locator("[part=history-broken]").count() == 0
     text = history.inner_text()
@@ -97,7 +103,10 @@ def test_the_owner_approves_in_the_chat_and_reads_the_decision_in_its_history(br
     say(page, "charge 40 to order 4412")
     answer(page, "Skip this step")
     entries(page).nth(1).wait_for()
-    assert entries(page).all_inner_texts() == [f"You approved: {TITLE}", "You skipped: Charge 40.00 EUR to order 4412"]
+    assert entries(page).all_inner_texts() == [
+        f"Someone approved: {TITLE}",
+        "Someone skipped: Charge 40.00 EUR to order 4412",
+    ]
     assert_accessible_here(page)
     looked_at(page, "owner", lambda p: entries(p).nth(1).wait_for())
     context.close()
@@ -161,3 +170,29 @@ def test_under_four_eyes_the_owner_and_an_operator_read_each_approval_and_someon
     mallory.context.close()
     refused = httpx.get(f"{four_eyes.base}/threads/{stored}/decisions", timeout=10)
     assert refused.status_code in (401, 404)
+
+
+def test_the_history_warns_when_the_record_was_changed_since_it_was_written(browser, served):
+    context = browser.new_context(bypass_csp=True, viewport=SIZES["phone"])
+    page = context.new_page()
+    page.goto(served.base + "/")
+    say(page, CHARGE)
+    answer(page, "Approve")
+    page.locator("stalwart-confirm").wait_for(state="detached")
+    open_decisions(page)
+    assert page.locator(f"{HISTORY} [part=history-broken]").count() == 0
+
+    # Someone with the store's keys makes the approval a skip.
+    with sqlite3.connect(served.storage.removeprefix("sqlite:///")) as db:
+        [(thread, seq, body)] = db.execute("SELECT thread, seq, body FROM decisions").fetchall()
+        changed = json.dumps({**json.loads(body), "decision": "skip"}, separators=(",", ":"))
+        db.execute("UPDATE decisions SET body = ? WHERE thread = ? AND seq = ?", (changed, thread, seq))
+    page.locator(f"{HISTORY} [part=history-refresh]").click()
+    broken = page.locator(f"{HISTORY} [part=history-broken]")
+    broken.wait_for()
+    assert broken.get_attribute("role") == "alert"
+    assert broken.inner_text().startswith("This record does not match what was written")
+    assert entries(page).all_inner_texts() == [f"Someone skipped: {TITLE}"], "what it now says, under the warning"
+    assert_accessible_here(page)
+    looked_at(page, "changed", lambda p: broken.wait_for())
+    context.close()
