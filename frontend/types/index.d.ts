@@ -285,7 +285,9 @@ export interface DecisionEntry {
   outcome: 'taken' | 'approval' | (string & {});
   /** An ask's answer. */
   value: unknown;
-  by: { issuer: string; subject: string; name: string | null; verified: Verified | (string & {}) } | null;
+  /** Who decided: the issuer and subject of their sign-in (null where there was none), their name as a card showed it,
+   * and how the service knew them. */
+  by: { issuer: string | null; subject: string | null; name: string | null; verified: Verified | (string & {}) };
   /** Whether the reader gave it. */
   mine: boolean;
   channel: Channel | (string & {});
@@ -295,6 +297,10 @@ export interface DecisionEntry {
   approvals: { given: number; needed: number } | null;
   /** The values changed before approving. */
   edits: Edit[];
+  /** The call as the person was shown it. */
+  shown?: { question: string; arguments: Argument[]; reasons: string[]; irreversible: boolean };
+  /** The call as it then runs: its changed arguments, or `as_shown`; null where the decision runs nothing. */
+  runs?: { tool: string; arguments?: Argument[]; as_shown?: true } | null;
   /** The digest of the entry before it, and its own (64 hex digits each). */
   prev: string;
   digest: string;
