@@ -63,6 +63,15 @@ export class Client {
   }
 
   /**
+   * The thread's decision record, oldest first: `{thread, intact, decisions}`, `intact` false where the service found
+   * the record changed since it was written.
+   * @param {string} thread
+   */
+  decisions(thread) {
+    return this.request('GET', thread, '/decisions');
+  }
+
+  /**
    * One page of what waits across threads, newest first; a filter or cursor left empty is not sent.
    * @param {{ kind?: string, tool?: string, limit?: number, cursor?: string }} [query]
    */

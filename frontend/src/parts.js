@@ -10,6 +10,10 @@ const NESTED = {
     'escalation', 'expired', 'edit-input', 'asked-value', 'edit-error', 'edit-reset',
   ],
   'stalwart-decision': ['decision', 'rule'],
+  'stalwart-history': [
+    'history', 'history-title', 'history-refresh', 'history-status', 'history-broken', 'history-empty', 'history-list',
+    'history-entry', 'history-what', 'history-approvals', 'history-changes', 'history-rule', 'history-when', 'history-wait',
+  ],
   'stalwart-rollback': ['rollback'],
   'stalwart-trace': ['trace'],
 };

@@ -203,6 +203,25 @@ export const shipped = Object.freeze({
   batchStale: '{title}: someone else answered first',
   batchNotYours: '{title}: not yours to answer',
   batchFailed: '{title}: not done, {message}',
+  // A thread's decision history: every decision on its pauses, oldest first, as the service keeps it.
+  historyTitle: 'Decisions',
+  historyEmpty: 'No decisions yet.',
+  historyBroken: 'This record does not match what was written: a decision in it was changed, removed or put out of order since. Do not rely on it, and tell the team running this service.',
+  historySomeone: 'Someone',
+  historyRule: 'Approver rule: {rules}',
+  historyOwner: 'No approver rule: the person who asked decides',
+  historyApprovals: '{given} of {needed} approvals',
+  historyChanges: 'Changed before approving:',
+  historyChange: '{label}: {from} → {to}',
+  historyWaited: 'waited {time}',
+  historyUnverified: 'identity not checked',
+  channel_http: 'in the app',
+  channel_link: 'through a one-time link',
+  channel_slack: 'in Slack',
+  channel_mail: 'by email',
+  channel_clock: 'by the deadline',
+  channel_python: 'from a program',
+  channel_langgraph: 'from a LangGraph program',
 });
 
 /** The strings in force: the shipped ones, with whatever `setStrings()` replaced. */

@@ -17,6 +17,17 @@ export const ELEMENTS = {
     ],
     slots: [],
   },
+  // A thread's decision history: who decided what on each pause, and whether the record is as it was written.
+  'stalwart-history': {
+    attributes: ['base', 'theme', 'thread'],
+    properties: ['fetcher'],
+    events: [],
+    parts: [
+      'history', 'history-title', 'history-refresh', 'history-status', 'history-broken', 'history-empty', 'history-list',
+      'history-entry', 'history-what', 'history-approvals', 'history-changes', 'history-rule', 'history-when', 'history-wait',
+    ],
+    slots: [],
+  },
 };
 
 /**
@@ -30,6 +41,8 @@ export const PARTS = {
     // Issue 27: a value the reader may change before approving, and what was asked before a change.
     'edit-input', 'asked-value', 'edit-error', 'edit-reset',
   ],
+  // The disclosure that opens the thread's decision history.
+  'stalwart-chat': ['decisions'],
 };
 
 /** The inbox's strings, issue 16's and issue 25's (the card from any reader's side), and a deadline's, as shipped. */
@@ -181,4 +194,23 @@ export const STRINGS = {
   batchStale: '{title}: someone else answered first',
   batchNotYours: '{title}: not yours to answer',
   batchFailed: '{title}: not done, {message}',
+  // A thread's decision history.
+  historyTitle: 'Decisions',
+  historyEmpty: 'No decisions yet.',
+  historyBroken: 'This record does not match what was written: a decision in it was changed, removed or put out of order since. Do not rely on it, and tell the team running this service.',
+  historySomeone: 'Someone',
+  historyRule: 'Approver rule: {rules}',
+  historyOwner: 'No approver rule: the person who asked decides',
+  historyApprovals: '{given} of {needed} approvals',
+  historyChanges: 'Changed before approving:',
+  historyChange: '{label}: {from} → {to}',
+  historyWaited: 'waited {time}',
+  historyUnverified: 'identity not checked',
+  channel_http: 'in the app',
+  channel_link: 'through a one-time link',
+  channel_slack: 'in Slack',
+  channel_mail: 'by email',
+  channel_clock: 'by the deadline',
+  channel_python: 'from a program',
+  channel_langgraph: 'from a LangGraph program',
 };

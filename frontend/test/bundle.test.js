@@ -9,14 +9,15 @@ import { build } from 'esbuild';
 import { options, outfile, packaged, packagedStrings, root, stringsJson } from '../scripts/bundle.js';
 import { shipped } from '../src/strings.js';
 
-// 25 KB until changing a call before approving it, and batches in the inbox, took the interface to its edge.
-const LIMIT = 26 * 1024;
+// 25 KB until changing a call before approving it, and batches in the inbox, took the interface to its edge;
+// 26 KB until a seventh element, a thread's decision history, came in.
+const LIMIT = 28 * 1024;
 
 test('the bundle is built (npm run build)', () => {
   assert.ok(existsSync(outfile), 'dist/agent-ui.js is missing: run npm run build');
 });
 
-test('the gzipped bundle is at most 26 KB', () => {
+test('the gzipped bundle is at most 28 KB', () => {
   const size = gzipSync(readFileSync(outfile)).length;
   assert.ok(size <= LIMIT, `gzipped bundle is ${size} bytes, over ${LIMIT}`);
 });

@@ -1,4 +1,4 @@
-// Types for @stalwart-agents/agent-ui.  Importing the package defines the six elements.
+// Types for @stalwart-agents/agent-ui.  Importing the package defines the seven elements.
 import { LitElement } from 'lit';
 
 /** Where an argument's value came from. */
@@ -259,6 +259,60 @@ export interface DecisionDetail {
   edits?: Record<string, unknown>;
 }
 
+/** How the service knew who decided: their sign-in token, a signed link, Slack, a mail reply, the clock, or nothing. */
+export type Verified = 'token' | 'link' | 'slack' | 'mail' | 'clock' | 'none';
+
+/** Where a decision came from. */
+export type Channel = 'http' | 'link' | 'slack' | 'mail' | 'clock' | 'python' | 'langgraph';
+
+/** One entry of a thread's decision record, as `GET {base}/threads/{thread}/decisions` lists it. */
+export interface DecisionEntry {
+  /** Its place in the record, from 1. */
+  seq: number;
+  /** When it was decided, and when the pause was asked (ISO 8601 times). */
+  at: string;
+  asked_at: string;
+  /** Seconds between the two. */
+  waited: number;
+  pause: string;
+  run: string;
+  kind: PauseKind;
+  tool: string;
+  /** The call, in words. */
+  title: string;
+  decision: Answer | 'expired' | 'edited' | (string & {});
+  /** `approval`: one approval of several (four eyes), which runs nothing yet. */
+  outcome: 'taken' | 'approval' | (string & {});
+  /** An ask's answer. */
+  value: unknown;
+  /** Who decided: the issuer and subject of their sign-in (null where there was none), their name as a card showed it,
+   * and how the service knew them. */
+  by: { issuer: string | null; subject: string | null; name: string | null; verified: Verified | (string & {}) };
+  /** Whether the reader gave it. */
+  mine: boolean;
+  channel: Channel | (string & {});
+  /** The approver rules that governed it; none where the thread's owner decides. */
+  rules: string[];
+  /** Where more than one person decides: approvals given with this one, and needed. */
+  approvals: { given: number; needed: number } | null;
+  /** The values changed before approving. */
+  edits: Edit[];
+  /** The call as the person was shown it. */
+  shown?: { question: string; arguments: Argument[]; reasons: string[]; irreversible: boolean };
+  /** The call as it then runs: its changed arguments, or `as_shown`; null where the decision runs nothing. */
+  runs?: { tool: string; arguments?: Argument[]; as_shown?: true } | null;
+  /** The digest of the entry before it, and its own (64 hex digits each). */
+  prev: string;
+  digest: string;
+}
+
+/** A thread's decision record: `intact` is false where the service found it changed since it was written. */
+export interface DecisionHistory {
+  thread: string;
+  intact: boolean;
+  decisions: DecisionEntry[];
+}
+
 export type StalwartDecisionEvent = CustomEvent<DecisionDetail>;
 
 export type Theme = 'light' | 'dark';
@@ -299,7 +353,10 @@ export type StringKey =
   | 'expiredSkip' | 'expiredCancel' | 'outcome_expired' | 'recordExpired' | 'requestExpired' | 'linkNothingDone'
   | 'origin_edited' | 'origin_edited_by' | 'reason_edited' | 'mailNew' | 'mailReminder' | 'mailOverdue' | 'approveEdited' | 'approveEditedIrreversible' | 'editAsked' | 'editReset' | 'editNumber' | 'editInteger' | 'editChange' | 'recordApproveEdited' | 'recordApproveEditedBy' | 'recordEdited' | 'recordEditedBy'
   | 'batchSelect' | 'batchSelectCall' | 'batchSelected' | 'batchOneTool' | 'batchApprove' | 'batchSkip' | 'batchClear' | 'batchSure_approve' | 'batchSure_skip'
-  | 'batchBack' | 'batchTotal' | 'batchIrreversible' | 'batchDone_approve' | 'batchDone_skip' | 'batchTaken' | 'batchStale' | 'batchNotYours' | 'batchFailed';
+  | 'batchBack' | 'batchTotal' | 'batchIrreversible' | 'batchDone_approve' | 'batchDone_skip' | 'batchTaken' | 'batchStale' | 'batchNotYours' | 'batchFailed'
+  | 'historyTitle' | 'historyEmpty' | 'historyBroken' | 'historySomeone' | 'historyRule' | 'historyOwner' | 'historyApprovals'
+  | 'historyChanges' | 'historyChange' | 'historyWaited' | 'historyUnverified'
+  | 'channel_http' | 'channel_link' | 'channel_slack' | 'channel_mail' | 'channel_clock' | 'channel_python' | 'channel_langgraph';
 
 export type Strings = Record<StringKey, string>;
 
@@ -377,6 +434,19 @@ export declare class StalwartInbox extends StalwartElement {
   refresh(): Promise<void>;
 }
 
+/** A thread's decision history, oldest first, and a warning where the record was changed since it was written. */
+export declare class StalwartHistory extends StalwartElement {
+  /** Where the backend's routes are; "" for the page's own origin. */
+  base: string;
+  /** The thread whose decisions are shown. */
+  thread: string;
+  /** Makes every request; `fetch` by default.  Set it to add `Authorization: Bearer` (the thread's owner) or
+   * `Stalwart-Operator-Token` (an operator). */
+  fetcher: typeof fetch;
+  /** Read the thread's decisions again, in place of what is shown. */
+  refresh(): Promise<void>;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     'stalwart-chat': StalwartChat;
@@ -385,6 +455,7 @@ declare global {
     'stalwart-rollback': StalwartRollback;
     'stalwart-trace': StalwartTrace;
     'stalwart-inbox': StalwartInbox;
+    'stalwart-history': StalwartHistory;
   }
   interface HTMLElementEventMap {
     'stalwart-decision': StalwartDecisionEvent;

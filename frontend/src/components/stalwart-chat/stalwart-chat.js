@@ -16,7 +16,7 @@ export const THREAD_KEY = 'stalwart-thread';
 const KEPT = 200;
 /** The element's own reactive state, kept out of its public surface (and its manifest). */
 const STATE = Object.fromEntries(
-  ['entries', 'waiting', 'trace', 'text', 'sending', 'deciding', 'reconnecting', 'error', 'about'].map((name) => [name, { state: true }]),
+  ['entries', 'waiting', 'trace', 'text', 'sending', 'deciding', 'reconnecting', 'error', 'about', 'decisionsOpen'].map((name) => [name, { state: true }]),
 );
 /** Stream events after which what waits may have changed. */
 const CHANGES_WAITING = new Set(['pause', 'answer', 'run', 'rollback', 'recovered']);
@@ -50,6 +50,8 @@ const CHANGES_WAITING = new Set(['pause', 'answer', 'run', 'rollback', 'recovere
  * @csspart thumbs-notice - What a rating keeps (with the `thumbs` attribute).
  * @csspart status - Sending, waiting, reconnecting or an error, as a live status.
  * @csspart steps - The disclosure holding the thread's step trace.
+ * @csspart decisions - The disclosure holding the thread's decision history (`<stalwart-history>`, whose parts it
+ * exports), read only once it is opened and again on each decision while it is open.
  * @csspart composer - The message box and its Send button, disabled while a run waits for a decision.
  * @csspart citations - The region listing a reply's sources, hidden while no reply carries any.
  * @csspart sources - The list of sources inside it.
@@ -91,6 +93,8 @@ export class StalwartChat extends StalwartElement {
     /** @type {typeof fetch} */
     this.fetcher = globalThis.fetch;
     Object.assign(this, { entries: [], waiting: [], trace: [], text: '', sending: false, deciding: 0, reconnecting: false, error: '', about: null });
+    /** @internal whether the decision history is open (it is read only once it is) */
+    this.decisionsOpen = false;
     /** @internal @type {Link | null} */
     this.link = null;
     this.addEventListener('stalwart-decision', (event) => this.decide(/** @type {CustomEvent} */ (event)));
@@ -135,6 +139,18 @@ export class StalwartChat extends StalwartElement {
       <details part="steps">
         <summary>${t('traceTitle')}</summary>
         <stalwart-trace exportparts=${exported('stalwart-trace')} .events=${this.trace} theme=${theme}></stalwart-trace>
+      </details>
+      <details part="decisions" @toggle=${this.toggleDecisions}>
+        <summary>${t('historyTitle')}</summary>
+        ${this.decisionsOpen && this.link
+          ? html`<stalwart-history
+              exportparts=${exported('stalwart-history')}
+              base=${this.base}
+              thread=${this.link.thread}
+              .fetcher=${this.fetcher}
+              theme=${theme}
+            ></stalwart-history>`
+          : ''}
       </details>
       <div part="status" role="status" class=${this.error ? 'bad' : ''}>${this.statusText()}</div>
       <form part="composer" @submit=${this.submit}>
@@ -197,6 +213,11 @@ export class StalwartChat extends StalwartElement {
             </ul>`
         : ''}
     </section>`;
+  }
+
+  /** The decision history is drawn (and read) while its disclosure is open. @private @param {Event} event */
+  toggleDecisions(event) {
+    this.decisionsOpen = /** @type {HTMLDetailsElement} */ (event.currentTarget).open;
   }
 
   /** Put an example in the composer, for the person to send or change. @private @param {string} example */
@@ -316,7 +337,10 @@ export class StalwartChat extends StalwartElement {
   /** @private @param {string} type @param {Record<string, any>} body @param {string} id */
   streamed(type, body, id) {
     if (type === 'step') this.trace = [...this.trace, body].slice(-KEPT);
-    if (type === 'answer') this.recorded(body, id);
+    if (type === 'answer') {
+      this.recorded(body, id);
+      /** @type {import('../stalwart-history/stalwart-history.js').StalwartHistory | null} */ (this.renderRoot.querySelector('stalwart-history'))?.refresh();
+    }
     if (CHANGES_WAITING.has(type)) this.refresh();
   }
 

@@ -93,5 +93,13 @@ export default [
       cursor: pointer;
       color: var(--_accent);
     }
+    /* The disclosure's summary names the history: its own heading would say it twice. */
+    stalwart-history::part(history-title) {
+      display: none;
+    }
+    /* Under its summary, indented as far as the summary's words, so the list reads as the disclosure's, not the log's. */
+    stalwart-history {
+      padding: calc(var(--_gap) / 2) 0 0 calc(var(--_gap) * 1.25);
+    }
   `,
 ];
