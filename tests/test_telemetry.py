@@ -19,11 +19,12 @@ from stalwart_agents import Desk, telemetry
 from stalwart_agents.approvals.card import card_of
 from stalwart_agents.approvals.webhook import Webhook
 from stalwart_agents.engine.pause import Pause
-from stalwart_agents.errors import InterruptStale
+from stalwart_agents.errors import BadRequest, InterruptStale
 from stalwart_agents.http.app import make_app
 from stalwart_agents.storage import open_storage
 from stalwart_agents.storage.keys import approver_reference
 from stalwart_agents.telemetry.on import On
+from stalwart_agents.telemetry.setup import _sampler as sampler
 from stalwart_agents.telemetry.switch import OFF
 
 from .conftest import ROOT, SHOP, present
@@ -37,7 +38,7 @@ CALLER = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
 class Traced:
     def __init__(self, capture=False):
         self.spans, self.reader = InMemorySpanExporter(), InMemoryMetricReader()
-        tracer = TracerProvider()
+        tracer = TracerProvider(sampler=sampler({}))  # as the service samples where it sets the SDK up itself
         tracer.add_span_processor(SimpleSpanProcessor(self.spans))
         self.on = On(tracer, MeterProvider(metric_readers=[self.reader]), capture=capture)
 
@@ -300,3 +301,27 @@ def test_a_failed_delivery_is_counted_by_channel(traced, ledger):
     assert deliver.attributes["stalwart.delivery.outcome"] == "failed"
     assert deliver.attributes["error.type"] == "WebhookError"
     assert traced.figures()["stalwart.deliveries.failed"] == [({"stalwart.channel": "webhook"}, 1)]
+
+
+def test_a_callers_unsampled_traceparent_hides_nothing_of_its_turn_nor_its_wait(traced, ledger):
+    """A caller the service does not trust may say "not sampled": the team still sees the turn and the wait."""
+    unsampled = CALLER[:-2] + "00"
+    desk = Desk.from_file(SHOP, storage="memory://")
+    with serving(make_app(desk)) as base:
+        pause = httpx.post(
+            f"{base}/threads/t-9/messages", json={"text": "charge 40 to order 4411"}, headers={"traceparent": unsampled}
+        ).json()["waiting"][0]
+        body = {"interrupt_id": pause["id"], "decision": "approve", "token": pause["token"]}
+        assert httpx.post(f"{base}/threads/t-9/resume", json=body).status_code == 200
+    assert traced.one("stalwart.turn") and traced.one("stalwart.approval")
+
+
+def test_an_exceptions_message_never_reaches_a_span_only_its_code(traced, ledger):
+    """An error's sentence may quote the turn, an argument or a query; a span says what kind of error it was."""
+    desk = Desk.from_file(SHOP, storage="memory://")
+    with pytest.raises(BadRequest):
+        desk.send("t-10", "charge 12345678901234567890 to order 4411")
+    turn = traced.one("stalwart.turn")
+    assert turn.attributes["error.type"] == "bad_request" and turn.status.status_code.name == "ERROR"
+    assert not any(span.events for span in traced.spans.get_finished_spans())
+    assert not any("12345678901234567890" in value for value in traced.every_value())

@@ -16,6 +16,7 @@ from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..http.matched import route_of
+from .spans import quiet_span
 
 
 class TracedRequests:
@@ -30,8 +31,8 @@ class TracedRequests:
         route, _ = route_of(self.routes(), scope)
         caller = propagate.extract(dict(Headers(scope=scope)))
         attributes = {"http.request.method": method, "http.route": route, "url.scheme": scope.get("scheme", "http")}
-        with self.tracer.start_as_current_span(
-            f"{method} {route}", context=caller, kind=SpanKind.SERVER, attributes=attributes
+        with quiet_span(
+            self.tracer, f"{method} {route}", context=caller, kind=SpanKind.SERVER, attributes=attributes
         ) as span:
 
             async def sending(message: Message) -> None:

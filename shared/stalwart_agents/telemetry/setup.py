@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from opentelemetry import metrics, trace
 from opentelemetry.metrics import MeterProvider
 from opentelemetry.trace import TracerProvider
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace.sampling import Sampler
 
 DEFAULT_SERVICE = "stalwart"
 
@@ -49,7 +53,7 @@ def _sdk(environ: Mapping[str, str]) -> Providers:
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
     resource = Resource.create({SERVICE_NAME: environ.get("OTEL_SERVICE_NAME") or DEFAULT_SERVICE})
-    tracer = SdkTracerProvider(resource=resource)
+    tracer = SdkTracerProvider(resource=resource, sampler=_sampler(environ))
     if _exports(environ, "OTEL_TRACES_EXPORTER"):
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
@@ -64,3 +68,14 @@ def _sdk(environ: Mapping[str, str]) -> Providers:
 
 def _exports(environ: Mapping[str, str], variable: str) -> bool:
     return environ.get(variable, "otlp").strip().lower() != "none"
+
+
+def _sampler(environ: Mapping[str, str]) -> Sampler | None:
+    """The team's sampler where ``OTEL_TRACES_SAMPLER`` names one; else every trace, whatever a caller's
+    ``traceparent`` says of sampling: the service faces callers it does not trust, and a caller's unsampled flag
+    must not hide their own turn, its call or its wait from the team."""
+    if environ.get("OTEL_TRACES_SAMPLER"):
+        return None
+    from opentelemetry.sdk.trace.sampling import ALWAYS_ON, ParentBased
+
+    return ParentBased(root=ALWAYS_ON, remote_parent_not_sampled=ALWAYS_ON)

@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from opentelemetry import context as otel_context
 from opentelemetry import propagate, trace
@@ -59,6 +59,24 @@ def outgoing() -> dict[str, str]:
     return carrier
 
 
+@contextmanager
+def quiet_span(tracer: Tracer, name: str, **options: Any) -> Iterator[Span]:
+    """A current span that an exception ends as an error named by its type (or our error's code) alone: an
+    exception's message may quote a turn's words, an argument or a request's query, which no span carries."""
+    with tracer.start_as_current_span(name, record_exception=False, set_status_on_exception=False, **options) as span:
+        try:
+            yield span
+        except BaseException as exc:
+            span.set_attribute("error.type", error_type(exc))
+            span.set_status(Status(StatusCode.ERROR))
+            raise
+
+
+def error_type(exc: BaseException) -> str:
+    code = getattr(exc, "code", None)
+    return code if isinstance(code, str) else type(exc).__name__
+
+
 def content(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
@@ -71,7 +89,7 @@ class Spans:
 
     @contextmanager
     def turn(self, thread: str, agent: str) -> Iterator[None]:
-        with self.tracer.start_as_current_span(TURN, attributes={"stalwart.agent": agent}):
+        with quiet_span(self.tracer, TURN, attributes={"stalwart.agent": agent}):
             yield
 
     @contextmanager
@@ -84,14 +102,14 @@ class Spans:
         }
         if self.capture:
             attributes["gen_ai.tool.call.arguments"] = content(arguments)
-        with self.tracer.start_as_current_span(f"{EXECUTE_TOOL} {tool}", attributes=attributes) as span:
+        with quiet_span(self.tracer, f"{EXECUTE_TOOL} {tool}", attributes=attributes) as span:
             yield _EndedCall(span, self.capture)
 
     @contextmanager
     def commit(self, store_url: str) -> Iterator[None]:
         system = db_system(store_url)
         attributes = {"db.system.name": system, "db.operation.name": "commit"}
-        with self.tracer.start_as_current_span(f"commit {system}", kind=SpanKind.CLIENT, attributes=attributes):
+        with quiet_span(self.tracer, f"commit {system}", kind=SpanKind.CLIENT, attributes=attributes):
             yield
 
     @contextmanager
