@@ -3,6 +3,7 @@ whole record's export for an operator alone, a page at a time."""
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import json
@@ -120,3 +121,10 @@ def test_the_export_is_the_operators_alone_and_pages_through_the_whole_record(ba
     bad = httpx.get(f"{base}/audit", params={"since": "yesterday"}, headers=operator, timeout=10)
     forged = httpx.get(f"{base}/audit", params={"after": "not-a-cursor"}, headers=operator, timeout=10)
     assert (bad.status_code, forged.status_code) == (400, 400) and "since" in bad.json()["message"]
+    made_up = [[0, "x", 1e400], [0, "x", 10**30], [0, "a\u0000b", 1], ["0", "x", 1], [0, "x", True], [1e400, "x", 1]]
+    for cursor in made_up:
+        after = base64.urlsafe_b64encode(json.dumps(cursor).encode()).decode()
+        refused = httpx.get(f"{base}/audit", params={"after": after}, headers=operator, timeout=10)
+        assert refused.status_code == 400 and refused.json()["error"] == "bad_request", (cursor, refused.text)
+    superscript = httpx.get(f"{base}/audit", params={"thread": "x", "after": "\u00b2"}, headers=operator, timeout=10)
+    assert superscript.status_code == 400

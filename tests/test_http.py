@@ -170,6 +170,8 @@ def test_health_config_and_openapi(client):
         "/threads/{thread}/stream",
         "/threads/{thread}/results/{run}/{key}",
         "/threads/{thread}/rollback",
+        "/threads/{thread}/decisions",
+        "/audit",
         "/threads/{thread}/feedback",
         "/healthz",
         "/config.json",

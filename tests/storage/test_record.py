@@ -14,7 +14,7 @@ from stalwart_agents.approvals.record import entries, verify
 from stalwart_agents.errors import PauseClosed, StorageUnavailable
 from stalwart_agents.storage import Changes, Event, Storage, open_storage, record_position, text
 from stalwart_agents.storage.chain import GENESIS, Head, digest_of
-from stalwart_agents.storage.dynamodb_items import record_key
+from stalwart_agents.storage.dynamodb_items import record_key, record_place, record_shard
 
 T0 = 1_800_000_000.0
 
@@ -43,6 +43,11 @@ def test_decisions_are_numbered_and_chained_in_the_commits_that_take_them(store:
     assert all(e["digest"] == digest_of(e) for e in kept)
     assert store.record_head("a") == Head(3, kept[-1]["digest"]) and store.record_head("nobody") is None
     assert store.record("a\x00") == [] and store.record_head("a\x00") is None  # no store fails on an id with a NUL
+    assert store.record_heads() == [("a", Head(3, kept[-1]["digest"])), ("b", store.record_head("b"))]
+    assert (
+        store.record_heads(after="a") == store.record_heads()[1:]
+        and store.record_heads(limit=1) == store.record_heads()[:1]
+    )
     assert [e["seq"] for e in store.record("a", after=1)] == [2, 3] and store.record("a", limit=1) == kept[:1]
 
     everything = store.recorded()
@@ -103,31 +108,51 @@ def test_writers_deciding_at_once_in_one_thread_leave_one_unbroken_chain(store: 
 
 
 def rewrite(store: Storage, thread: str, seq: int, entry: dict[str, Any] | None) -> None:
-    """Change (or, with None, remove) one stored entry behind the store's back, as someone with the database's
-    credentials could."""
+    """Put ``entry`` (or, with None, remove the one) at ``thread``'s ``seq`` behind the store's back, as someone with
+    the database's credentials could: an entry changed, removed, or copied under another key."""
     body = None if entry is None else text(entry)
     if store.url.startswith("memory"):
-        kept: list[str] = store._decisions[thread]  # type: ignore[attr-defined]
+        kept: list[str] = store._decisions.setdefault(thread, [])  # type: ignore[attr-defined]
         if body is None:
             del kept[seq - 1]
+        elif seq > len(kept):
+            kept.append(body)
         else:
             kept[seq - 1] = body
     elif store.url.startswith("dynamodb"):
-        client, key = store._client, record_key(thread, seq)  # type: ignore[attr-defined]
+        client, key, table = store._client, record_key(thread, seq), store.table  # type: ignore[attr-defined]
         if body is None:
-            client.delete_item(TableName=store.table, Key=key)  # type: ignore[attr-defined]
+            client.delete_item(TableName=table, Key=key)
         else:
-            values = {":b": {"S": body}}
-            table = store.table  # type: ignore[attr-defined]
-            client.update_item(
-                TableName=table, Key=key, UpdateExpression="SET body = :b", ExpressionAttributeValues=values
-            )
+            position = record_place((T0 + seq, thread, seq))
+            item = key | {"body": {"S": body}, "rk": {"S": record_shard(thread)}, "rt": {"S": position}}
+            client.put_item(TableName=table, Item=item)
     else:
-        statement = "UPDATE decisions SET body = :body WHERE thread = :thread AND seq = :seq"
+        statement = (
+            "INSERT INTO decisions (thread, seq, at, body) VALUES (:thread, :seq, :at, :body)"
+            " ON CONFLICT (thread, seq) DO UPDATE SET body = excluded.body"
+        )
         if body is None:
             statement = "DELETE FROM decisions WHERE thread = :thread AND seq = :seq"
         with store._transaction() as db:  # type: ignore[attr-defined]
-            store._execute(db, statement, {"thread": thread, "seq": seq, "body": body})  # type: ignore[attr-defined]
+            params = {"thread": thread, "seq": seq, "at": T0 + seq, "body": body}
+            store._execute(db, statement, params)  # type: ignore[attr-defined]
+
+
+def behead(store: Storage, thread: str) -> None:
+    """Remove the thread's head, which says where its record ends."""
+    if store.url.startswith("memory"):
+        del store._heads[thread]  # type: ignore[attr-defined]
+    elif store.url.startswith("dynamodb"):
+        store._client.delete_item(TableName=store.table, Key=record_key(thread))  # type: ignore[attr-defined]
+    else:
+        with store._transaction() as db:  # type: ignore[attr-defined]
+            store._execute(db, "DELETE FROM decision_heads WHERE thread = :thread", {"thread": thread})  # type: ignore[attr-defined]
+
+
+def strip(store: Storage) -> None:
+    for seq in (3, 2, 1):
+        rewrite(store, "t", seq, None)
 
 
 def swap(store: Storage, kept: list[dict[str, Any]]) -> None:
@@ -143,6 +168,10 @@ TAMPERS = {
     "removed": lambda store, kept: rewrite(store, "t", 2, None),
     "removed from the end": lambda store, kept: rewrite(store, "t", 3, None),
     "reordered": lambda store, kept: swap(store, kept),
+    "copied under another thread": lambda store, kept: rewrite(store, "ghost", 1, kept[1]),
+    "a whole thread made up": lambda store, kept: rewrite(store, "ghost", 1, kept[0] | {"thread": "ghost"}),
+    "every entry removed": lambda store, kept: strip(store),
+    "its head removed": lambda store, kept: behead(store, "t"),
 }
 
 
@@ -156,6 +185,7 @@ def test_verify_finds_an_entry_changed_removed_or_reordered(store: Storage, tamp
     TAMPERS[tamper](store, store.record("t"))
 
     after = verify(store)
-    assert not after.intact and {b.thread for b in after.breaks} == {"t"}, after.breaks
-    assert verify(store, "other").intact and not verify(store, "t").intact
+    broke = {b.thread for b in after.breaks}
+    assert not after.intact and broke <= {"t", "ghost"} and broke, after.breaks
+    assert verify(store, "other").intact and not all(verify(store, thread).intact for thread in broke)
     assert list(entries(store, thread="other")) == store.record("other")

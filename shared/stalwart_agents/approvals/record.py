@@ -14,6 +14,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -22,8 +23,11 @@ from typing import Any
 from ..errors import BadRequest
 from ..storage import Break, Head, Record, RecordPosition, record_position
 from ..storage.chain import broken, decided_at
+from ..vocabulary import CONTROL_CHARACTERS
+from .admission import STORED_THREAD_MAX
 
 PAGE = 500
+CONTROL = re.compile(f"[{CONTROL_CHARACTERS}]")
 FORMATS = ("jsonl", "csv")
 COLUMNS = (
     "thread",
@@ -86,10 +90,9 @@ def page(
     """Up to ``limit`` entries from where ``after`` (the previous page's cursor) left off, and the cursor of the
     next page: None where this page is the last."""
     if thread is not None:
-        start = _seq(after)
-        kept = [entry for entry in store.record(thread, start, limit) if decided_at(entry) >= since]
-        full = len(store.record(thread, start, limit)) == limit
-        return kept, str(kept[-1]["seq"]) if full and kept else None
+        read = store.record(thread, _seq(after), limit)
+        kept = [entry for entry in read if decided_at(entry) >= since]
+        return kept, str(read[-1]["seq"]) if len(read) == limit and read else None
     found = store.recorded(since, _position(after), limit)
     more = len(found) == limit
     return found, _cursor(record_position(found[-1])) if more else None
@@ -99,21 +102,31 @@ def _cursor(position: RecordPosition) -> str:
     return base64.urlsafe_b64encode(json.dumps(list(position)).encode()).decode().rstrip("=")
 
 
+NOT_A_CURSOR = "after: not the Stalwart-Next of an earlier page"
+
+
 def _position(cursor: str | None) -> RecordPosition | None:
     if cursor is None:
         return None
     try:
         at, thread, seq = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        return float(at), str(thread), int(seq)
     except (ValueError, TypeError):
-        raise BadRequest("after: not the Stalwart-Next of an earlier page") from None
+        raise BadRequest(NOT_A_CURSOR) from None
+    numbers = isinstance(at, (int, float)) and isinstance(seq, int) and not isinstance(seq, bool)
+    if not numbers or not 0 <= at < 1e11 or not 0 <= seq < 10**12 or not _an_id(thread):
+        raise BadRequest(NOT_A_CURSOR)
+    return float(at), thread, seq
+
+
+def _an_id(thread: object) -> bool:
+    return isinstance(thread, str) and len(thread) <= STORED_THREAD_MAX and not CONTROL.search(thread)
 
 
 def _seq(cursor: str | None) -> int:
     if cursor is None:
         return 0
-    if not cursor.isdigit() or len(cursor) > 12:
-        raise BadRequest("after: not the Stalwart-Next of an earlier page of this thread's record")
+    if not (cursor.isascii() and cursor.isdigit()) or len(cursor) > 12:
+        raise BadRequest(f"{NOT_A_CURSOR} of this thread's record")
     return int(cursor)
 
 
@@ -141,19 +154,35 @@ class Verified:
 
 
 def verify(store: Record, thread: str | None = None) -> Verified:
-    """Read each thread's record in its own order with its head, and name every place it is not as written."""
-    threads = [thread] if thread is not None else sorted({str(e.get("thread")) for e in entries(store)})
+    """Read each thread's record in its own order with its head, and name every place it is not as written.
+
+    The threads walked are those the store keeps entries or a head under, by their keys: an entry stored under a
+    thread its body does not name is read as that thread's, and no longer matches its digest.
+    """
+    heads = dict(_heads(store)) if thread is None else {}
+    threads = [thread] if thread is not None else sorted({str(e["thread"]) for e in entries(store)} | set(heads))
     breaks: list[Break] = []
-    heads: dict[str, Head] = {}
     count = 0
     for name in threads:
         kept = list(_thread_entries(store, name))
-        head = store.record_head(name)
+        head = heads.get(name) if thread is None else store.record_head(name)
         count += len(kept)
         breaks += broken(name, kept, head)
+        if kept and head is None:
+            breaks.append(Break(name, len(kept), "its head, where its record ends, is missing"))
         if head is not None:
             heads[name] = head
     return Verified(len(threads), count, breaks, heads)
+
+
+def _heads(store: Record) -> Iterator[tuple[str, Head]]:
+    after = ""
+    while True:
+        page = store.record_heads(after, PAGE)
+        yield from page
+        if len(page) < PAGE:
+            return
+        after = page[-1][0]
 
 
 def thread_intact(store: Record, thread: str) -> tuple[list[dict[str, Any]], bool]:

@@ -139,12 +139,13 @@ def append_events(count: int) -> str:
     return f"INSERT INTO events (thread, body) VALUES {rows} RETURNING id"
 
 
-RECORD = "SELECT body FROM decisions WHERE thread = :thread AND seq > :after ORDER BY seq LIMIT :limit"
+RECORD = "SELECT thread, seq, body FROM decisions WHERE thread = :thread AND seq > :after ORDER BY seq LIMIT :limit"
 RECORDED = (
-    "SELECT body FROM decisions WHERE at >= :since AND (at, thread, seq) > (:at, :thread, :seq)"
+    "SELECT thread, seq, body FROM decisions WHERE at >= :since AND (at, thread, seq) > (:at, :thread, :seq)"
     " ORDER BY at, thread, seq LIMIT :limit"
 )
 HEAD = "SELECT seq, digest FROM decision_heads WHERE thread = :thread"
+HEADS = "SELECT thread, seq, digest FROM decision_heads WHERE thread > :after ORDER BY thread LIMIT :limit"
 APPEND_DECISION = "INSERT INTO decisions (thread, seq, at, body) VALUES (:thread, :seq, :at, :body)"
 MOVE_HEAD = (
     "INSERT INTO decision_heads (thread, seq, digest) VALUES (:thread, :seq, :digest)"
@@ -331,7 +332,7 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             return []
         with self._reading() as db:
             params = {"thread": thread, "after": after, "limit": records.check_limit(limit)}
-            return [records.load(row["body"]) for row in self._execute(db, RECORD, params).fetchall()]
+            return [_entry(row) for row in self._execute(db, RECORD, params).fetchall()]
 
     def recorded(
         self, since: float = 0.0, after: RecordPosition | None = None, limit: int = 1000
@@ -339,11 +340,17 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         at, thread, seq = after if after is not None else (since, "", 0)
         params = {"since": since, "at": at, "thread": thread, "seq": seq, "limit": records.check_limit(limit)}
         with self._reading() as db:
-            return [records.load(row["body"]) for row in self._execute(db, RECORDED, params).fetchall()]
+            return [_entry(row) for row in self._execute(db, RECORDED, params).fetchall()]
 
     def record_head(self, thread: str) -> Head | None:
         with self._reading() as db:
             return self._head(db, thread)
+
+    def record_heads(self, after: str = "", limit: int = 1000) -> list[tuple[str, Head]]:
+        params = {"after": after, "limit": records.check_limit(limit)}
+        with self._reading() as db:
+            rows = self._execute(db, HEADS, params).fetchall()
+        return [(str(row["thread"]), Head(int(row["seq"]), str(row["digest"]))) for row in rows]
 
     def secret(self, name: str, candidate: str) -> str:
         return self._first_wins(SECRETS, name, candidate)
@@ -578,6 +585,12 @@ class SqlStorage(Transactional[Db], Generic[Db]):
     @abstractmethod
     def _migrate(self, db: Db, script: str) -> None:
         """Run one migration's statements inside ``db``'s transaction."""
+
+
+def _entry(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A decision as stored: its body, under the thread and seq of its row."""
+    entry: dict[str, Any] = records.load(row["body"])
+    return entry | {"thread": row["thread"], "seq": int(row["seq"])}
 
 
 def _inbox_entry(row: Mapping[str, Any]) -> InboxEntry:

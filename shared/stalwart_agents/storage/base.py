@@ -442,7 +442,9 @@ class Record(Protocol):
     """The decision record: each thread's decisions, append only and chained, kept apart from what a prune removes.
 
     A commit appends each event's ``decision`` after the thread's ``head``, one commit at a time per thread, so
-    the record's numbers rise without gaps however many workers decide at once.
+    the record's numbers rise without gaps however many workers decide at once.  An entry read back names the
+    thread and seq it is stored under, whatever its body says: an entry moved under another key no longer matches
+    its digest.
     """
 
     def record(self, thread: str, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
@@ -456,6 +458,10 @@ class Record(Protocol):
 
     def record_head(self, thread: str) -> Head | None:
         """Where the thread's record ends; None for a thread that never had a decision."""
+
+    def record_heads(self, after: str = "", limit: int = 1000) -> list[tuple[str, Head]]:
+        """Every thread's head, by thread, strictly after the thread ``after``: the threads a record has, whatever
+        its entries say, for a verifier to walk."""
 
 
 RecordPosition = tuple[float, str, int]

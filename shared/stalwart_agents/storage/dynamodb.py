@@ -83,6 +83,7 @@ from .dynamodb_items import (
     record_key,
     record_of,
     record_place,
+    recorded_entry,
     run_key,
     thread_key,
     update_expression,
@@ -129,6 +130,10 @@ UNAVAILABLE = {
 
 def _code(exc: ClientError) -> str:
     return str(exc.response.get("Error", {}).get("Code", ""))
+
+
+def _head(item: Item) -> Head:
+    return Head(number(item, "seq") or 0, plain(item.get("digest")) or GENESIS)
 
 
 def _backoff(attempt: int) -> float:
@@ -325,7 +330,7 @@ class DynamoStorage:
         terms = Terms()
         first, last = terms.value(f"D#{max(after, 0) + 1:012d}"), terms.value(f"D#{LAST_EVENT}")
         condition = f"{terms.equal('pk', f'A#{thread}')} AND {terms.name('sk')} BETWEEN {first} AND {last}"
-        return [records.load(plain(item.get("body"))) for item in self._query(limit, terms, condition)]
+        return [recorded_entry(item) for item in self._query(limit, terms, condition)]
 
     def recorded(
         self, since: float = 0.0, after: RecordPosition | None = None, limit: int = 1000
@@ -340,14 +345,27 @@ class DynamoStorage:
             condition = f"{terms.equal('rk', f'record#{shard}')} AND {terms.name('rt')} > {terms.value(start)}"
             request = {"KeyConditionExpression": condition, **terms.fields()}
             items = self._pages(TableName=self.table, IndexName="record", Limit=max(limit, 1), **request)
-            found += [records.load(plain(item.get("body"))) for item in itertools.islice(items, limit)]
+            found += [recorded_entry(item) for item in itertools.islice(items, limit)]
         return sorted(found, key=record_position)[:limit]
+
+    def record_heads(self, after: str = "", limit: int = 1000) -> list[tuple[str, Head]]:
+        """Each shard of the record index's heads read from ``after``, merged by thread."""
+        records.check_limit(limit)
+        found: list[tuple[str, Head]] = []
+        for shard in range(RECORD_SHARDS):
+            terms = Terms()
+            condition = terms.equal("rk", f"heads#{shard}")
+            condition += f" AND {terms.name('rt')} > {terms.value(after)}" if after else ""
+            request = {"KeyConditionExpression": condition, **terms.fields()}
+            items = self._pages(TableName=self.table, IndexName="record", Limit=max(limit, 1), **request)
+            found += [(item["pk"]["S"][2:], _head(item)) for item in itertools.islice(items, limit)]
+        return sorted(found, key=lambda head: head[0])[:limit]
 
     def record_head(self, thread: str) -> Head | None:
         item = self._read(record_key(thread))
         if item is None:
             return None
-        head = Head(number(item, "seq") or 0, plain(item.get("digest")) or GENESIS)
+        head = _head(item)
         self._memory.headed(thread, head)
         return head
 

@@ -182,8 +182,15 @@ def record_place(position: tuple[float, str, int]) -> str:
     return f"{at:018.6f}{RECORD_SEPARATOR}{thread}{RECORD_SEPARATOR}{seq:012d}"
 
 
-def record_shard(thread: str) -> str:
-    return f"record#{zlib.crc32(thread.encode('utf-8', 'surrogatepass')) % RECORD_SHARDS}"
+def record_shard(thread: str, of: str = "record") -> str:
+    """The record index's partition of a thread's entries (``record``) or of its head (``heads``)."""
+    return f"{of}#{zlib.crc32(thread.encode('utf-8', 'surrogatepass')) % RECORD_SHARDS}"
+
+
+def recorded_entry(item: Item) -> dict[str, Any]:
+    """A decision as stored: its body, under the thread and seq of its item's key."""
+    entry: dict[str, Any] = records.load(plain(item.get("body")))
+    return entry | {"thread": item["pk"]["S"][2:], "seq": int(item["sk"]["S"][2:])}
 
 
 def shard_of(thread: str) -> str:

@@ -23,7 +23,8 @@ One table holds everything, each item under a partition named by what it belongs
     F#<message id>    FEEDBACK              a thumb
     A#<thread>        D#<seq, 12 digits>    an entry of the thread's decision record (body: the entry's JSON;
                                             rk: a shard and rt: its time, thread and seq, for the record index)
-    A#<thread>        HEAD                  where the thread's decision record ends: seq and digest
+    A#<thread>        HEAD                  where the thread's decision record ends: seq and digest (rk: a
+                                            heads shard and rt: the thread, for the record index)
 
 A run's pauses and journal share its partition, so one strongly consistent
 Query reads all a replay needs.  Every item but a secret and the decision record carries ``expires``
@@ -51,7 +52,7 @@ active run needs.  TTL deletes
 expired items one by one, days later and in no order, so every read takes an
 expired item for absent: a thread that expired is wholly gone, and its id is new.  The decision record
 outlives it: its entries never expire, and the sparse ``record`` index lists every entry in ``RECORD_SHARDS``
-shards by time, for an export.
+shards by time, for an export, and every head in as many more by thread, for a verifier.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ TABLE: dict[str, Any] = {
                 {"AttributeName": "rk", "KeyType": "HASH"},
                 {"AttributeName": "rt", "KeyType": "RANGE"},
             ],
-            "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["body"]},
+            "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["body", "seq", "digest"]},
         },
     ],
     "BillingMode": "PAY_PER_REQUEST",

@@ -497,7 +497,8 @@ class Transaction:
             guessed = self._guesses.heads[thread]
             terms = Terms()
             held = terms.equal("seq", guessed.seq) if guessed.seq else terms.absent("pk")
-            stored = {"seq": head.seq, "digest": head.digest, TOKEN: self.token}
+            listed = {"rk": record_shard(thread, "heads"), "rt": thread}
+            stored = {"seq": head.seq, "digest": head.digest, **listed, TOKEN: self.token}
             request = {"Item": record_key(thread) | attributes(stored), "ConditionExpression": held}
             request |= {"ReturnValuesOnConditionCheckFailure": "ALL_OLD"} | terms.fields()
             what = f"the head of the decision record of thread {thread}"

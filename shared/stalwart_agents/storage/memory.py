@@ -256,7 +256,7 @@ class MemoryStorage(Transactional[_Tables]):
         records.check_limit(limit)
         with self._lock:
             kept = self._decisions.get(thread, [])
-        entries = [records.load(body) for body in kept]
+        entries = [records.load(body) | {"thread": thread} for body in kept]
         return [entry for entry in entries if entry["seq"] > after][:limit]
 
     def recorded(
@@ -264,14 +264,20 @@ class MemoryStorage(Transactional[_Tables]):
     ) -> list[dict[str, Any]]:
         records.check_limit(limit)
         with self._lock:
-            kept = [body for bodies in self._decisions.values() for body in bodies]
-        entries = sorted(map(records.load, kept), key=record_position)
+            kept = [(thread, body) for thread, bodies in self._decisions.items() for body in bodies]
+        entries = sorted((records.load(body) | {"thread": thread} for thread, body in kept), key=record_position)
         start = after or (since, "", 0)
         return [entry for entry in entries if decided_at(entry) >= since and record_position(entry) > start][:limit]
 
     def record_head(self, thread: str) -> Head | None:
         with self._lock:
             return self._heads.get(thread)
+
+    def record_heads(self, after: str = "", limit: int = 1000) -> list[tuple[str, Head]]:
+        records.check_limit(limit)
+        with self._lock:
+            heads = sorted(self._heads.items())
+        return [(thread, head) for thread, head in heads if thread > after][:limit]
 
     def secret(self, name: str, candidate: str) -> str:
         with self._lock:
