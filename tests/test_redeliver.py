@@ -179,17 +179,22 @@ def test_two_stalwart_serve_processes_redeliver_a_failed_pause_once(bank, down, 
     down.status = 200
     monkeypatch.setenv("STALWART_WEBHOOK_URL", down.url)
     monkeypatch.setenv("STALWART_WEBHOOK_SECRET", SECRET)
+    store = open_storage(bank)
+    run, failed = present(store.get_pause(pause_id)).run, delivery_of(store, pause_id)
+
+    def due_at(moment: float) -> None:
+        store.note_delivery(run, pause_id, {**failed, "next_at": moment})
+
+    # Rather than wait out FIRST_RETRY (and the looks between), the retry is due only once both workers are up,
+    # then at once, as if that time had passed: whichever looks first takes it, and the other never sends it.
+    due_at(time.time() + 3600)
     with stalwart_serve(BANK, "--storage", bank) as (base, _one), stalwart_serve(BANK, "--storage", bank) as (_, _two):
         assert down.tried[1:] == [], "not due yet: neither worker tried it while both started"
-        # Both workers look every few seconds; rather than wait out FIRST_RETRY, its retry falls due now, while
-        # both are up, as if that time had passed: whichever looks first takes it, and the other never sends it.
-        store = open_storage(bank)
-        run = present(store.get_pause(pause_id)).run
-        store.note_delivery(run, pause_id, {**delivery_of(store, pause_id), "next_at": time.time()})
-        store.close()
+        due_at(time.time())
         wait_for(lambda: len(down.got) == 1)
         wait_for(lambda: httpx.get(f"{base}/threads/t/interrupts").json()["not_notified"] == [])
         assert len(down.tried) == 2  # the request's attempt, then one of the two workers'
+    store.close()
     assert [got["interrupt"]["id"] for got in down.got] == [pause_id]
 
 
