@@ -2,7 +2,6 @@
 processes, and over real uvicorn with people signed in by HS256 tokens."""
 
 import contextlib
-import multiprocessing
 import textwrap
 import time
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ from stalwart_agents.reading import cel
 from stalwart_agents.serve import make_app
 
 from .conftest import ROOT
+from .racing import Act, Racing
 from .server import serving
 
 TEAM = "https://team.example"
@@ -487,43 +487,35 @@ def test_an_approval_counts_once_the_pause_is_answered_and_not_after(tmp_path, l
         assert len(ledger("charge")) == 1
 
 
-def approve_in_a_process(path, url, thread, pause_id, token, principal, barrier, results):
+def approver(path, url, principal) -> Act:
+    """A process's own Desk on ``url``, signed in as ``principal``; each round it approves the pause it is sent."""
     desk = Desk.from_file(path, storage=url)
-    barrier.wait(timeout=30)
-    try:
-        reply = desk.confirm(thread, "approve", waiting=pause_id, token=token, principal=principal)
-        results.put((principal.subject, reply.status))
-    except InterruptStale:
-        results.put((principal.subject, "stale"))
+
+    def approve(thread, pause_id, token):
+        try:
+            return principal.subject, desk.confirm(
+                thread, "approve", waiting=pause_id, token=token, principal=principal
+            ).status
+        except InterruptStale:
+            return principal.subject, "stale"
+
+    return approve
 
 
-def race(path, url, thread, pause, *people):
-    """Each person approves ``pause`` from a process of their own, all at the same moment; what each got."""
-    spawn = multiprocessing.get_context("spawn")
-    barrier, results = spawn.Barrier(len(people)), spawn.Queue()
-    workers = [
-        spawn.Process(
-            target=approve_in_a_process, args=(path, url, thread, pause.id, pause.token, who, barrier, results)
-        )
-        for who in people
-    ]
-    for worker in workers:
-        worker.start()
-    got = dict(results.get(timeout=60) for _ in workers)
-    for worker in workers:
-        worker.join(timeout=30)
-    return got
+def racing(path, url, *people) -> Racing:
+    """A process of its own for each person, kept for the test: each round, all approve a pause at the same moment."""
+    return Racing(approver, *((path, url, who) for who in people))
 
 
 @pytest.mark.timeout(180)
 def test_two_final_approvals_racing_from_two_processes_run_the_call_once(tmp_path, ledger):
     path, url = shop(tmp_path, FOUR_EYES), f"sqlite:///{tmp_path / 'runs.db'}"
     rounds = 4
-    with Desk.from_file(path, storage=url) as desk:
+    with Desk.from_file(path, storage=url) as desk, racing(path, url, FRANK, GINA) as frank_and_gina:
         for n in range(rounds):
             pause = charge(desk, f"final-{n}", 40)
             desk.confirm(f"final-{n}", "approve", waiting=pause.id, token=pause.token, principal=FIONA)
-            got = race(path, url, f"final-{n}", pause, FRANK, GINA)
+            got = dict(frank_and_gina.round(f"final-{n}", pause.id, pause.token))
             assert sorted(got.values()) == ["done", "stale"], got
         assert len(ledger("charge")) == rounds
         for n in range(rounds):
@@ -534,10 +526,10 @@ def test_two_final_approvals_racing_from_two_processes_run_the_call_once(tmp_pat
 @pytest.mark.timeout(180)
 def test_two_first_approvals_racing_from_two_processes_count_one_and_take_the_other(tmp_path, ledger):
     path, url = shop(tmp_path, FOUR_EYES), f"sqlite:///{tmp_path / 'runs.db'}"
-    with Desk.from_file(path, storage=url) as desk:
+    with Desk.from_file(path, storage=url) as desk, racing(path, url, FRANK, GINA) as frank_and_gina:
         for n in range(3):
             pause = charge(desk, f"first-{n}", 40)
-            got = race(path, url, f"first-{n}", pause, FRANK, GINA)
+            got = dict(frank_and_gina.round(f"first-{n}", pause.id, pause.token))
             assert sorted(got.values()) == ["done", "waiting"], got
             records: list[dict[str, Any]] = desk.history(f"first-{n}")
             assert sorted(r["outcome"] for r in records) == ["approval", "taken"]

@@ -64,6 +64,9 @@ def guided(sam_tools, tmp_path, lines):
         "AWS_CONFIG_FILE": str(tmp_path / "no-config"),
         "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "no-credentials"),
         "AWS_ENDPOINT_URL": f"http://127.0.0.1:{refused_port()}",
+        # one try: botocore would otherwise retry the refused connection with backoff for seconds before it says so
+        "AWS_MAX_ATTEMPTS": "1",
+        "AWS_RETRY_MODE": "standard",
     }
     environ = {k: v for k, v in env.items() if k not in ("AWS_PROFILE", "AWS_SESSION_TOKEN")} | offline
     done = subprocess.run(

@@ -3,6 +3,7 @@
 import httpx
 import pytest
 
+from stalwart_agents import Desk
 from stalwart_agents.serve import make_app
 
 from .conftest import SHOP
@@ -18,10 +19,22 @@ def cluster():
         yield started
 
 
+WAIT = 1.0
+"""Seconds a request waits for a connection of the store's pool before it answers 503 (5 by default): the server is
+down, so each request below waits that long in full, and this one second is as telling as five."""
+
+
 @pytest.mark.timeout(120)
 def test_postgres_stopped_mid_run_answers_503_and_every_paused_run_resumes_after_restart(cluster, ledger):
-    url = cluster.create_database("outage")
-    with serving(make_app(SHOP, storage=url)) as base, httpx.Client(base_url=base, timeout=30) as client:
+    from stalwart_agents.storage.postgres import PostgresStorage
+
+    store = PostgresStorage(cluster.create_database("outage"), timeout=WAIT)
+    store.setup()  # as open_storage(url) would, which takes no timeout
+    with (
+        Desk.from_file(SHOP, store) as desk,
+        serving(make_app(desk)) as base,
+        httpx.Client(base_url=base, timeout=30) as client,
+    ):
         paused = {
             thread: client.post(f"/threads/{thread}/messages", json={"text": "charge 40 to order 4411"}).json()[
                 "waiting"

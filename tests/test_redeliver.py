@@ -175,14 +175,26 @@ def test_a_redeliverer_retries_in_the_background_until_stopped(bank, down):
 
 
 def test_two_stalwart_serve_processes_redeliver_a_failed_pause_once(bank, down, monkeypatch):
-    pause_id, _ = a_pause_not_notified(bank, down)  # failed in its request: due again at once
+    pause_id, _ = a_pause_not_notified(bank, down)  # failed in its request: due again FIRST_RETRY seconds later
     down.status = 200
     monkeypatch.setenv("STALWART_WEBHOOK_URL", down.url)
     monkeypatch.setenv("STALWART_WEBHOOK_SECRET", SECRET)
+    store = open_storage(bank)
+    run, failed = present(store.get_pause(pause_id)).run, delivery_of(store, pause_id)
+
+    def due_at(moment: float) -> None:
+        store.note_delivery(run, pause_id, {**failed, "next_at": moment})
+
+    # Rather than wait out FIRST_RETRY (and the looks between), the retry is due only once both workers are up,
+    # then at once, as if that time had passed: whichever looks first takes it, and the other never sends it.
+    due_at(time.time() + 3600)
     with stalwart_serve(BANK, "--storage", bank) as (base, _one), stalwart_serve(BANK, "--storage", bank) as (_, _two):
+        assert down.tried[1:] == [], "not due yet: neither worker tried it while both started"
+        due_at(time.time())
         wait_for(lambda: len(down.got) == 1)
         wait_for(lambda: httpx.get(f"{base}/threads/t/interrupts").json()["not_notified"] == [])
         assert len(down.tried) == 2  # the request's attempt, then one of the two workers'
+    store.close()
     assert [got["interrupt"]["id"] for got in down.got] == [pause_id]
 
 

@@ -397,17 +397,17 @@ def test_an_adversarial_turn_of_4000_characters_reads_in_well_under_a_second(mon
     monkeypatch.setattr(language, "detect", lambda text: None)
     selector = Selector([*SHOP, ("anything", "{x}"), ("two_then_z", "{a} {b} z"), ("everything", "{rest:text}")])
     turn = turn[:MAX_TURN_CHARS]
-    started = time.perf_counter()
+    started = time.thread_time()  # this thread's own time: a busy machine's other processes do not count
     selector.read(turn)
     Selector(SHOP).read(turn)
-    assert time.perf_counter() - started < 0.5
+    assert time.thread_time() - started < 0.5
 
 
 def test_a_turn_built_to_be_slow_is_given_up_on_rather_than_read_for_seconds(monkeypatch):
     monkeypatch.setattr(language, "detect", lambda text: None)
-    started = time.perf_counter()
+    started = time.thread_time()
     reading = Selector([("anything", "{x}")]).read("a," * 2000)
-    assert time.perf_counter() - started < 0.5
+    assert time.thread_time() - started < 0.5
     assert not reading.read
 
 

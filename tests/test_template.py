@@ -7,6 +7,8 @@ needs python3.13 (PYENV_VERSION makes pyenv's visible) and PyPI for the layer's 
 """
 
 import contextlib
+import fcntl
+import hashlib
 import http.server
 import json
 import os
@@ -14,6 +16,7 @@ import re
 import runpy
 import shutil
 import subprocess
+import tempfile
 import threading
 import tomllib
 import types
@@ -1272,9 +1275,15 @@ def test_alarms_notify_a_topic_whatever_the_parameters(template):
 # ------------------------------------------------------------------ the SAM CLI
 
 
+SAM_ENV_LOCK = Path(tempfile.gettempdir()) / f"stalwart-sam-env-{hashlib.sha256(bytes(ROOT)).hexdigest()[:8]}.lock"
+"""Held while scripts/sam-env runs: two pytest workers (pytest-xdist) must not both install into one .venv-sam."""
+
+
 def sam_environment():
     """.venv-sam's bin folder (scripts/sam-env makes it on first use), and an environment that keeps it off AWS."""
-    made = subprocess.run([str(ROOT / "scripts" / "sam-env")], capture_output=True, text=True, timeout=900)
+    with SAM_ENV_LOCK.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker's install finishes first; then this run finds it made
+        made = subprocess.run([str(ROOT / "scripts" / "sam-env")], capture_output=True, text=True, timeout=900)
     assert made.returncode == 0, made.stderr[-4000:]
     bin_dir = Path(made.stdout.strip().splitlines()[-1])
     env = {

@@ -29,10 +29,11 @@ AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 SHOP = ROOT / "examples" / "shop" / "agent.yaml"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser():
-    """Module-scoped: Playwright's sync API keeps an event loop running in this thread until it stops,
-    and the Lambda tests after these need the thread's loop free for Mangum."""
+    """One Chromium for the browser tests (each test opens a context of its own), stopped after the last of them:
+    Playwright's sync API keeps an event loop running in this thread until it stops, and the Lambda tests after
+    these need the thread's loop free for Mangum."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
