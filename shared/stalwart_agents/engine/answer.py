@@ -17,6 +17,7 @@ from ..approvals.principal import ANONYMOUS, Principal
 from ..approvals.rules import owner_of
 from ..errors import BadRequest
 from ..storage import Storage
+from ..storage.keys import approver_reference
 from ..tools.python import Parameter
 from ..vocabulary import JSON, Decided, OnExpiry
 from .arguments import Argument, by_name
@@ -64,6 +65,12 @@ class Answer:
     def owner_of(self, store: Storage, thread: str) -> str | None:
         """The thread's owner: as the door admitted the answer, or read where it came in another way."""
         return self.admitted.owner if self.admitted is not None else owner_of(store, thread)
+
+    def reference(self, store: Storage) -> str | None:
+        """Who answered, as telemetry names them: a verified person, by a reference only ``store`` can make
+        (``storage.keys.approver_reference``); None for anyone the service did not verify."""
+        who = self.who
+        return approver_reference(store, who.issuer, who.subject) if who is not None and who.verified else None
 
     @classmethod
     def expiry(cls) -> Answer:

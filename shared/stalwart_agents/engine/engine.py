@@ -30,7 +30,6 @@ from ..errors import (
 )
 from ..reading.selector import Clause
 from ..storage import Changes, Event, PauseRecord, RunRecord, Snapshot
-from ..storage.keys import approver_reference
 from ..tools.python import Parameter, Tool
 from ..vocabulary import JSON
 from .answer import Answer
@@ -328,11 +327,8 @@ class Engine:
         if not hooks.enabled:
             return reply
         rules, given = self._governed(run, pause, answer)
-        who = answer.who
-        approver = (
-            approver_reference(self._store, who.issuer, who.subject) if who is not None and who.verified else None
-        )
         decision = reply.answered_as or answer.decision
+        approver = answer.reference(self._store)
         hooks.pause_decided(pause, decision, answer.channel, approver, rules, given, final=not counted)
         return reply
 

@@ -69,7 +69,6 @@ from ..errors import (
     VersionConflict,
 )
 from ..storage import Changes, Event, InboxEntry, PauseRecord, RunRecord, ShownMessage, Storage, open_storage
-from ..storage.keys import approver_reference
 from ..vocabulary import JSON, RunStatus
 from .graph_state import Happened, ReplyWords, TurnInput, happened, last_words, said, tool_steps
 from .interrupts import Schemas, edit_in, inputs_of, judged, pause_of, resumed, schemas_of, unknown_of
@@ -230,7 +229,7 @@ class GraphDoor:
 
         with self._released(claimed_once(claim)):
             telemetry.current().pause_decided(
-                shown, answer.decision, answer.channel, _approver(self.storage, answer), (), 0
+                shown, answer.decision, answer.channel, answer.reference(self.storage), (), 0
             )
             if shown.kind == "outcome_unknown":
                 self._settle(thread, shown, answer.decision)
@@ -620,12 +619,6 @@ _KEPT = "while taking an answer; the answer is kept and is given again on the ne
 def _open(entry: InboxEntry) -> Pause | None:
     """An inbox entry of a graph's thread as shown: every open pause (a graph's run has no moves to reach them)."""
     return Pause.from_record(entry.pause) if entry.pause.status == "open" else None
-
-
-def _approver(store: Storage, answer: Answer) -> str | None:
-    """Who answered, as telemetry refers to them: a verified principal, by a reference only the store can make."""
-    who = answer.who
-    return approver_reference(store, who.issuer, who.subject) if who is not None and who.verified else None
 
 
 def _open_for(pause: PauseRecord, interrupt: str) -> bool:
