@@ -31,7 +31,8 @@ from typing import Protocol, Self
 
 from ..errors import StalwartError, VersionConflict
 from ..storage import Changes, Event, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage
-from ..storage.base import listings
+from ..storage._records import stored_bytes
+from ..storage.base import listings, utf8_size
 from .sizes import json_size
 
 RECORDS_PER_COMMIT = 50
@@ -68,7 +69,7 @@ class Lease:
         self._held = False
         self._staged = Changes()
         self._staged_bytes = 0
-        self._unmeasured: list[object] = []
+        self._unmeasured: list[PauseRecord | JournalEntry | ShownMessage | Event] = []
         self._run_bytes: int | None = None
         self._lock = threading.Lock()
         self.period = seconds / 3
@@ -98,18 +99,18 @@ class Lease:
     ) -> None:
         """Stage writes for the next commit, committing what was staged first where these would pass a bound;
         ``parties``: who may answer each of ``pauses`` (``Changes.parties``)."""
-        records: tuple[PauseRecord | JournalEntry | ShownMessage, ...] = (
+        values: tuple[PauseRecord | JournalEntry | ShownMessage | Event, ...] = (
             *pauses,
             *starts,
             *(entry for entry, _, _ in updates),
             *shown,
+            *events,
         )
-        values = [*(vars(record) for record in records), *(event.body for event in events)]
         with self._lock:
             if not self._staged:
                 self._unmeasured += values
             else:
-                size = sum(json_size(value) for value in values)
+                size = sum(map(_bytes, values))
                 listed = sum(listings(pause, parties or {}) for pause in pauses)
                 if self._would_pass(len(values) + len(closes) + listed, size):
                     self._commit(None)
@@ -165,7 +166,7 @@ class Lease:
     def _committing_bytes(self) -> int:
         """The bytes the next commit holds so far: what is staged, the run and the claim.  Each is measured only when
         a bound must be checked: a move's last staging before its commit, and the run it commits, never need it."""
-        self._staged_bytes += sum(json_size(value) for value in self._unmeasured)
+        self._staged_bytes += sum(map(_bytes, self._unmeasured))
         self._unmeasured = []
         if self._run_bytes is None:
             self._run_bytes = _bytes(self._run)
@@ -273,6 +274,6 @@ class Renewer:
 RENEWER = Renewer()
 
 
-def _bytes(record: RunRecord | PauseRecord | JournalEntry | ShownMessage) -> int:
-    """A record's size as JSON, the measure of the bytes bound."""
-    return json_size(vars(record))
+def _bytes(record: RunRecord | PauseRecord | JournalEntry | ShownMessage | Event) -> int:
+    """What a store writes of a record or event, the measure of the bytes bound, from the encoding it then writes."""
+    return utf8_size(record.text) if isinstance(record, Event) else stored_bytes(record)

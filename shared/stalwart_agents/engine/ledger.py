@@ -224,21 +224,21 @@ class Ledger:
         A call whose arguments are over the limit opens no pause: it is refused, and None returned.  Those of a pause
         already open or answered were measured when it opened; a call answered is measured again before it runs.
         """
-        pause = self._pause(kind, point, about, arguments, reasons, question, details)
-        stored = self._pauses.get(pause.id) or self._unkeyed(point, about, arguments, kind)
-        if (
-            stored is None
-            and about is not None
-            and (self.refused_arguments(point.key, about.name, arguments) or self.unshown(point.key, about, arguments))
-        ):
-            return None
+        listed = shown(arguments)
+        pause_id = point.pause_id(self._pause_key, self._thread, self._run, _defined(about), listed, kind)
+        stored = self._pauses.get(pause_id) or self._unkeyed(point, about, listed, kind)
         if stored is not None and stored.status == "answered":
             assert stored.answer is not None, "an answered pause keeps its answer"
             return Decision.of(stored.answer)
-        if stored is None:
-            self._waiting.append(self._open(pause))
-        else:
+        if stored is not None:
             self._waiting.append(Pause.from_record(stored))
+            return None
+        if about is not None and (
+            self.refused_arguments(point.key, about.name, arguments) or self.unshown(point.key, about, arguments)
+        ):
+            return None
+        pause = self._pause(pause_id, kind, point, about, arguments, listed, reasons, question, details)
+        self._waiting.append(self._open(pause))
         return None
 
     def _open(self, pause: Pause) -> Pause:
@@ -253,20 +253,22 @@ class Ledger:
 
     def _pause(
         self,
+        pause_id: str,
         kind: PauseKind,
         point: PausePoint,
         about: Tool | StepFunction | None,
         arguments: Sequence[Argument],
+        listed: list[ArgumentDict],
         reasons: Sequence[str],
         question: str | None,
         details: KindDetails,
     ) -> Pause:
+        """A new pause, built whole only where none is stored under ``pause_id`` (a replay finds its own)."""
         name = about.name if about is not None else ""
-        listed = shown(arguments)
         title = title_of(about, keywords(arguments))
         needed = self._needed(name, kind)
         return Pause(
-            id=point.pause_id(self._pause_key, self._thread, self._run, _defined(about), listed, kind),
+            id=pause_id,
             kind=kind,
             thread=self._thread,
             run=self._run,
@@ -290,12 +292,12 @@ class Ledger:
         )
 
     def _unkeyed(
-        self, point: PausePoint, about: Tool | StepFunction | None, arguments: Sequence[Argument], kind: PauseKind
+        self, point: PausePoint, about: Tool | StepFunction | None, listed: list[ArgumentDict], kind: PauseKind
     ) -> PauseRecord | None:
         """The pause at this point as a run paused before ids were keyed stored it, so it still resumes."""
         if not self._pauses:
             return None
-        return self._pauses.get(point.unkeyed_id(self._thread, self._run, _defined(about), shown(arguments), kind))
+        return self._pauses.get(point.unkeyed_id(self._thread, self._run, _defined(about), listed, kind))
 
     def _source(self, origin: str) -> Source | None:
         """The journaled call an origin ``result:<key>`` names, with its result where it is small enough."""

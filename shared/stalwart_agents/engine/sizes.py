@@ -24,6 +24,7 @@ from typing import Any
 
 from ..errors import ValueTooLarge
 from ..storage import Event, text
+from ..storage.base import utf8_size
 from ..vocabulary import JSON
 
 SETTING = "settings.max_value_bytes in agent.yaml"
@@ -43,8 +44,14 @@ class Unkeepable(ValueError):
 
 def json_size(value: object) -> int:
     """Bytes of ``value`` as the stores keep it (compact JSON in UTF-8); Unkeepable where they could not keep it."""
+    return _measured(value)[1]
+
+
+def _measured(value: object) -> tuple[str, int]:
+    """``value`` as the stores keep it, and its bytes; Unkeepable where they could not keep it."""
     try:
-        return len(text(value).encode())
+        encoded = text(value)
+        return encoded, utf8_size(encoded)
     except RecursionError:
         raise Unkeepable(DEEP) from None
     except UnicodeEncodeError:
@@ -103,13 +110,17 @@ class Oversize:
 
 
 def oversize(what: str, value: object, limit: int) -> Oversize | None:
-    """``value`` measured, if a store may not keep it (over ``limit``, or not JSON it can write); else None."""
-    if deeper_than(value):
-        return Oversize(what, 0, limit, DEEP)
+    """``value`` measured, if a store may not keep it (over ``limit``, or not JSON it can write); else None.
+
+    The depth is walked only where the encoding could be that deep: a value nests no deeper than its encoding
+    opens brackets, which C counts at once, while the walk is Python's.
+    """
     try:
-        size = json_size(value)
+        encoded, size = _measured(value)
     except Unkeepable as exc:
-        return Oversize(what, 0, limit, exc.flaw)
+        return Oversize(what, 0, limit, DEEP if deeper_than(value) else exc.flaw)
+    if encoded.count("[") + encoded.count("{") > MAX_DEPTH and deeper_than(value):
+        return Oversize(what, 0, limit, DEEP)
     return Oversize(what, size, limit) if size > limit else None
 
 
@@ -131,8 +142,11 @@ def call_named(tool: str, key: str) -> str:
 def bounded(event: Event, limit: int) -> Event:
     """``event`` as the log keeps it: within ``limit``, its largest fields replaced by markers where it was not
     (and a field no store can keep, first of all)."""
-    if _weight(event.body) <= limit:
-        return event
+    try:
+        if utf8_size(event.text) <= limit:
+            return event
+    except (RecursionError, ValueError, TypeError):
+        pass
     return Event(event.thread, _within(event.body, limit), event.decision)
 
 

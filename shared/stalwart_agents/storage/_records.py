@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .base import (
+    ENCODED,
     JOURNAL_STATUSES,
     PAUSE_STATUSES,
     RUN_STATUSES,
@@ -24,6 +25,7 @@ from .base import (
     RunRecord,
     ShownMessage,
     text,
+    utf8_size,
 )
 
 Record = TypeVar("Record")
@@ -64,13 +66,29 @@ def load(text: str | None) -> Any:
 
 
 def to_row(record: RunRecord | PauseRecord | JournalEntry) -> Row:
-    """The record as column values; raises ValueError for a status its kind does not have."""
+    """The record as column values; raises ValueError for a status its kind does not have.
+
+    A record is encoded once (``base.ENCODED``), whether the engine measured it first or a store writes it first.
+    """
+    row: Row | None = record.__dict__.get(ENCODED)
+    if row is None:
+        row = record.__dict__[ENCODED] = _row(record)
+    return dict(row)
+
+
+def _row(record: RunRecord | PauseRecord | JournalEntry) -> Row:
     kind = type(record)
     if record.status not in STATUSES[kind]:
         raise ValueError(f"a {kind.__name__} status is one of {', '.join(STATUSES[kind])}, not {record.status!r}")
     json_fields = JSON_FIELDS[kind]
-    values = {name: getattr(record, name) for name in columns(kind)}
-    return {name: dump(value) if name in json_fields else value for name, value in values.items()}
+    fields = record.__dict__
+    return {name: dump(fields[name]) if name in json_fields else fields[name] for name in columns(kind)}
+
+
+def stored_bytes(record: RunRecord | PauseRecord | JournalEntry | ShownMessage) -> int:
+    """About what a store writes of ``record``: its text as encoded (JSON fields included), 8 bytes a number."""
+    values = vars(record).values() if isinstance(record, ShownMessage) else to_row(record).values()
+    return sum(utf8_size(value) if isinstance(value, str) else 8 for value in values)
 
 
 def from_row(kind: type[Record], row: Mapping[str, Any]) -> Record:
@@ -115,12 +133,12 @@ def encoded(changes: Changes) -> Rows:
     return Rows(
         begin=None if changes.begin is None else to_row(changes.begin),
         claim=None if changes.claim is None else text(changes.claim[1]),
-        run=None if changes.run is None else to_row(changes.run.replace(version=_version(changes) + 1)),
+        run=None if changes.run is None else to_row(changes.run) | {"version": _version(changes) + 1},
         version=changes.version or 0,
         pauses=[to_row(p) for p in changes.pauses],
         starts=[to_row(e) for e in changes.starts],
         updates=[to_row(e) for e, _, _ in changes.updates],
-        events=[(e.thread, text(e.body)) for e in changes.events],
+        events=[(e.thread, e.text) for e in changes.events],
         closes=[pause.id for pause in changes.closes],
     )
 

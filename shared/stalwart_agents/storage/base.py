@@ -37,6 +37,16 @@ def text(value: Any) -> str:
     return ENCODER.encode(value)
 
 
+def utf8_size(text: str) -> int:
+    """``text``'s length in UTF-8, without encoding it where it is ASCII (which Python knows without looking)."""
+    return len(text) if text.isascii() else len(text.encode())
+
+
+ENCODED = "_encoded"
+"""Where a record or event keeps its own encoding once made: the engine measures it, the store then writes it, and
+neither encodes it again.  Records are values, never changed in place; a copy (``replace``) is encoded anew."""
+
+
 Kept = TypeVar("Kept", "RunRecord", "PauseRecord", "JournalEntry")
 
 
@@ -49,6 +59,7 @@ def _replaced(record: Kept, changes: Mapping[str, Any]) -> Kept:
     copy = object.__new__(type(record))
     copy.__dict__.update(record.__dict__)
     copy.__dict__.update(changes)
+    copy.__dict__.pop(ENCODED, None)
     return copy
 
 
@@ -155,6 +166,14 @@ class Event:
     thread: str
     body: dict[str, Any]
     decision: dict[str, Any] | None = None
+
+    @property
+    def text(self) -> str:
+        """The body as every store writes it, encoded once (``ENCODED``)."""
+        encoded: str | None = self.__dict__.get(ENCODED)
+        if encoded is None:
+            encoded = self.__dict__[ENCODED] = text(self.body)
+        return encoded
 
 
 Events = Sequence[Event]
