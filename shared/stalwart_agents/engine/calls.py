@@ -30,6 +30,8 @@ from .pause import PausePoint
 from .sizes import call_named, oversize
 
 RESEND_ATTEMPTS = 3
+AS_TEXT = json.JSONEncoder(default=str)
+"""What ``jsonable`` encodes with: what JSON cannot hold, as its text."""
 UNSETTLED = ("started", "unknown")
 
 
@@ -126,6 +128,6 @@ def jsonable(value: object) -> JSON:
     for the size check (``sizes.py``) to refuse by name rather than fail here.
     """
     try:
-        return cast(JSON, json.loads(json.dumps(value, default=str)))
+        return cast(JSON, json.loads(AS_TEXT.encode(value)))
     except (RecursionError, ValueError):
         return cast(JSON, value)

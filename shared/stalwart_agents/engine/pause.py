@@ -90,9 +90,13 @@ class Delivery(TypedDict):
     error: NotRequired[str]
 
 
+CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+"""One encoder for ids and digests: ``json.dumps`` with options builds a new encoder for every value."""
+
+
 def canonical(value: object) -> str:
     """The one serialisation that ids and digests are computed over."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return CANONICAL.encode(value)
 
 
 @dataclass(frozen=True)
@@ -152,7 +156,7 @@ class PausePoint:
         store can confirm from an id which thread, call or amount it is about.
         """
         material = self._material(thread, run, tool, arguments, kind)
-        return _named(run, hmac.new(key, material, hashlib.sha256).hexdigest())
+        return _named(run, hmac.digest(key, material, "sha256").hex())
 
     def unkeyed_id(self, thread: str, run: str, tool: str, arguments: list[ArgumentDict], kind: PauseKind) -> str:
         """The id the same pause had before ids were keyed (a plain SHA-256): a run paused then finds it still."""

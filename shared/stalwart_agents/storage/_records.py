@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from .base import (
     ENCODED,
     JOURNAL_STATUSES,
+    JSON_FIELDS,
     PAUSE_STATUSES,
     RUN_STATUSES,
     Changes,
@@ -41,11 +42,6 @@ KINDS: tuple[type[RunRecord | PauseRecord | JournalEntry | ShownMessage | Feedba
 FIELDS: dict[type, tuple[dataclasses.Field[Any], ...]] = {kind: dataclasses.fields(kind) for kind in KINDS}
 COLUMNS: dict[type, tuple[str, ...]] = {kind: tuple(spec.name for spec in fields) for kind, fields in FIELDS.items()}
 KEYS: dict[type, tuple[str, ...]] = {RunRecord: ("id",), PauseRecord: ("id",), JournalEntry: ("run", "key")}
-JSON_FIELDS: dict[type, frozenset[str]] = {
-    RunRecord: frozenset({"state"}),
-    PauseRecord: frozenset({"payload", "answer", "delivery"}),
-    JournalEntry: frozenset({"arguments", "result"}),
-}
 STATUSES: dict[type, tuple[str, ...]] = {
     RunRecord: RUN_STATUSES,
     PauseRecord: PAUSE_STATUSES,
@@ -70,6 +66,9 @@ def to_row(record: RunRecord | PauseRecord | JournalEntry) -> Row:
 
     A record is encoded once (``base.ENCODED``), whether the engine measured it first or a store writes it first.
     """
+    kind = type(record)
+    if record.status not in STATUSES[kind]:
+        raise ValueError(f"a {kind.__name__} status is one of {', '.join(STATUSES[kind])}, not {record.status!r}")
     row: Row | None = record.__dict__.get(ENCODED)
     if row is None:
         row = record.__dict__[ENCODED] = _row(record)
@@ -78,8 +77,6 @@ def to_row(record: RunRecord | PauseRecord | JournalEntry) -> Row:
 
 def _row(record: RunRecord | PauseRecord | JournalEntry) -> Row:
     kind = type(record)
-    if record.status not in STATUSES[kind]:
-        raise ValueError(f"a {kind.__name__} status is one of {', '.join(STATUSES[kind])}, not {record.status!r}")
     json_fields = JSON_FIELDS[kind]
     fields = record.__dict__
     return {name: dump(fields[name]) if name in json_fields else fields[name] for name in columns(kind)}

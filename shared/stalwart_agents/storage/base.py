@@ -44,7 +44,7 @@ def utf8_size(text: str) -> int:
 
 ENCODED = "_encoded"
 """Where a record or event keeps its own encoding once made: the engine measures it, the store then writes it, and
-neither encodes it again.  Records are values, never changed in place; a copy (``replace``) is encoded anew."""
+neither encodes it again.  Records are values, never changed in place."""
 
 
 Kept = TypeVar("Kept", "RunRecord", "PauseRecord", "JournalEntry")
@@ -59,7 +59,11 @@ def _replaced(record: Kept, changes: Mapping[str, Any]) -> Kept:
     copy = object.__new__(type(record))
     copy.__dict__.update(record.__dict__)
     copy.__dict__.update(changes)
-    copy.__dict__.pop(ENCODED, None)
+    row = record.__dict__.get(ENCODED)
+    if row is not None and changes.keys().isdisjoint(JSON_FIELDS[type(record)]):
+        copy.__dict__[ENCODED] = row | changes
+    else:
+        copy.__dict__.pop(ENCODED, None)
     return copy
 
 
@@ -132,6 +136,13 @@ class JournalEntry:
 _FIELDS: dict[type, frozenset[str]] = {
     kind: frozenset(spec.name for spec in dataclasses.fields(kind)) for kind in (RunRecord, PauseRecord, JournalEntry)
 }
+JSON_FIELDS: dict[type, frozenset[str]] = {
+    RunRecord: frozenset({"state"}),
+    PauseRecord: frozenset({"payload", "answer", "delivery"}),
+    JournalEntry: frozenset({"arguments", "result"}),
+}
+"""The fields a store keeps as JSON text: a copy that changes none of them keeps its record's encoding of them (a
+run is copied at each commit, its state only where a move ends)."""
 
 
 @dataclass(frozen=True)

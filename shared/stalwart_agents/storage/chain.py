@@ -31,8 +31,11 @@ class Head:
     digest: str = GENESIS
 
 
+CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def canonical(entry: Mapping[str, Any]) -> bytes:
-    return json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+    return CANONICAL.encode(entry).encode()
 
 
 def digest_of(entry: Mapping[str, Any]) -> str:
