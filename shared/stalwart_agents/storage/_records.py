@@ -89,8 +89,15 @@ def stored_bytes(record: RunRecord | PauseRecord | JournalEntry | ShownMessage) 
 
 
 def from_row(kind: type[Record], row: Mapping[str, Any]) -> Record:
-    json_fields = JSON_FIELDS.get(kind, frozenset())
-    return kind(**{name: load(row[name]) if name in json_fields else row[name] for name in columns(kind)})
+    """The record a row holds; a run, pause or journal entry keeps the row as its encoding (``base.ENCODED``), so
+    saving it again, or a copy that changes none of its JSON, encodes nothing."""
+    json_fields = JSON_FIELDS.get(kind)
+    if json_fields is None:
+        return kind(**{name: row[name] for name in columns(kind)})
+    kept = {name: row[name] for name in columns(kind)}
+    record = kind(**{name: load(value) if name in json_fields else value for name, value in kept.items()})
+    record.__dict__[ENCODED] = kept
+    return record
 
 
 def record(kind: type[Record], row: Mapping[str, Any] | None) -> Record | None:
@@ -120,17 +127,19 @@ class Rows:
     closes: list[str]
 
     def committed_run(self, thread: str | None) -> RunRecord | None:
-        """The run as a commit stored it: saved (on ``thread``, where it is kept), else begun, else None."""
+        """The run as a commit stored it: saved (on ``thread``, where it is kept), else begun, else None; its values
+        as JSON returns them, with the encoding just written as its own."""
         if self.run is not None:
             return from_row(RunRecord, self.run | {"thread": thread})
         return record(RunRecord, self.begin)
 
 
 def encoded(changes: Changes) -> Rows:
+    saved = None if changes.run is None else changes.run.replace(version=_version(changes) + 1)
     return Rows(
         begin=None if changes.begin is None else to_row(changes.begin),
         claim=None if changes.claim is None else text(changes.claim[1]),
-        run=None if changes.run is None else to_row(changes.run) | {"version": _version(changes) + 1},
+        run=None if saved is None else to_row(saved),
         version=changes.version or 0,
         pauses=[to_row(p) for p in changes.pauses],
         starts=[to_row(e) for e in changes.starts],
