@@ -167,9 +167,15 @@ CLAIM_DELIVERY = (
     " AND (claimed_at IS NULL OR claimed_at <= :now - :hold)"
 )
 
+TOUCH_GRAIN = 0.5
+"""Seconds within which a thread touched again keeps its stored touch: the commits of one quick exchange write
+its row once.  ``prune`` counts a thread idle this much longer, so none goes before it has been idle its retention."""
+# A touch that writes nothing still locks the thread's row (Postgres locks the row of every conflict of an ON
+# CONFLICT DO UPDATE, whether its WHERE lets it update or not), so events are appended one commit at a time.
 TOUCH = (
     "INSERT INTO threads (thread, touched_at) VALUES (:thread, :at)"
     " ON CONFLICT (thread) DO UPDATE SET touched_at = excluded.touched_at"
+    f" WHERE threads.touched_at < excluded.touched_at - {TOUCH_GRAIN}"
 )
 STALE_RUNS = _select(
     RunRecord, "status = 'running' AND COALESCE(lease_until, 0) < :now ORDER BY lease_until LIMIT :limit"
@@ -207,7 +213,7 @@ INBOX_COLUMNS = ", ".join(
 INBOX = {flags: _inbox(*flags) for flags in itertools.product((False, True), repeat=3)}
 """The inbox's statement for each combination of (before, kind, tool) given."""
 
-IDLE = "active_run IS NULL AND touched_at < :cutoff"
+IDLE = "active_run IS NULL AND touched_at < :idle_before"
 IDLE_THREADS = f"SELECT thread FROM threads WHERE {IDLE} ORDER BY touched_at LIMIT :batch{{lock_skipping}}"
 FORGET_THREAD = (
     "DELETE FROM journal WHERE run IN (SELECT id FROM runs WHERE thread = :thread)",
@@ -437,7 +443,11 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         return sorted(due, key=lambda pause: delivery_due(pause) or 0.0)[:limit]
 
     def prune(self, now: float, *, dry_run: bool = False) -> Pruned:
-        cutoff = {"cutoff": now - self.retention, "batch": PRUNE_BATCH}
+        cutoff = {
+            "cutoff": now - self.retention,
+            "idle_before": now - self.retention - TOUCH_GRAIN,
+            "batch": PRUNE_BATCH,
+        }
         if dry_run:
             with self._reading_together() as db:
                 threads, old = (self._execute(db, count, cutoff).fetchone()["n"] for count in (COUNT_IDLE, COUNT_OLD))
