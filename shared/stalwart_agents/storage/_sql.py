@@ -95,11 +95,14 @@ JOURNAL = _select(JournalEntry, "run = :run ORDER BY started_order")
 EVENTS = "SELECT id, body FROM events WHERE thread = :thread AND id > :after ORDER BY id LIMIT :limit"
 
 # Taking the thread's row (and noting its activity) locks it, so of two begins on one thread the second sees the
-# first's run; its owner is read in the same statement.
+# first's run; its owner is read in the same statement.  A new thread's row holds '' as its active run until the
+# begin points it at its run, later in the same transaction (a begin refused is rolled back), so the row is never
+# written into the index of idle threads only to be taken out again.
 LOCK_THREAD = (
-    "INSERT INTO threads (thread, touched_at) VALUES (:thread, :at)"
+    "INSERT INTO threads (thread, touched_at, active_run) VALUES (:thread, :at, '')"
     " ON CONFLICT (thread) DO UPDATE SET touched_at = excluded.touched_at"
-    " RETURNING active_run, (SELECT owner FROM owners WHERE owners.thread = :thread) AS owner"
+    " RETURNING NULLIF(active_run, '') AS active_run,"
+    " (SELECT owner FROM owners WHERE owners.thread = :thread) AS owner"
 )
 INSERT_RUN = _insert(RunRecord)
 POINT_THREAD = "UPDATE threads SET active_run = :active_run, last_run = :id WHERE thread = :thread"
