@@ -72,8 +72,10 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
     conditional (``WHERE version = ...``, ``ON CONFLICT DO NOTHING``) and
     checked by row count, so every compare-and-set is decided by the database.
     A begin locks its thread's row, and so does every commit that appends events
-    to a thread (it notes the thread's activity first), so a thread's events are
-    appended one commit at a time and their ids rise as readers see them.
+    to a thread (its touch comes first, and locks the row even where the stored
+    touch is recent enough to keep), so a thread's events are appended one commit
+    at a time and their ids rise as readers see them.  A commit's statements go
+    in pipeline mode (``_committing``).
     Connections come from a pool that drops broken ones and reconnects; it
     checks one with a round trip only where it may have broken unseen (see
     ``_check``), since checking every one it hands out costs a round trip a request.
