@@ -77,8 +77,9 @@ def main() -> None:
         report(name, worker, {arm: times[name, arm] for arm in ARMS})
         worker.close()
     if "before" in workers:
-        ratio = median_ratio(times["ours", "sqlite"], times["before", "sqlite"])
-        print(f"sqlite cycle, ours / before = {ratio:.2f} (median of per-round ratios)")
+        for arm in ARMS:
+            ratio = median_ratio(times["ours", arm], times["before", arm])
+            print(f"{arm}, ours / before = {ratio:.2f} (median of per-round ratios)")
 
 
 def report(name: str, worker: Worker, times: dict[str, list[float]]) -> None:
