@@ -8,9 +8,11 @@ whose charge node calls interrupt(), resumed with Command(resume=...), over
 langgraph-checkpoint-sqlite's SqliteSaver, run as its documentation shows
 (invoke, read ``__interrupt__`` from the result, invoke again; the default
 durability).  Both files use WAL with synchronous=FULL; both run in this
-process, interleaved (ours, theirs, ours, theirs ...).  Printed: the load
-average, the median cycles per second of each, the ratio of their times per
-cycle, and the bytes one more paused run adds to each file.
+process, interleaved in blocks, which goes first rotating (ours theirs, theirs
+ours, ...).  Printed: the load average, the median cycles per second of each,
+the median of the per-run ratios of their times per cycle, and the bytes one
+more paused run adds to each file, ours by table and index (SQLite's dbstat)
+and by JSON column.
 
     python bench/langgraph_compare.py [--cycles 200] [--runs 5]
 """
@@ -123,16 +125,41 @@ def used_bytes(path: Path) -> int:
     return size
 
 
-def bytes_per_paused_run(path: Path, pause: Callable[[int, int], None], first: int = 1000, then: int = 2000) -> float:
+JSON_COLUMNS = (
+    ("runs", "state"),
+    ("pauses", "payload"),
+    ("events", "body"),
+    ("journal", "arguments"),
+    ("journal", "result"),
+)
+"""Our columns that hold the engine's JSON, whose bytes per paused run are printed."""
+
+
+def where_it_goes(path: Path) -> dict[str, int]:
+    """Bytes in use per table and index (SQLite's dbstat), and the bytes of each JSON column's values (ours)."""
+    connection = sqlite3.connect(path)
+    used = dict(connection.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name").fetchall())
+    for table, column in (json for json in JSON_COLUMNS if json[0] in used):
+        total = connection.execute(f"SELECT COALESCE(SUM(LENGTH({column})), 0) FROM {table}").fetchone()[0]
+        used[f"{table}.{column} (JSON text)"] = total
+    connection.close()
+    return used
+
+
+def bytes_per_paused_run(
+    path: Path, pause: Callable[[int, int], None], first: int = 1000, then: int = 2000
+) -> tuple[float, dict[str, float]]:
     """What one more paused run adds to the file: its growth from ``first`` paused runs to ``first + then``, per run,
-    so the pages every file has however few runs it keeps (each table's and index's first) are not counted."""
+    so the pages every file has however few runs it keeps (each table's and index's first) are not counted; and
+    that growth per table and index, and per JSON column of ours."""
     pause(0, first)
-    before = used_bytes(path)
+    before, parts = used_bytes(path), where_it_goes(path)
     pause(first, first + then)
-    return (used_bytes(path) - before) / then
+    grown = {name: (size - parts.get(name, 0)) / then for name, size in where_it_goes(path).items()}
+    return (used_bytes(path) - before) / then, {name: size for name, size in grown.items() if size > 0}
 
 
-def sizes(folder: Path) -> tuple[float, float]:
+def sizes(folder: Path) -> tuple[float, float, dict[str, float]]:
     desk = Desk.from_file(ORDERS_AGENT, storage=f"sqlite:///{folder}/ours-size.db")
     graph = langgraph_shop(folder / "theirs-size.db")
 
@@ -146,8 +173,9 @@ def sizes(folder: Path) -> tuple[float, float]:
             order_id, amount = next_order()
             graph.invoke({"order_id": order_id, "amount": amount}, {"configurable": {"thread_id": f"s-{n}"}})
 
-    ours = bytes_per_paused_run(folder / "ours-size.db", pause_ours)
-    return ours, bytes_per_paused_run(folder / "theirs-size.db", pause_theirs)
+    ours, where = bytes_per_paused_run(folder / "ours-size.db", pause_ours)
+    theirs, _ = bytes_per_paused_run(folder / "theirs-size.db", pause_theirs)
+    return ours, theirs, where
 
 
 def main() -> None:
@@ -164,24 +192,31 @@ def main() -> None:
         their_cycles(graph, 20, "warm")
         ours, theirs = [], []
         for run in range(args.runs):
-            ours.append(our_cycles(desk, args.cycles, f"o{run}"))
-            theirs.append(their_cycles(graph, args.cycles, f"t{run}"))
+            for side in ("ours", "theirs") if run % 2 == 0 else ("theirs", "ours"):  # which goes first rotates
+                if side == "ours":
+                    ours.append(our_cycles(desk, args.cycles, f"o{run}"))
+                else:
+                    theirs.append(their_cycles(graph, args.cycles, f"t{run}"))
             print(
                 f"  run {run + 1}: ours {ours[-1]:7.1f}/s  theirs {theirs[-1]:7.1f}/s"
                 f"  ratio {theirs[-1] / ours[-1]:.2f}"
             )
-        our_bytes, their_bytes = sizes(folder)
+        our_bytes, their_bytes, where = sizes(folder)
     our_rate, their_rate = statistics.median(ours), statistics.median(theirs)
+    ratio = statistics.median(their / our for our, their in zip(ours, theirs, strict=True))
     print(f"load average after : {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
         f"stalwart-agents (SQLite)     : {our_rate:7.1f} cycles/s (median of {args.runs} x {args.cycles}, interleaved)"
     )
     print(f"LangGraph (SqliteSaver)      : {their_rate:7.1f} cycles/s")
-    print(f"time per cycle, ours/theirs  : {their_rate / our_rate:.2f} (medians; target <= 0.2)")
+    print(f"time per cycle, ours/theirs  : {ratio:.2f} (median of per-run ratios; target <= 0.2)")
     print(
         f"bytes per paused run         : ours {our_bytes:,.0f}, theirs {their_bytes:,.0f}"
         f" (ratio {our_bytes / their_bytes:.2f}; target <= 0.5)"
     )
+    print("where ours go, per paused run (pages of each table and index; the JSON columns' text within them):")
+    for name, size in sorted(where.items(), key=lambda item: -item[1]):
+        print(f"  {name:34s} {size:7.1f}")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ the tests that stop the server get a cluster of their own.
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -32,7 +33,7 @@ from .processes import (
     set_up_each_round,
     waiting_run,
 )
-from .writes import claim
+from .writes import append_event, claim
 
 ROUNDS = 10
 PASSWORD = "s3cret-Pa55"
@@ -199,3 +200,21 @@ def test_a_connection_used_a_moment_ago_costs_no_round_trip_to_check(url: str, m
         assert store.get_run("run-1") is not None
     assert checked == []
     store.close()
+
+
+def test_a_touch_that_writes_nothing_still_waits_for_the_threads_row(url: str, store: PostgresStorage) -> None:
+    """A thread touched a moment ago keeps its stored touch, yet a commit's touch still locks its row: a second
+    commit's events wait for the first's, so a thread's event ids rise in commit order."""
+    store.clock = lambda: 1000.0
+    append_event(store, "thread-1", {"n": 1})
+    with psycopg.connect(url) as holder:
+        holder.execute("SELECT * FROM threads WHERE thread = 'thread-1' FOR UPDATE")
+        appending = threading.Thread(target=append_event, args=(store, "thread-1", {"n": 2}))
+        appending.start()
+        appending.join(0.5)
+        assert appending.is_alive()
+        holder.commit()
+    appending.join(5)
+    assert not appending.is_alive() and [body["n"] for _, body in store.events("thread-1")] == [1, 2]
+    with psycopg.connect(url) as db:
+        assert db.execute("SELECT touched_at FROM threads WHERE thread = 'thread-1'").fetchone() == (1000.0,)

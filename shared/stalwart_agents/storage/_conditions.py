@@ -189,7 +189,7 @@ class Transactional(ABC, Generic[Tx]):
     def _commit(self, changes: Changes) -> Committed:
         rows = records.encoded(changes)
         thread, at, touched = None, self.clock(), set[str]()
-        with self._transaction() as tx:
+        with self._committing() as tx:
             for check in checks(changes, rows):
                 thread = self._decide(tx, check, at, touched) or thread
             self._close(tx, rows.closes)
@@ -256,6 +256,11 @@ class Transactional(ABC, Generic[Tx]):
     @abstractmethod
     def _transaction(self) -> AbstractContextManager[Tx]:
         """One write transaction, committed when the block ends and rolled back if it raises."""
+
+    def _committing(self) -> AbstractContextManager[Tx]:
+        """The transaction a commit writes in: ``_transaction``, unless the backend can send the statements whose
+        results the walk does not read together with the next one that it does."""
+        return self._transaction()
 
     @abstractmethod
     def _lock_thread(self, tx: Tx, thread: str, at: float) -> Locked:

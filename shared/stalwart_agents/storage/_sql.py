@@ -95,11 +95,14 @@ JOURNAL = _select(JournalEntry, "run = :run ORDER BY started_order")
 EVENTS = "SELECT id, body FROM events WHERE thread = :thread AND id > :after ORDER BY id LIMIT :limit"
 
 # Taking the thread's row (and noting its activity) locks it, so of two begins on one thread the second sees the
-# first's run; its owner is read in the same statement.
+# first's run; its owner is read in the same statement.  A new thread's row holds '' as its active run until the
+# begin points it at its run, later in the same transaction (a begin refused is rolled back), so the row is never
+# written into the index of idle threads only to be taken out again.
 LOCK_THREAD = (
-    "INSERT INTO threads (thread, touched_at) VALUES (:thread, :at)"
+    "INSERT INTO threads (thread, touched_at, active_run) VALUES (:thread, :at, '')"
     " ON CONFLICT (thread) DO UPDATE SET touched_at = excluded.touched_at"
-    " RETURNING active_run, (SELECT owner FROM owners WHERE owners.thread = :thread) AS owner"
+    " RETURNING NULLIF(active_run, '') AS active_run,"
+    " (SELECT owner FROM owners WHERE owners.thread = :thread) AS owner"
 )
 INSERT_RUN = _insert(RunRecord)
 POINT_THREAD = "UPDATE threads SET active_run = :active_run, last_run = :id WHERE thread = :thread"
@@ -167,9 +170,15 @@ CLAIM_DELIVERY = (
     " AND (claimed_at IS NULL OR claimed_at <= :now - :hold)"
 )
 
+TOUCH_GRAIN = 0.5
+"""Seconds within which a thread touched again keeps its stored touch: the commits of one quick exchange write
+its row once.  ``prune`` counts a thread idle this much longer, so none goes before it has been idle its retention."""
+# A touch that writes nothing still locks the thread's row (Postgres locks the row of every conflict of an ON
+# CONFLICT DO UPDATE, whether its WHERE lets it update or not), so events are appended one commit at a time.
 TOUCH = (
     "INSERT INTO threads (thread, touched_at) VALUES (:thread, :at)"
     " ON CONFLICT (thread) DO UPDATE SET touched_at = excluded.touched_at"
+    f" WHERE threads.touched_at < excluded.touched_at - {TOUCH_GRAIN}"
 )
 STALE_RUNS = _select(
     RunRecord, "status = 'running' AND COALESCE(lease_until, 0) < :now ORDER BY lease_until LIMIT :limit"
@@ -207,7 +216,7 @@ INBOX_COLUMNS = ", ".join(
 INBOX = {flags: _inbox(*flags) for flags in itertools.product((False, True), repeat=3)}
 """The inbox's statement for each combination of (before, kind, tool) given."""
 
-IDLE = "active_run IS NULL AND touched_at < :cutoff"
+IDLE = "active_run IS NULL AND touched_at < :idle_before"
 IDLE_THREADS = f"SELECT thread FROM threads WHERE {IDLE} ORDER BY touched_at LIMIT :batch{{lock_skipping}}"
 FORGET_THREAD = (
     "DELETE FROM journal WHERE run IN (SELECT id FROM runs WHERE thread = :thread)",
@@ -437,7 +446,11 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         return sorted(due, key=lambda pause: delivery_due(pause) or 0.0)[:limit]
 
     def prune(self, now: float, *, dry_run: bool = False) -> Pruned:
-        cutoff = {"cutoff": now - self.retention, "batch": PRUNE_BATCH}
+        cutoff = {
+            "cutoff": now - self.retention,
+            "idle_before": now - self.retention - TOUCH_GRAIN,
+            "batch": PRUNE_BATCH,
+        }
         if dry_run:
             with self._reading_together() as db:
                 threads, old = (self._execute(db, count, cutoff).fetchone()["n"] for count in (COUNT_IDLE, COUNT_OLD))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import select
 import time
 import weakref
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -72,8 +72,10 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
     conditional (``WHERE version = ...``, ``ON CONFLICT DO NOTHING``) and
     checked by row count, so every compare-and-set is decided by the database.
     A begin locks its thread's row, and so does every commit that appends events
-    to a thread (it notes the thread's activity first), so a thread's events are
-    appended one commit at a time and their ids rise as readers see them.
+    to a thread (its touch comes first, and locks the row even where the stored
+    touch is recent enough to keep), so a thread's events are appended one commit
+    at a time and their ids rise as readers see them.  A commit's statements go
+    in pipeline mode (``_committing``).
     Connections come from a pool that drops broken ones and reconnects; it
     checks one with a round trip only where it may have broken unseen (see
     ``_check``), since checking every one it hands out costs a round trip a request.
@@ -93,6 +95,9 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
         self.retention, self.clock = retention, time.time
         self._check_idle = check_idle
         self._returned: weakref.WeakKeyDictionary[psycopg.Connection[Any], float] = weakref.WeakKeyDictionary()
+        self._pipelines: weakref.WeakKeyDictionary[psycopg.Connection[Any], psycopg.Pipeline] = (
+            weakref.WeakKeyDictionary()
+        )
         self.url = masked(url)
         params = conninfo_to_dict(url)
         self._conninfo, self._password = url, str(params.get("password") or "")
@@ -163,6 +168,32 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
             yield db
 
     @contextmanager
+    def _committing(self) -> Iterator[psycopg.Connection[Any]]:
+        """A transaction in pipeline mode: BEGIN goes with the first statement, a statement whose result the commit
+        does not read (pointing or touching a thread, closing a pause, moving a record's head) with the next one
+        whose result it does, and the last ones with COMMIT, so a commit waits on fewer round trips.  The server
+        runs them one by one, in the order sent, and the commit returns once COMMIT's result is in."""
+        with self._reading() as db:
+            try:
+                with db.pipeline() as pipeline:
+                    self._pipelines[db] = pipeline
+                    db.execute("BEGIN")
+                    yield db
+                    db.execute("COMMIT")
+            except BaseException:
+                _roll_back(db)
+                raise
+            finally:
+                self._pipelines.pop(db, None)
+
+    def _changed(self, db: psycopg.Connection[Any], statement: str, params: Mapping[str, Any]) -> bool:
+        """Whether the statement changed a row: in a pipeline, once its result (and those queued before it) is in."""
+        cursor = db.execute(self.dialect.render(statement), params)
+        if cursor.pgresult is None:
+            self._pipelines[db].sync()
+        return cursor.rowcount > 0
+
+    @contextmanager
     def _translated(self) -> Iterator[None]:
         try:
             yield
@@ -185,6 +216,13 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
                 return f"all {self._pool.max_size} connections stayed busy for {self._pool.timeout:g} s"
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         return reason.replace(self._password, "***") if self._password else reason
+
+
+def _roll_back(db: psycopg.Connection[Any]) -> None:
+    """End a commit that raised (its pipeline has collected what it held, a failed statement's error included): roll
+    back what it began.  A connection this fails on is broken, and the pool drops it."""
+    with suppress(psycopg.Error):
+        db.execute("ROLLBACK")
 
 
 def _readable(fd: int) -> bool:
