@@ -18,12 +18,13 @@ import pstats
 import sqlite3
 import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.pause_cycle import ORDERS_AGENT, cycles_per_second
+from bench.pause_cycle import ORDERS_AGENT, cycles
 from stalwart_agents import Desk
 from stalwart_agents.storage.sqlite import SqliteStorage
 
@@ -42,11 +43,11 @@ def part_of(file: str, name: str, caller: str) -> str:
     return next((part for part, holds in PARTS if holds(file, name, caller)), "the rest")
 
 
-def profile(desk: Desk, cycles: int) -> Counter[str]:
-    """Seconds of own time by part over ``cycles`` cycles."""
+def profile(desk: Desk, count: int) -> Counter[str]:
+    """Seconds of own time by part over ``count`` cycles."""
     profiler = cProfile.Profile()
     profiler.enable()
-    cycles_per_second(desk, cycles, "profiled")
+    cycles(desk, count)
     profiler.disable()
     seconds: Counter[str] = Counter()
     for (file, _, name), (_, _, own, _, callers) in pstats.Stats(profiler).stats.items():  # type: ignore[attr-defined]
@@ -58,7 +59,7 @@ def profile(desk: Desk, cycles: int) -> Counter[str]:
     return seconds
 
 
-def counted(desk: Desk, cycles: int) -> dict[str, float]:
+def counted(desk: Desk, count: int) -> dict[str, float]:
     """Statements and write transactions per cycle, from the statements SQLite runs."""
     storage = desk.storage
     if not isinstance(storage, SqliteStorage):
@@ -66,10 +67,10 @@ def counted(desk: Desk, cycles: int) -> dict[str, float]:
     statements: list[str] = []
     connection: sqlite3.Connection = storage._connection()
     connection.set_trace_callback(statements.append)
-    cycles_per_second(desk, cycles, "counted")
+    cycles(desk, count)
     connection.set_trace_callback(None)
     kinds = Counter(statement.split(None, 1)[0].upper() for statement in statements)
-    return {kind: count / cycles for kind, count in kinds.most_common()}
+    return {kind: times / count for kind, times in kinds.most_common()}
 
 
 def main() -> None:
@@ -81,8 +82,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = "memory://" if args.storage == "memory" else f"sqlite:///{folder}/runs.db"
         desk = Desk.from_file(ORDERS_AGENT, storage=url)
-        cycles_per_second(desk, 100, "warm")
-        rate = cycles_per_second(desk, args.cycles, "timed")
+        cycles(desk, 100)
+        started = time.perf_counter()
+        cycles(desk, args.cycles)
+        rate = args.cycles / (time.perf_counter() - started)
         seconds = profile(desk, args.cycles)
         statements = counted(desk, 50)
     total = sum(seconds.values())

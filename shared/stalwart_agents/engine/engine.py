@@ -516,4 +516,4 @@ def _planned(agent: Agent, clause: Clause, context: dict[str, JSON]) -> PlannedC
     given = with_origin(clause.values, "typed")
     supplied = {p.name: context[p.name] for p in parameters if p.name not in clause.values and p.name in context}
     given += with_origin(supplied, "context")
-    return PlannedCall(clause.tool, clause.text, tuple(by_name(given)))
+    return PlannedCall(clause.tool, tuple(by_name(given)))

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..storage import RunRecord
 from ..vocabulary import JSON, SagaReason
-from .arguments import Argument, from_dicts, shown
+from .arguments import Argument, from_dicts
 from .pause import Approval
 
 
@@ -24,11 +24,12 @@ class PlannedCall:
     """A clause of the turn, read as a call of a tool (or a team's step) with the arguments the turn gave."""
 
     tool: str
-    clause: str
     arguments: tuple[Argument, ...]
 
     def to_json(self) -> dict[str, object]:
-        return {"tool": self.tool, "clause": self.clause, "arguments": shown(self.arguments)}
+        """The call as a run keeps it: each argument's value and origin by its name (``of`` also reads the
+        ``{name, value, origin}`` list a run kept before, with the clause's text, which nothing read)."""
+        return {"tool": self.tool, "arguments": {a.name: [a.value, a.origin] for a in self.arguments}}
 
 
 @dataclass(frozen=True)
@@ -126,4 +127,7 @@ class RunState:
 
 
 def _planned(stored: Mapping[str, Any]) -> PlannedCall:
-    return PlannedCall(stored["tool"], stored["clause"], from_dicts(stored["arguments"]))
+    arguments = stored["arguments"]
+    if isinstance(arguments, Mapping):
+        return PlannedCall(stored["tool"], tuple(Argument(name, *kept) for name, kept in arguments.items()))
+    return PlannedCall(stored["tool"], from_dicts(arguments))
