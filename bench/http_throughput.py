@@ -300,7 +300,7 @@ def interleaved(cases: dict[str, Measure], count: int, runs: int) -> dict[str, l
     return rates
 
 
-def per_round(figure: Callable[[float, ...], float], *series: list[float]) -> float:
+def per_round(figure: Callable[..., float], *series: list[float]) -> float:
     """The median over rounds of a figure taken within each round from the rates of several cases."""
     return statistics.median(figure(*rates) for rates in zip(*series, strict=True))
 
