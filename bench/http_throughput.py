@@ -163,6 +163,9 @@ answer admitted first), so what HTTP adds splits into the routes' own store work
 
 Measure = Callable[[int, str], float]
 """Runs ``count`` cycles (or requests) named by a prefix; their rate per second."""
+Cpu = Callable[[], float]
+"""The CPU seconds the process doing a case's work has used so far (a server's, or an in-process cycle's)."""
+Case = tuple[Measure, Cpu]
 
 
 ORDER_IDS = itertools.count(100_000)
@@ -178,6 +181,16 @@ def turn_text() -> str:
 
 def load() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def process_cpu(pid: int) -> Cpu:
+    """A process's user and system CPU so far, from /proc: load moves it far less than the time a cycle takes."""
+
+    def used() -> float:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    return used
 
 
 def with_package(package: Path) -> dict[str, str]:
@@ -259,7 +272,7 @@ def inserts(port: int) -> Measure:
 
 
 @contextlib.contextmanager
-def in_process(package: Path, storage: str, cycle: str) -> Iterator[Measure]:
+def in_process(package: Path, storage: str, cycle: str) -> Iterator[Case]:
     """Ours in process: the Desk cycle of ``package``, in a process of its own (so each package runs its own)."""
     command = [sys.executable, "-c", IN_PROCESS, str(ROOT), str(ORDERS_AGENT), storage, cycle]
     process = subprocess.Popen(
@@ -276,13 +289,13 @@ def in_process(package: Path, storage: str, cycle: str) -> Iterator[Measure]:
         return float(process.stdout.readline())
 
     try:
-        yield measure
+        yield measure, process_cpu(process.pid)
     finally:
         process.stdin.close()
         process.wait(timeout=10)
 
 
-def floor_in_process(path: Path) -> Measure:
+def floor_in_process(path: Path) -> Case:
     """The fair floor's three transactions per cycle, in this process, on a file of their own."""
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("PRAGMA journal_mode=WAL")
@@ -298,22 +311,27 @@ def floor_in_process(path: Path) -> Measure:
             connection.execute("COMMIT")
         return count / (time.perf_counter() - started)
 
-    return measure
+    return measure, time.process_time
 
 
-def interleaved(cases: dict[str, Measure], count: int, runs: int) -> dict[str, list[float]]:
-    """Every case once per round, the order rotated each round: each side sees the same minutes of the machine."""
+def interleaved(cases: dict[str, Case], count: int, runs: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Every case once per round, the order rotated each round: each side sees the same minutes of the machine.
+    Each case's rate per second, and the CPU milliseconds its process used per cycle."""
     names = list(cases)
     for name in names:
-        cases[name](20, f"warm-{name}")
+        cases[name][0](20, f"warm-{name}")
     rates: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
     for run in range(runs):
         turn = run % len(names)
         for name in names[turn:] + names[:turn]:
-            rates[name].append(cases[name](count, f"r{run}-{name}"))
+            measure, used = cases[name]
+            before = used()
+            rates[name].append(measure(count, f"r{run}-{name}"))
+            cpu[name].append((used() - before) * 1000 / count)
         shown = "  ".join(f"{name} {rates[name][-1]:7.1f}" for name in names)
         print(f"  round {run + 1:2}  {shown}  (load {load()})", flush=True)
-    return rates
+    return rates, cpu
 
 
 def per_round(figure: Callable[..., float], *series: list[float]) -> float:
@@ -367,6 +385,26 @@ def report_package(name: str, rates: dict[str, list[float]], floor_adds: list[fl
         print(f"{name:7} HTTP adds ({against:9}): +{adds:.2f} ms per cycle, {bare}: {over:+.2f} ms over bare")
 
 
+def report_cpu(cpu: dict[str, list[float]], packages: list[str]) -> None:
+    """What HTTP adds in CPU per cycle, server less in-process, ours against the fair floor's: a figure the machine's
+    load moves far less than the time a cycle takes (the clients' CPU, in this process, is not counted)."""
+    floor_adds = [h - i for h, i in zip(cpu["floor-http"], cpu["floor-inproc"], strict=True)]
+    median = statistics.median
+    floor = f"{median(cpu['floor-http']):.2f} ms served, {median(cpu['floor-inproc']):.2f} ms in process"
+    print(f"CPU per cycle, fair floor    : {floor}")
+    for name in packages:
+        served, whole, routed = cpu[f"{name}-http"], cpu[f"{name}-inproc"], cpu[f"{name}-routed"]
+        print(
+            f"CPU per cycle, {name:7}       : {median(served):.2f} ms served, {median(whole):.2f} ms in process "
+            f"({median(routed):.2f} called as the routes call)"
+        )
+        for against, series in (("whole", whole), ("as routed", routed)):
+            adds = per_round(lambda h, i: h - i, served, series)
+            over = per_round(lambda h, i, f: h - i - f, served, series, floor_adds)
+            bare = f"bare FastAPI +{median(floor_adds):.2f} ms"
+            print(f"{name:7} CPU HTTP adds ({against:9}): +{adds:.2f} ms per cycle, {bare}: {over:+.2f} ms over bare")
+
+
 def report_postgres(rates: dict[str, list[float]], count: int) -> None:
     ours_rates, bare_rates = rates["ours-postgres"], rates["bare-postgres"]
     in_rounds = statistics.median(o / b for o, b in zip(ours_rates, bare_rates, strict=True))
@@ -417,18 +455,19 @@ def postgres_databases() -> Iterator[tuple[str, str]]:
         cluster.remove()
 
 
-def sqlite_cases(stack: contextlib.ExitStack, folder: Path, packages: dict[str, Path]) -> dict[str, Measure]:
+def sqlite_cases(stack: contextlib.ExitStack, folder: Path, packages: dict[str, Path]) -> dict[str, Case]:
     """Ours over HTTP and in process for each package, the fair floor both ways, and the bare route."""
-    cases: dict[str, Measure] = {}
+    cases: dict[str, Case] = {}
     for name, package in packages.items():
         port = free_port()
         served = ours(port, f"sqlite:///{folder}/{name}-http.db")
-        stack.enter_context(running(served, port, with_package(package)))
-        cases[f"{name}-http"] = cycles(port)
+        pid = stack.enter_context(running(served, port, with_package(package)))
+        cases[f"{name}-http"] = cycles(port), process_cpu(pid)
     floor_port, bare_port = free_port(), free_port()
-    stack.enter_context(running(bare(FLOOR_SQLITE, f"{folder}/floor.db", floor_port), floor_port))
-    stack.enter_context(running(bare(BARE_SQLITE, f"{folder}/bare.db", bare_port), bare_port))
-    cases["floor-http"], cases["bare-http"] = cycles(floor_port), inserts(bare_port)
+    floor_pid = stack.enter_context(running(bare(FLOOR_SQLITE, f"{folder}/floor.db", floor_port), floor_port))
+    bare_pid = stack.enter_context(running(bare(BARE_SQLITE, f"{folder}/bare.db", bare_port), bare_port))
+    cases["floor-http"] = cycles(floor_port), process_cpu(floor_pid)
+    cases["bare-http"] = inserts(bare_port), process_cpu(bare_pid)
     for name, package in packages.items():
         for cycle, case in (("plain", "inproc"), ("routed", "routed")):
             storage = f"sqlite:///{folder}/{name}-{case}.db"
@@ -437,12 +476,15 @@ def sqlite_cases(stack: contextlib.ExitStack, folder: Path, packages: dict[str, 
     return cases
 
 
-def postgres_cases(stack: contextlib.ExitStack, package: Path) -> dict[str, Measure]:
+def postgres_cases(stack: contextlib.ExitStack, package: Path) -> dict[str, Case]:
     ours_db, bare_db = stack.enter_context(postgres_databases())
     ours_port, bare_port = free_port(), free_port()
-    stack.enter_context(running(ours(ours_port, ours_db), ours_port, with_package(package)))
-    stack.enter_context(running(bare(BARE_POSTGRES, bare_db, bare_port), bare_port))
-    return {"ours-postgres": cycles(ours_port), "bare-postgres": inserts(bare_port)}
+    ours_pid = stack.enter_context(running(ours(ours_port, ours_db), ours_port, with_package(package)))
+    bare_pid = stack.enter_context(running(bare(BARE_POSTGRES, bare_db, bare_port), bare_port))
+    return {
+        "ours-postgres": (cycles(ours_port), process_cpu(ours_pid)),
+        "bare-postgres": (inserts(bare_port), process_cpu(bare_pid)),
+    }
 
 
 def main() -> None:
@@ -461,11 +503,12 @@ def main() -> None:
         cases = sqlite_cases(stack, Path(folder), packages)
         if not args.no_postgres:
             cases |= postgres_cases(stack, args.package)
-        rates = interleaved(cases, args.cycles, args.runs)
+        rates, cpu = interleaved(cases, args.cycles, args.runs)
         stack.close()
         latencies = webhook_latency(50, Path(folder))
     print(f"load average after : {load()}")
     report_sqlite(rates, list(packages), args.cycles)
+    report_cpu(cpu, list(packages))
     if not args.no_postgres:
         report_postgres(rates, args.cycles)
     p50, longest = statistics.median(latencies) * 1000, max(latencies) * 1000
