@@ -14,7 +14,9 @@ parser with headers bounded, no access log.  On SQLite every file is WAL with sy
 
 What HTTP adds per cycle is ours over HTTP less ours in process (the same Desk cycle, ``pause_cycle.py``'s, in a
 process of the same package on a SQLite file of its own), set against what HTTP adds to the fair floor (its cycle
-over HTTP less its three transactions in process): "+X ms over bare".
+over HTTP less its three transactions in process): "+X ms over bare".  It is printed twice more: against the Desk
+called as the routes call it (the caller as the thread's owner, a session, the answer admitted first), which
+leaves HTTP itself; and in CPU per cycle (each process's, from /proc), which the machine's load moves far less.
 
 Every case runs once per round, the order rotated each round (ours, floor, bare, ...; then floor, bare, ...), so
 each sees the same minutes of the machine; ratios and differences are taken within a round, and the median over
