@@ -11,19 +11,14 @@ from __future__ import annotations
 import json
 import logging
 import sys
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Literal, get_args
-
-from starlette.routing import BaseRoute
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .approvals.announce import Notify, not_notified
 from .config import AgentConfig
 from .engine.pause import Pause
 from .engine.reply import Reply
-from .http.matched import route_of
 
 LEVELS = ("debug", "info", "warning", "error")
 Format = Literal["text", "json"]
@@ -96,37 +91,6 @@ def _shown(value: object) -> str:
     if text and all(c.isprintable() and c not in ' "=' for c in text):
         return text
     return json.dumps(text)  # ASCII: a U+2028 in a thread id would otherwise split the line for some readers
-
-
-class RequestLog:
-    """ASGI middleware: one line per request, at info, when its response has been sent.
-
-    The route is the template the request matched (``/threads/{thread}/resume``), found among ``routes`` as the
-    router finds it, so a request refused before routing is named by the route it was for; the thread is the
-    one path parameter logged.  Nothing the client sent besides the method and that thread is written.
-    """
-
-    def __init__(self, app: ASGIApp, routes: Callable[[], Iterable[BaseRoute]]) -> None:
-        self.app, self.routes = app, routes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started, status = time.perf_counter(), 500
-
-        async def sending(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, sending)
-        finally:
-            route, thread = route_of(self.routes(), scope)
-            took = round((time.perf_counter() - started) * 1000, 1)
-            event(logging.INFO, "request", method=scope["method"], route=route, thread=thread, status=status, ms=took)
 
 
 def outcome(reply: Reply) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -19,6 +20,9 @@ from ..engine.exact import SAFE_INTEGER
 from ..errors import BadRequest, PayloadTooLarge
 
 MAX_BODY = 64 * 1024
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]", re.ASCII)
+"""Where a parsed body may hold a lone surrogate: text decoded from UTF-8 cannot, so only an escape can bring one in;
+only a body with such an escape is encoded again to find it."""
 
 
 async def raw(request: Request, limit: int = MAX_BODY) -> bytes:
@@ -59,7 +63,8 @@ def strict_json(body: bytes) -> Any:
         value = json.loads(
             text or "null", object_pairs_hook=_once, parse_constant=_constant, parse_float=_finite, parse_int=_safe
         )
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        if _ESCAPED_SURROGATE.search(text):
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise BadRequest("the body holds an unpaired surrogate (\\ud800-\\udfff)") from None
     except (ValueError, RecursionError) as exc:

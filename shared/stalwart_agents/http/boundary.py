@@ -25,11 +25,10 @@ path under it.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
-from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Scope
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 _HOST = re.compile(r"(?:\[([0-9a-f:.]+)\]|([a-z0-9.-]+))(?::[0-9]{1,5})?")
@@ -38,32 +37,25 @@ JSON_TYPES = ("application/json",)
 
 
 class Boundary:
+    """The checks, made once per request by the edge's one pass (``crossing.py``) from the headers it picked out."""
+
     def __init__(
         self,
-        app: ASGIApp,
         *,
         hosts: Collection[str],
         origins: Collection[str],
         public: Collection[str],
         signed: Collection[str] = (),
     ) -> None:
-        self.app = app
         self.signed = frozenset(signed)
         self.hosts = {h.lower().strip("[]") for h in hosts}
         self.origins = {o.lower().rstrip("/") for o in origins}
         self.public = frozenset(p for p in public if not p.endswith("/*"))
         self.public_under = tuple(p.removesuffix("*") for p in public if p.endswith("/*"))
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            refusal = self.refusal(scope)
-            if refusal is not None:
-                await refusal(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
-
-    def refusal(self, scope: Scope) -> JSONResponse | None:
-        headers = Headers(scope=scope)
+    def refusal(self, scope: Scope, headers: Mapping[str, str]) -> JSONResponse | None:
+        """The answer refusing the request, or None to let it through; ``headers`` holds (at least) the first value
+        of each header read here, by its lowercase name."""
         host = headers.get("host", "")
         if "*" not in self.hosts and _hostname(host) not in self.hosts:
             return _refuse(
@@ -119,7 +111,7 @@ def _netloc(origin: str) -> str:
     return rest
 
 
-def _has_body(scope: Scope, headers: Headers) -> bool:
+def _has_body(scope: Scope, headers: Mapping[str, str]) -> bool:
     """An empty POST (an operator's rollback) carries nothing a page could forge into an action.
 
     On Lambda the body is the event's, whatever length headers the client sent through API Gateway.

@@ -2,8 +2,8 @@
 
 The browser boundary, sessions, CORS for the origins a team lists, the request
 log, one handler per error (so a code means the same status on every route),
-the operator token, and a resume's signature.  ``guard`` puts the middlewares
-on an app in the order requests must cross them.
+the operator token, and a resume's signature.  ``guard`` puts the one pass
+that logs, checks and gives sessions (``crossing.py``) on an app.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import hmac
 import logging
 from collections.abc import Callable, Collection, Mapping
+from functools import partial
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -20,17 +21,19 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import ClientDisconnect
 from starlette.routing import Match
+from starlette.types import ASGIApp
 
-from .. import logs, telemetry
+from .. import telemetry
 from ..approvals.principal import Principal
 from ..approvals.signature import verify_signature
 from ..errors import Forbidden, RunWaiting, StalwartError, Unauthorized
 from .auth import bearer
 from .boundary import LOOPBACK_HOSTS, Boundary
+from .crossing import Crossing
 from .json_answer import JsonAnswer
 from .matched import UNMATCHED
 from .session import HEADER as SESSION_HEADER
-from .session import SessionMiddleware, Sessions, digest
+from .session import Sessions, digest
 from .ticket import HEADER as TICKET_HEADER
 
 __all__ = [
@@ -67,33 +70,36 @@ def guard(
     *,
     signed: Collection[str] = (),
 ) -> None:
-    """The middlewares, innermost first: sessions, CORS for the listed origins, the boundary, the request log, and
-    each request's span where telemetry is on.
+    """The edge's one pass (the request log, the boundary, CORS for the listed origins, the session:
+    ``crossing.py``), and each request's span around it where telemetry is on.
 
     ``signed`` are the paths whose POSTs carry a signature of their sender's own (Slack's clicks), let through the
     boundary's origin and JSON checks (``boundary.py``)."""
-    app.add_middleware(SessionMiddleware, sessions=sessions)
-    if origins:
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=origins,
-            allow_methods=["GET", "POST"],
-            max_age=600,
-            allow_headers=[
-                "Authorization",
-                "Content-Type",
-                "Last-Event-ID",
-                SESSION_HEADER,
-                OPERATOR_HEADER,
-                "Stalwart-Signature",
-            ],
-            expose_headers=[SESSION_HEADER, TICKET_HEADER],
-        )
     hosts = LOOPBACK_HOSTS if hosts is None else hosts
-    app.add_middleware(Boundary, hosts=hosts, origins=origins, public=PUBLIC, signed=signed)
-    app.add_middleware(logs.RequestLog, routes=lambda: app.router.routes)
+    boundary = Boundary(hosts=hosts, origins=origins, public=PUBLIC, signed=signed)
+    cors = partial(_cors, origins=origins) if origins else None
+    app.add_middleware(Crossing, boundary=boundary, sessions=sessions, routes=lambda: app.router.routes, cors=cors)
     telemetry.current().trace_requests(app)
     handle_errors(app)
+
+
+def _cors(app: ASGIApp, origins: list[str]) -> ASGIApp:
+    """CORS for the listed origins only: what their pages may send, and read back."""
+    return CORSMiddleware(
+        app,
+        allow_origins=origins,
+        allow_methods=["GET", "POST"],
+        max_age=600,
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "Last-Event-ID",
+            SESSION_HEADER,
+            OPERATOR_HEADER,
+            "Stalwart-Signature",
+        ],
+        expose_headers=[SESSION_HEADER, TICKET_HEADER],
+    )
 
 
 def allowed_origins(origins: Collection[str]) -> list[str]:

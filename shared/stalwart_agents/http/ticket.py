@@ -42,4 +42,4 @@ class Tickets:
         return owner if given == thread and isinstance(owner, str) and now < expires else None
 
     def _mac(self, part: str) -> str:
-        return hmac.new(self._key, part.encode(), hashlib.sha256).hexdigest()[:32]
+        return hmac.digest(self._key, part.encode(), "sha256").hex()[:32]
