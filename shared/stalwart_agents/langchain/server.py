@@ -200,8 +200,10 @@ class GraphDoor:
         """
         thread = admitted.thread
         pending = _interrupts_of(self.graph.get_state(_config(thread)))
-        self._sync(thread, pending)
-        run, stored = self._stored(thread, pause)
+        run, known, _ = self._registered(thread, pending)
+        stored = known.get(pause)
+        if run is None or stored is None:
+            raise NotFound(f"nothing in this thread waits with the id {pause!r}")
         shown = Pause.from_record(stored)
         if not self.may_answer(shown, admitted.principal, admitted.owner):
             # Refused here, whoever admitted the caller: a link's page lets a signed-in stranger reach the answer.
@@ -491,23 +493,30 @@ class GraphDoor:
         pending, values = _interrupts_of(state), state.values
         steps = _as_approved(tool_steps(values), *approved) if approved else tool_steps(values)
         reply = Reply(run.thread, run.id, "done", self.words(values), steps)
+        shown = ShownMessage(reply.id, session or "", run.thread, reply.text, self.clock())
+        ending = _Ending(reply, pending, [], [], Changes(shown=[shown] if session and reply.text else []))
+        if hold is not None:
+            ending = self._with_new_pauses(ending, run) if pending else ending
+            hold.stage(ending.staged)
+        return ending
+
+    def _with_new_pauses(self, ending: _Ending, run: RunRecord) -> _Ending:
+        """``ending`` with a pause, and its token, for each pending interrupt none stands for yet, staged with its
+        event; and, under this request's hold, with answers a dead worker left asked about."""
         now = self.clock()
-        shown = [ShownMessage(reply.id, session, run.thread, reply.text, now)] if session and reply.text else []
-        if hold is None:
-            return _Ending(reply, pending, [], [], Changes(shown=shown))
         known = {p.id: p for p in self.storage.run_pauses(run.id)}
         missed: list[NotNotified] = []
-        if self._orphaned(run, known, {i.id for i in pending}, missed, True):
+        live = {interrupt.id for interrupt in ending.pending}
+        if self._orphaned(run, known, live, missed, True):
             known = {p.id: p for p in self.storage.run_pauses(run.id)}
         traceparent = telemetry.current().traceparent()
-        new = [replace(pause_of(run, i, now), traceparent=traceparent) for i in pending if i.id not in known]
+        new = [replace(pause_of(run, i, now), traceparent=traceparent) for i in ending.pending if i.id not in known]
         opened = [opening(pause, now) for pause in new]
         known.update((record.id, record) for record, _ in opened)
-        waiting = self._shown(run, known, {i.id for i in pending})
-        reply = replace(reply, status="waiting" if waiting else "done", waiting=waiting)
-        staged = Changes(pauses=[r for r, _ in opened], events=[e for _, e in opened], shown=shown)
-        hold.stage(staged)
-        return _Ending(reply, pending, new, missed, staged)
+        waiting = self._shown(run, known, live)
+        reply = replace(ending.reply, status="waiting" if waiting else "done", waiting=waiting)
+        staged = replace(ending.staged, pauses=[record for record, _ in opened], events=[event for _, event in opened])
+        return _Ending(reply, ending.pending, new, missed, staged)
 
     def _told(self, ending: _Ending, written: bool) -> Reply:
         """The reply, once the hold is let go: the new pauses announced where the release kept them (``written``);
@@ -534,23 +543,27 @@ class GraphDoor:
         """The ids of the interrupts LangGraph's checkpoint shows pending."""
         return {interrupt.id for interrupt in _interrupts_of(self.graph.get_state(_config(thread)))}
 
-    def _stored(self, thread: str, pause: str) -> tuple[RunRecord, PauseRecord]:
-        run = self.storage.get_run(_run_id(thread))
-        stored = next((p for p in self.storage.run_pauses(run.id) if p.id == pause), None) if run else None
-        if run is None or stored is None:
-            raise NotFound(f"nothing in this thread waits with the id {pause!r}")
-        return run, stored
-
     def _sync(
         self, thread: str, pending: list[Any] | None = None, *, held: bool = False
     ) -> tuple[list[Pause], list[NotNotified]]:
         """Register the graph's pending interrupts (read now, unless given) as pauses (first writer wins) and
         announce the new ones, and ask about answers a dead worker left (``held``: this request holds the thread);
-        the open pauses of pending interrupts, and those whose announcement failed."""
+        the open pauses of pending interrupts, and those whose announcement failed.  Nothing pending, nothing is
+        read: nothing waits, and no answer can have been left."""
         pending = _interrupts_of(self.graph.get_state(_config(thread))) if pending is None else pending
+        if not pending:
+            return [], []
+        run, known, missed = self._registered(thread, pending, held=held)
+        return self._shown(run, known, {interrupt.id for interrupt in pending}) if run else [], missed
+
+    def _registered(
+        self, thread: str, pending: list[Any], *, held: bool = False
+    ) -> tuple[RunRecord | None, dict[str, PauseRecord], list[NotNotified]]:
+        """``_sync``'s registering: the thread's run (None where it has none and nothing is pending), and its
+        pauses by id once the pending interrupts are registered and left answers asked about."""
         run = self._run(thread) if pending else self.storage.get_run(_run_id(thread))
         if run is None:
-            return [], []
+            return None, {}, []
         known = {p.id: p for p in self.storage.run_pauses(run.id)}
         missed: list[NotNotified] = []
         for interrupt in pending:
@@ -559,7 +572,7 @@ class GraphDoor:
         live = {interrupt.id for interrupt in pending}
         if self._orphaned(run, known, live, missed, held):
             known = {p.id: p for p in self.storage.run_pauses(run.id)}
-        return self._shown(run, known, live), missed
+        return run, known, missed
 
     def _shown(self, run: RunRecord, known: Mapping[str, PauseRecord], live: set[str]) -> list[Pause]:
         """The open pauses of the ``live`` interrupts, oldest first, as shown."""
