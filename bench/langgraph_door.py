@@ -10,14 +10,15 @@ reply built from the state.  Each side has its own SqliteSaver file (WAL, FULL;
 or InMemorySaver with ``--memory``); the door's claims go to a SQLite store
 (``memory://`` with ``--memory``).  Runs are interleaved (door, plain, door,
 plain ...); printed: the load average, the door's commits to its store per
-cycle, the median cycles per second of each, and the median of the rounds'
-ratios of their times per cycle.
+cycle, the median cycles per second and CPU time per cycle of each (the CPU of
+the whole process, LangGraph's threads too: on a loaded machine it moves far
+less than the rates), and the medians of the rounds' ratios of both.
 
 With ``--package`` (repeated: a stalwart_agents folder each, to compare
 checkouts) every package runs in a process of its own, and the processes take
 their turns in rotating blocks, each block a door run and a plain run; printed
-besides, for each package after the first, the median of the rounds' ratios of
-its door's time per cycle to the first's.
+besides, for each package after the first, the medians of the rounds' ratios
+of its door's time and CPU per cycle to the first's.
 
     python bench/langgraph_door.py [--cycles 200] [--runs 5] [--memory] [--package DIR ...]
 """
@@ -102,11 +103,17 @@ def door_cycle(server: GraphDoor) -> None:
     assert done.text.startswith("Charged") and done.waiting == [], done
 
 
-def rate(cycle: Callable[[], None], cycles: int) -> float:
-    began = time.perf_counter()
+Measured = tuple[float, float]
+"""A run's cycles per second, and its process's CPU milliseconds per cycle (every thread's: LangGraph's pool too)."""
+Round = tuple[Measured, Measured]
+"""A door run and a plain run, one after the other."""
+
+
+def rate(cycle: Callable[[], None], cycles: int) -> Measured:
+    began, cpu = time.perf_counter(), time.process_time()
     for _ in range(cycles):
         cycle()
-    return cycles / (time.perf_counter() - began)
+    return cycles / (time.perf_counter() - began), (time.process_time() - cpu) * 1000 / cycles
 
 
 def commits_per_cycle(server: GraphDoor, cycles: int = 20) -> float:
@@ -153,8 +160,8 @@ class Sides:
     def plain_cycle(self) -> None:
         plain_cycle(self.plain)
 
-    def block(self, cycles: int) -> tuple[float, float]:
-        """A door run, then a plain run: each one's cycles per second."""
+    def block(self, cycles: int) -> Round:
+        """A door run, then a plain run."""
         return rate(self.door, cycles), rate(self.plain_cycle, cycles)
 
 
@@ -178,12 +185,12 @@ class Worker:
         self.commits: float = started["commits"]
         self.package: str = str(Path(started["package"]).parent)
 
-    def block(self, cycles: int) -> tuple[float, float]:
+    def block(self, cycles: int) -> Round:
         assert self.process.stdin is not None
         self.process.stdin.write(f"{cycles}\n")
         self.process.stdin.flush()
-        door, plain = self._read()
-        return door, plain
+        (door, door_cpu), (plain, plain_cpu) = self._read()
+        return (door, door_cpu), (plain, plain_cpu)
 
     def _read(self) -> Any:
         assert self.process.stdout is not None
@@ -199,13 +206,15 @@ def load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
-def report(label: str, commits: float, rounds: list[tuple[float, float]]) -> None:
-    ratio = statistics.median(plain / door for door, plain in rounds)
+def report(label: str, commits: float, rounds: list[Round]) -> None:
     print(f"{label}door commits to its store per cycle: {commits:g}")
-    for name, rates in (("door ", [door for door, _ in rounds]), ("plain", [plain for _, plain in rounds])):
-        runs = ", ".join(f"{r:.1f}" for r in rates)
-        print(f"{label}{name} : {statistics.median(rates):8.1f} cycles/s (median; runs {runs})")
-    print(f"{label}door / plain time per cycle = {ratio:.2f} (median of the rounds' ratios)")
+    for name, side in (("door ", 0), ("plain", 1)):
+        rates, cpu = [r[side][0] for r in rounds], statistics.median(r[side][1] for r in rounds)
+        runs = ", ".join(f"{rate:.1f}" for rate in rates)
+        print(f"{label}{name} : {statistics.median(rates):8.1f} cycles/s, CPU {cpu:.2f} ms/cycle (median; runs {runs})")
+    ratio = statistics.median(plain[0] / door[0] for door, plain in rounds)
+    cpu_ratio = statistics.median(door[1] / plain[1] for door, plain in rounds)
+    print(f"{label}door / plain time per cycle = {ratio:.2f}, CPU = {cpu_ratio:.2f} (medians of the rounds' ratios)")
 
 
 def main() -> None:
@@ -231,7 +240,7 @@ def main() -> None:
         return
     packages = [package.resolve() for package in options.package]
     workers = [Worker(package, options.memory) for package in packages]
-    measured: list[list[tuple[float, float]]] = [[] for _ in workers]
+    measured: list[list[Round]] = [[] for _ in workers]
     for turn in range(options.runs):
         for n in range(len(workers)):  # a rotating start, so no package always runs first
             index = (turn + n) % len(workers)
@@ -243,8 +252,10 @@ def main() -> None:
         print(f"[{n}] = {worker.package}")
         report(f"[{n}] ", worker.commits, rounds)
     for n, rounds in enumerate(measured[1:], 2):
-        ratio = statistics.median(first[0] / door for (door, _), first in zip(rounds, measured[0], strict=True))
-        print(f"[{n}] / [1] door time per cycle = {ratio:.2f} (median of the rounds' ratios)")
+        pairs = [(door, first[0]) for (door, _), first in zip(rounds, measured[0], strict=True)]
+        ratio = statistics.median(before[0] / after[0] for after, before in pairs)
+        cpu_ratio = statistics.median(after[1] / before[1] for after, before in pairs)
+        print(f"[{n}] / [1] door time per cycle = {ratio:.2f}, CPU = {cpu_ratio:.2f} (medians of the rounds' ratios)")
 
 
 if __name__ == "__main__":
