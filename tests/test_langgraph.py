@@ -120,3 +120,73 @@ def test_webhook_is_importable_from_the_doors_module_as_the_chapter_places_it():
     from stalwart_agents.langchain import server
 
     assert server.Webhook is Webhook and "Webhook" in server.__all__
+
+
+@pytest.fixture
+def chat(tmp_path, monkeypatch):
+    """A chat graph's door, and what each of its store's commits carried, in order."""
+    from .langgraph_shop import build_chat_graph
+
+    monkeypatch.setenv("LANGGRAPH_LEDGER", str(tmp_path / "ledger.jsonl"))
+    server = GraphDoor(build_chat_graph(sqlite_saver(str(tmp_path / "checkpoints.db"))), storage="memory://")
+    committed, commit = [], server.storage.commit
+
+    def counted(changes):
+        committed.append(sorted(name for name, value in vars(changes).items() if value not in (None, [], {})))
+        return commit(changes)
+
+    monkeypatch.setattr(server.storage, "commit", counted)
+    return server, committed
+
+
+def test_a_cycle_is_four_commits_the_pause_kept_with_the_hold_let_go_and_the_claim_with_its_record(chat):
+    """A turn begins its run held and owned, and keeps its pause (with the event) in the commit that lets the hold
+    go; an answer's claim holds the thread and writes its decision record's entry in one commit, then lets it go."""
+    server, committed = chat
+    [pause] = server.send("t", "charge order 4411").waiting
+    assert server.resume("t", pause.id, "approve", pause.token).text == "Charged order 4411: ch-4411."
+    assert committed == [
+        ["begin", "owner"],
+        ["events", "pauses", "run", "version"],
+        ["claim", "events", "run", "version"],
+        ["run", "version"],
+    ]
+    [(_, decided)] = [(n, e) for n, e in server.events("t") if e["type"] == "answer"]
+    assert decided["pause"] == pause.id
+
+
+def test_a_pause_a_reader_registered_first_is_the_one_the_turn_shows_and_its_hold_is_let_go(chat):
+    """A read while the turn still holds the thread registers the interrupt first: the turn's own pause loses (one
+    pause, one token), the hold is let go on its own, and the turn shows the reader's pause."""
+    server, _ = chat
+    commit = server.storage.commit
+
+    def read_first(changes):
+        if changes.pauses and changes.run is not None:
+            server.interrupts("t")
+        return commit(changes)
+
+    server.storage.commit = read_first
+    [pause] = server.send("t", "charge order 4411").waiting
+    assert server.interrupts("t") == [pause]
+    assert [e["type"] for _, e in server.events("t")].count("pause") == 1
+    assert server.resume("t", pause.id, "approve", pause.token).waiting == []
+
+
+def test_a_turn_whose_hold_was_taken_meanwhile_still_registers_its_pause(chat, caplog):
+    """The hold ran out and another request took the thread before the turn let it go: nothing the turn staged is
+    lost, its pause is registered as a read registers it."""
+    server, _ = chat
+    commit = server.storage.commit
+
+    def taken_meanwhile(changes):
+        if changes.pauses and changes.run is not None:
+            stored = server.storage.get_run(changes.run.id)
+            commit(type(changes)(run=stored.replace(lease_owner=None, lease_until=None), version=stored.version))
+        return commit(changes)
+
+    server.storage.commit = taken_meanwhile
+    [pause] = server.send("t", "charge order 4411").waiting
+    assert "ran out before its graph ended" in caplog.text
+    assert server.interrupts("t") == [pause]
+    assert server.resume("t", pause.id, "approve", pause.token).waiting == []

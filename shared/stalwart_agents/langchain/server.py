@@ -32,19 +32,19 @@ import os
 import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
-from contextlib import contextmanager
-from dataclasses import replace
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Unpack
 
 from fastapi import FastAPI
 
 from .. import telemetry
-from ..approvals.admission import Admission, admit, enter
+from ..approvals.admission import Admission, admit, enter, resolve
 from ..approvals.announce import Notify, announce
 from ..approvals.card import Verdict
 from ..approvals.inbox import Inbox, read_inbox
 from ..approvals.principal import ANONYMOUS, Principal
-from ..approvals.rules import owner_of, owns
+from ..approvals.rules import owner_of, owns, same_key
 from ..approvals.webhook import Webhook
 from ..door import Described
 from ..engine.answer import Answer
@@ -69,7 +69,7 @@ from ..errors import (
     VersionConflict,
 )
 from ..storage import Changes, Event, InboxEntry, PauseRecord, RunRecord, ShownMessage, Storage, open_storage
-from ..vocabulary import JSON, RunStatus
+from ..vocabulary import JSON
 from .graph_state import Happened, ReplyWords, TurnInput, happened, last_words, said, tool_steps
 from .interrupts import Schemas, edit_in, inputs_of, judged, pause_of, resumed, schemas_of, unknown_of
 
@@ -174,16 +174,18 @@ class GraphDoor:
     ) -> Reply:
         """A person's turn: the graph invoked on ``turn(text)``, in the thread the id names for ``owner`` (their own,
         begun now where they have none); refused (run_waiting) while a pause waits."""
-        thread = enter(self.storage, thread, owner, start=True)
+        thread = self._entered(thread, owner)
         self.redrive(thread)
-        with self._holding(self._run(thread, asker)) as run:
-            waiting = self._sync(thread, held=True)[0]
+        with self._released(self._begun_held(thread, owner, asker)) as hold:
+            pending = _interrupts_of(self.graph.get_state(_config(thread)))
+            waiting = self._sync(thread, pending, held=True)[0]
             if waiting:
                 raise RunWaiting("this thread's graph waits for a decision; answer it before a new turn", waiting)
-            if self._pending(thread):
+            if pending:
                 raise RunBusy("an answer in this thread is being taken; try again in a moment")
             self._invoke(self.turn(text), thread, "on this turn")
-        return self._reply(run, session)
+            ending = self._ending(hold.run, session, hold=hold)
+        return self._told(ending, hold.written)
 
     def waiting_for(self, admitted: Admission) -> list[Pause]:
         """What waits in the thread, each by LangGraph's interrupt id; new interrupts are registered (and announced)
@@ -198,8 +200,10 @@ class GraphDoor:
         """
         thread = admitted.thread
         pending = _interrupts_of(self.graph.get_state(_config(thread)))
-        self._sync(thread, pending)
-        run, stored = self._stored(thread, pause)
+        run, known, _ = self._registered(thread, pending)
+        stored = known.get(pause)
+        if run is None or stored is None:
+            raise NotFound(f"nothing in this thread waits with the id {pause!r}")
         shown = Pause.from_record(stored)
         if not self.may_answer(shown, admitted.principal, admitted.owner):
             # Refused here, whoever admitted the caller: a link's page lets a signed-in stranger reach the answer.
@@ -227,7 +231,8 @@ class GraphDoor:
             assert claimed.run is not None, "a claim saves its run"
             return claimed.run
 
-        with self._released(claimed_once(claim)):
+        approved = edit_in(shown, edits, answer.editor).changed.arguments if edits else None
+        with self._released(claimed_once(claim)) as hold:
             telemetry.current().pause_decided(
                 shown, answer.decision, answer.channel, answer.reference(self.storage), (), 0
             )
@@ -236,8 +241,8 @@ class GraphDoor:
             else:
                 asked = next((i.value for i in pending if i.id == shown.id), None)
                 self._take(thread, shown, resumed(asked, shown.kind, answer.decision, value, edits))
-        approved = edit_in(shown, edits, answer.editor).changed.arguments if edits else None
-        return self._reply(run, session, (shown, approved) if approved is not None else None)
+            ending = self._ending(hold.run, session, (shown, approved) if approved is not None else None, hold=hold)
+        return self._told(ending, hold.written)
 
     def rollback(self, user: str, *, session: str | None = None) -> Reply:
         """An operator's rollback: every open pause of the thread answered ``cancel_all`` through the graph, which
@@ -247,7 +252,7 @@ class GraphDoor:
         run = self.storage.get_run(_run_id(user))
         if run is None:
             raise NotFound("this thread has no graph run to roll back")
-        with self._holding(run):
+        with self._holding(run) as hold:
             asked = self._asked(user)
             cancelled = {
                 _interrupt_of(p.id): resumed(asked.get(_interrupt_of(p.id)), p.kind, ROLLBACK, None, {})
@@ -256,7 +261,8 @@ class GraphDoor:
             }
             if cancelled:
                 self._invoke(_command(cancelled), user, "while rolling back")
-        reply = self._reply(run, session)
+            ending = self._ending(hold.run, session, hold=hold)
+        reply = self._told(ending, hold.written)
         report: RollbackReport = {
             "reason": "operator",
             "status": "waiting" if reply.waiting else "complete",
@@ -319,8 +325,8 @@ class GraphDoor:
 
         Only a write calls this; nothing is resumed while another request holds the thread, which runs the graph now.
         """
-        run = self.storage.get_run(_run_id(thread))
-        if run is None or not self.rerun:
+        run = self.storage.get_run(_run_id(thread)) if self.rerun else None
+        if run is None:
             return set()
         kept = {
             p.id: p for p in self.storage.run_pauses(run.id) if p.answer is not None and p.kind != "outcome_unknown"
@@ -463,21 +469,68 @@ class GraphDoor:
             return False
         return True
 
-    def _reply(
-        self, run: RunRecord, session: str | None, approved: tuple[Pause, list[ArgumentDict]] | None = None
-    ) -> Reply:
+    def _reply(self, run: RunRecord, session: str | None) -> Reply:
+        """The service's answer to a request that did not run the graph itself: what the graph's state says now."""
+        return self._told(self._ending(run, session), written=False)
+
+    def _ending(
+        self,
+        run: RunRecord,
+        session: str | None,
+        approved: tuple[Pause, list[ArgumentDict]] | None = None,
+        *,
+        hold: _Hold | None = None,
+    ) -> _Ending:
         """The service's answer after the graph ran: its words, its calls, and what now waits; kept as shown to
         ``session`` (a digest), so that session alone may rate it.  ``approved`` is a call a person changed before
-        approving, and its arguments as approved, which its step shows."""
+        approving, and its arguments as approved, which its step shows.
+
+        Read while the request still ``hold``s the thread, the pauses of the graph's new interrupts (each with its
+        token) and the reply as shown are staged on the hold, to be kept in the commit that lets it go: one commit
+        where a pause registered on its own, then the hold let go, then the reply shown, made three.
+        """
         state = self.graph.get_state(_config(run.thread))
-        waiting, missed = self._sync(run.thread, _interrupts_of(state))
-        values = state.values
-        status: RunStatus = "waiting" if waiting else "done"
+        pending, values = _interrupts_of(state), state.values
         steps = _as_approved(tool_steps(values), *approved) if approved else tool_steps(values)
-        reply = Reply(run.thread, run.id, status, self.words(values), steps, waiting, not_notified=missed)
-        if session is not None and reply.text:
-            self.storage.commit(Changes(shown=[ShownMessage(reply.id, session, run.thread, reply.text, self.clock())]))
-        return reply
+        reply = Reply(run.thread, run.id, "done", self.words(values), steps)
+        shown = ShownMessage(reply.id, session or "", run.thread, reply.text, self.clock())
+        ending = _Ending(reply, pending, [], [], Changes(shown=[shown] if session and reply.text else []))
+        if hold is not None:
+            ending = self._with_new_pauses(ending, run) if pending else ending
+            hold.stage(ending.staged)
+        return ending
+
+    def _with_new_pauses(self, ending: _Ending, run: RunRecord) -> _Ending:
+        """``ending`` with a pause, and its token, for each pending interrupt none stands for yet, staged with its
+        event; and, under this request's hold, with answers a dead worker left asked about."""
+        now = self.clock()
+        known = {p.id: p for p in self.storage.run_pauses(run.id)}
+        missed: list[NotNotified] = []
+        live = {interrupt.id for interrupt in ending.pending}
+        if self._orphaned(run, known, live, missed, True):
+            known = {p.id: p for p in self.storage.run_pauses(run.id)}
+        traceparent = telemetry.current().traceparent()
+        new = [replace(pause_of(run, i, now), traceparent=traceparent) for i in ending.pending if i.id not in known]
+        opened = [opening(pause, now) for pause in new]
+        known.update((record.id, record) for record, _ in opened)
+        waiting = self._shown(run, known, live)
+        reply = replace(ending.reply, status="waiting" if waiting else "done", waiting=waiting)
+        staged = replace(ending.staged, pauses=[record for record, _ in opened], events=[event for _, event in opened])
+        return _Ending(reply, ending.pending, new, missed, staged)
+
+    def _told(self, ending: _Ending, written: bool) -> Reply:
+        """The reply, once the hold is let go: the new pauses announced where the release kept them (``written``);
+        else (the hold ran out, or a reader registered a pause first) registered and shown as a read does."""
+        reply = ending.reply
+        if written:
+            missed = list(ending.missed)
+            for pause in ending.opened:
+                self._announced(pause, missed)
+            return replace(reply, not_notified=missed)
+        waiting, missed = self._sync(reply.thread, ending.pending)
+        if ending.staged.shown:
+            self.storage.commit(Changes(shown=ending.staged.shown))
+        return replace(reply, status="waiting" if waiting else "done", waiting=waiting, not_notified=missed)
 
     def _invoke(self, given: Any, thread: str, what: str) -> None:
         try:
@@ -490,23 +543,27 @@ class GraphDoor:
         """The ids of the interrupts LangGraph's checkpoint shows pending."""
         return {interrupt.id for interrupt in _interrupts_of(self.graph.get_state(_config(thread)))}
 
-    def _stored(self, thread: str, pause: str) -> tuple[RunRecord, PauseRecord]:
-        run = self.storage.get_run(_run_id(thread))
-        stored = next((p for p in self.storage.run_pauses(run.id) if p.id == pause), None) if run else None
-        if run is None or stored is None:
-            raise NotFound(f"nothing in this thread waits with the id {pause!r}")
-        return run, stored
-
     def _sync(
         self, thread: str, pending: list[Any] | None = None, *, held: bool = False
     ) -> tuple[list[Pause], list[NotNotified]]:
         """Register the graph's pending interrupts (read now, unless given) as pauses (first writer wins) and
         announce the new ones, and ask about answers a dead worker left (``held``: this request holds the thread);
-        the open pauses of pending interrupts, and those whose announcement failed."""
+        the open pauses of pending interrupts, and those whose announcement failed.  Nothing pending, nothing is
+        read: nothing waits, and no answer can have been left."""
         pending = _interrupts_of(self.graph.get_state(_config(thread))) if pending is None else pending
+        if not pending:
+            return [], []
+        run, known, missed = self._registered(thread, pending, held=held)
+        return self._shown(run, known, {interrupt.id for interrupt in pending}) if run else [], missed
+
+    def _registered(
+        self, thread: str, pending: list[Any], *, held: bool = False
+    ) -> tuple[RunRecord | None, dict[str, PauseRecord], list[NotNotified]]:
+        """``_sync``'s registering: the thread's run (None where it has none and nothing is pending), and its
+        pauses by id once the pending interrupts are registered and left answers asked about."""
         run = self._run(thread) if pending else self.storage.get_run(_run_id(thread))
         if run is None:
-            return [], []
+            return None, {}, []
         known = {p.id: p for p in self.storage.run_pauses(run.id)}
         missed: list[NotNotified] = []
         for interrupt in pending:
@@ -515,19 +572,54 @@ class GraphDoor:
         live = {interrupt.id for interrupt in pending}
         if self._orphaned(run, known, live, missed, held):
             known = {p.id: p for p in self.storage.run_pauses(run.id)}
+        return run, known, missed
+
+    def _shown(self, run: RunRecord, known: Mapping[str, PauseRecord], live: set[str]) -> list[Pause]:
+        """The open pauses of the ``live`` interrupts, oldest first, as shown."""
         shown = [p for p in known.values() if p.status == "open" and _interrupt_of(p.id) in live]
         asker = run.state.get("asker")
-        return [Pause.from_record(p).asked(asker) for p in sorted(shown, key=lambda p: p.created_at)], missed
+        return [Pause.from_record(p).asked(asker) for p in sorted(shown, key=lambda p: p.created_at)]
+
+    def _entered(self, thread: str, owner: str) -> str:
+        """The thread the id names for ``owner`` (``approvals/admission.py``): theirs, or one nobody owns yet, which
+        becomes theirs in the commit that begins its run (``_begun_held``), as a Desk's turn does; NotFound for
+        another's.  A thread whose run began outside the door, and that nobody owns, becomes theirs now."""
+        found = resolve(self.storage, thread, owner, start=True)
+        if found.owner is None and self.storage.get_run(_run_id(found.thread)) is not None:
+            return enter(self.storage, thread, owner, start=True)
+        if found.owner is not None and not same_key(found.owner, owner):
+            raise NotFound("no such thread")
+        return found.thread
+
+    def _begun_held(self, thread: str, owner: str, asker: str | None) -> RunRecord:
+        """The thread's run held by this request: where the thread has none, begun held, and owned by ``owner``, in
+        one commit; RunBusy while another request holds it."""
+        run = self.storage.get_run(_run_id(thread))
+        if run is None:
+            now = self.clock()
+            try:
+                begun = self.storage.commit(Changes(begin=self._held(self._new_run(thread, asker), now), owner=owner))
+            except (ThreadBusy, VersionConflict):
+                run = self.storage.get_run(_run_id(thread))
+                if run is None:
+                    raise RunBusy("this thread already has a run that is not LangGraph's") from None
+            else:
+                assert begun.run is not None, "a begun run is saved"
+                return begun.run
+        return self._hold(run)
+
+    def _new_run(self, thread: str, asker: str | None) -> RunRecord:
+        """The thread's one run in the store; it keeps who began the thread, in words."""
+        state = {"asker": asker} if asker else {}
+        return RunRecord(_run_id(thread), thread, self.name, "waiting", state=state, created_at=self.clock())
 
     def _run(self, thread: str, asker: str | None = None) -> RunRecord:
-        """The thread's one run in the store, begun where it has none; it keeps who began the thread, in words."""
+        """The thread's one run in the store, begun where it has none."""
         run = self.storage.get_run(_run_id(thread))
         if run is not None:
             return run
-        state = {"asker": asker} if asker else {}
-        begun = RunRecord(_run_id(thread), thread, self.name, "waiting", state=state, created_at=self.clock())
         try:
-            committed = self.storage.commit(Changes(begin=begun)).run
+            committed = self.storage.commit(Changes(begin=self._new_run(thread, asker))).run
         except (ThreadBusy, VersionConflict):
             committed = self.storage.get_run(_run_id(thread))
             if committed is None:
@@ -544,11 +636,15 @@ class GraphDoor:
         except PauseExists as exc:
             current: PauseRecord = exc.current
             return current
+        self._announced(pause, missed)
+        return next(p for p in self.storage.run_pauses(pause.run) if p.id == pause.id)
+
+    def _announced(self, pause: Pause, missed: list[NotNotified]) -> None:
+        """Tell ``on_interrupt`` of a pause just kept; where that fails, it joins ``missed``."""
         telemetry.current().pause_opened(pause)
         if self.on_interrupt is not None:
             failed = announce(self.storage, self.on_interrupt, pause)
             missed.extend([failed] if failed else [])
-        return next(p for p in self.storage.run_pauses(pause.run) if p.id == pause.id)
 
     def _held(self, run: RunRecord, now: float) -> RunRecord:
         """``run`` held by this request until ``hold_seconds`` from now; RunBusy while another request holds it."""
@@ -556,25 +652,28 @@ class GraphDoor:
             raise RunBusy("another request is running this thread's graph; try again in a moment")
         return run.replace(lease_owner=new_token(), lease_until=now + self.hold_seconds, updated_at=now)
 
-    @contextmanager
-    def _holding(self, run: RunRecord) -> Iterator[RunRecord]:
-        """Hold the thread for the block, over the version ``run`` was read at: its graph runs for one request at a
-        time."""
+    def _hold(self, run: RunRecord) -> RunRecord:
+        """Hold the thread, over the version ``run`` was read at: its graph runs for one request at a time."""
         try:
             held = self.storage.commit(Changes(run=self._held(run, self.clock()), version=run.version)).run
         except VersionConflict:
             raise RunBusy("another request is running this thread's graph; try again in a moment") from None
         assert held is not None, "a saved run is returned"
-        with self._released(held):
-            yield held
+        return held
 
     @contextmanager
-    def _released(self, held: RunRecord) -> Iterator[None]:
+    def _holding(self, run: RunRecord) -> Iterator[_Hold]:
+        """Hold the thread for the block (``_hold``)."""
+        with self._released(self._hold(run)) as hold:
+            yield hold
+
+    @contextmanager
+    def _released(self, held: RunRecord) -> Iterator[_Hold]:
         """Keep the hold while the block runs the graph, however long it takes, then let it go."""
         hold = _Hold(self.storage, held, self.hold_seconds, self.clock)
         RENEWER.add(hold)
         try:
-            yield
+            yield hold
         finally:
             RENEWER.remove(hold)
             hold.release()
@@ -591,7 +690,19 @@ class _Hold:
     def __init__(self, store: Storage, held: RunRecord, seconds: float, clock: Callable[[], float]) -> None:
         self._store, self._run, self._seconds, self._clock = store, held, seconds, clock
         self._lock, self._released = threading.Lock(), False
+        self._staged = Changes()
         self.period = seconds / 3
+        self.written = False
+        """Whether the writes staged were kept with the release."""
+
+    @property
+    def run(self) -> RunRecord:
+        """The run as this request holds it now."""
+        return self._run
+
+    def stage(self, changes: Changes) -> None:
+        """Writes to keep in the commit that lets the hold go, under its condition and their own."""
+        self._staged = changes
 
     def renew(self) -> bool:
         with self._lock:
@@ -607,10 +718,28 @@ class _Hold:
         with self._lock:
             self._released = True
             freed = self._run.replace(lease_owner=None, lease_until=None, updated_at=self._clock())
+            self.written = not self._staged
+            if not self.written:
+                with suppress(VersionConflict, PauseExists):
+                    self._store.commit(replace(self._staged, run=freed, version=self._run.version))
+                    self.written = True
+                    return
             try:
                 self._store.commit(Changes(run=freed, version=self._run.version))
             except VersionConflict:
                 log.warning("the hold on thread %s ran out before its graph ended", self._run.thread)
+
+
+@dataclass(frozen=True)
+class _Ending:
+    """A request's reply, read before it let its hold go; ``pending`` the interrupts then pending, ``opened`` the
+    pauses it registered for them and ``missed`` those whose announcement failed, ``staged`` its writes."""
+
+    reply: Reply
+    pending: list[Any]
+    opened: list[Pause]
+    missed: list[NotNotified]
+    staged: Changes
 
 
 _KEPT = "while taking an answer; the answer is kept and is given again on the next request that writes to this thread"
