@@ -131,8 +131,10 @@ class Desk:
         """
         if not isinstance(text, str):
             raise BadRequest("a turn is text")
-        thread = _thread(user) if owner is None else resolve(self.storage, _thread(user), owner, start=True).thread
-        started = self._engine.start(thread, text, self.agent(agent), context, session, owner, asker)
+        found = None if owner is None else resolve(self.storage, _thread(user), owner, start=True)
+        thread = _thread(user) if found is None else found.thread
+        owned = found is not None and found.owner is not None
+        started = self._engine.start(thread, text, self.agent(agent), context, session, owner, asker, owned=owned)
         return self._notified(started)
 
     def confirm(

@@ -70,15 +70,19 @@ class Engine:
         session: str | None = None,
         owner: str | None = None,
         asker: str | None = None,
+        *,
+        owned: bool = False,
     ) -> Reply:
         """Read the turn and run it; the run is begun in the same commit as its first durable write.
 
         ``context`` holds what the application gives (the signed-in customer...), by parameter name.  ``owner``
-        (a principal's key), where given, is who the thread must be, or become, the turn's: see ``_refuse_stranger``.
-        ``asker`` is who that is, in words, for the cards of the run's pauses.
+        (a principal's key), where given, is who the thread must be, or become, the turn's: see ``_refuse_stranger``,
+        which ``owned`` skips where the caller has just read the thread as ``owner``'s (a thread never changes
+        owner; one nobody owned yet is read again, after its active run).  ``asker`` is who that is, in words, for
+        the cards of the run's pauses.
         """
         with telemetry.current().turn(thread, agent.name):
-            return self._start(thread, text, agent, context, session, owner, asker)
+            return self._start(thread, text, agent, context, session, owner, asker, owned)
 
     def _start(
         self,
@@ -89,9 +93,10 @@ class Engine:
         session: str | None,
         owner: str | None,
         asker: str | None,
+        owned: bool,
     ) -> Reply:
         active = self._store.active_run(thread)
-        if owner is not None:
+        if owner is not None and not owned:
             self._refuse_stranger(thread, owner)
         active = self._runs.recovered(active)
         if active is not None:
