@@ -30,8 +30,7 @@ from types import TracebackType
 from typing import Protocol, Self
 
 from ..errors import StalwartError, VersionConflict
-from ..storage import Changes, Event, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage
-from ..storage._records import stored_bytes
+from ..storage import Changes, Event, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage, stored_bytes
 from ..storage.base import listings, utf8_size
 from .sizes import json_size
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from ..errors import ConfigError
+from ._records import stored_bytes
 from .base import (
     DEFAULT_RETENTION,
     FINISHED,
@@ -68,6 +69,7 @@ __all__ = [
     "open_storage",
     "record_position",
     "sqlite_path",
+    "stored_bytes",
     "text",
 ]
 
