@@ -3,11 +3,11 @@
 Plain comparisons (``args.amount > 500``) are decided in Python by cel_subset, and
 only what they cannot decide reaches cel-python.
 
-Reading an expression needs only cel-python's parser module (and lark), loaded on
-its own, without cel-python's package, whose evaluator brings google-re2, pendulum
-and its types (about 60 ms of a cold start).  That package is imported only where
-an expression is outside the subset (when it is compiled) or where the subset leaves
-values undecided (at that evaluation).  Evaluations are cached by their values,
+A plain expression is read without lark (cel_plain); any other needs only cel-python's
+parser module (and lark), loaded on its own, without cel-python's package, whose
+evaluator brings google-re2, pendulum and its types (about 60 ms of a cold start).
+That package is imported only where an expression is outside the subset (when it is
+compiled) or where the subset leaves values undecided (at that evaluation).  Evaluations are cached by their values,
 since a run is replayed on every move and cel-python takes a good part of a
 millisecond for each.
 
@@ -28,7 +28,7 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from . import cel_subset
+from . import cel_plain, cel_subset
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -39,8 +39,8 @@ pickle.  Absent outside a built layer."""
 
 
 RECURSION_LIMIT = 2500
-"""What cel-python's Environment raises Python's recursion limit to, for CEL's nesting minimums: the subset's
-closures, made from the same trees, get as much."""
+"""What cel-python's Environment raises Python's recursion limit to, for CEL's nesting minimums: the plain reader
+and the subset's closures, over the same trees, get as much."""
 
 
 class Unparsable(ValueError):
@@ -60,14 +60,22 @@ def prepare(expression: str) -> None:
 
 @lru_cache(maxsize=1024)
 def compile(expression: str) -> Any:
-    tree = _parsed(expression)  # first: it installs the saved parser before an Environment would build one
+    tree = _lark_tree(expression)  # first: it installs the saved parser before an Environment would build one
     return cel_python().Environment().program(tree)
 
 
 @lru_cache(maxsize=1024)
 def _parsed(expression: str) -> Any:
-    """The expression's parse tree, once: what ``compile`` and ``fields_of`` both read.  The tree cel-python's own
-    Environment would make (its InterpretedRunner's trees are lark's)."""
+    """The expression's parse tree, once: what the subset, ``fields_of`` and ``reads`` read.  A plain expression is
+    read without lark (cel_plain), into the tree cel-python's parser makes of it; any other by that parser."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+    return cel_plain.tree(expression) or _lark_tree(expression)
+
+
+@lru_cache(maxsize=1024)
+def _lark_tree(expression: str) -> Any:
+    """The tree cel-python's own Environment would make (its InterpretedRunner's trees are lark's): what its
+    evaluator walks."""
     celparser = parser_module()
     install_parser(celparser=celparser)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
