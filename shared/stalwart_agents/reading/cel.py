@@ -295,8 +295,13 @@ def made_from(celparser: ModuleType) -> dict[str, str]:
 
 
 def save_parser(path: Path) -> None:
-    """Build cel-python's parser and save it to ``path`` with what it was made from, for the layer's build."""
+    """Build cel-python's parser and save it to ``path`` with what it was made from, for the layer's build.
+
+    Pickle checks the module that names the parser's token callback by importing it, which would run celpy's
+    __init__ first, and the build machine may not run the layer's google-re2: an empty package stands in for celpy's
+    in this process, which only saves."""
     celparser = parser_module()
+    sys.modules.setdefault("celpy", ModuleType("celpy"))
     celparser.CELParser()
     with path.open("wb") as file:
         file.write(json.dumps(made_from(celparser)).encode() + b"\n")
