@@ -7,9 +7,9 @@ A plain expression is read without lark (cel_plain); any other needs only cel-py
 parser module (and lark), loaded on its own, without cel-python's package, whose
 evaluator brings google-re2, pendulum and its types (about 60 ms of a cold start).
 That package is imported only where an expression is outside the subset (when it is
-compiled) or where the subset leaves values undecided (at that evaluation).  Evaluations are cached by their values,
-since a run is replayed on every move and cel-python takes a good part of a
-millisecond for each.
+compiled) or where the subset leaves values undecided (at that evaluation).
+Evaluations are cached by their values, since a run is replayed on every move and
+cel-python takes a good part of a millisecond for each.
 
 cel-python builds its Lark parser from the grammar once per process, about 110 ms
 of a cold start, where loading a saved one takes about 10.  The layer's build
