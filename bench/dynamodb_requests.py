@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import math
 import os
 import shutil
@@ -299,6 +300,40 @@ READY = (
 """A function's app.py loaded as Lambda loads it, up to its handler being ready."""
 
 
+FIRST_REQUESTS = {
+    "messages": ({"text": "charge 40 to order 4412"}, 200),
+    "resume": ({"interrupt_id": "p_none", "token": "none", "decision": "approve"}, 404),
+}
+"""What the first invocation of a route function is asked, and the status it answers: a turn that pauses a charge
+for approval (the shop's rule decided), a resume of a thread that does not exist (refused after its lookup)."""
+
+
+def first_invocation(route: str) -> str:
+    """The statement that loads the route's app.py as ``READY`` does, then times only its first invocation: an API
+    Gateway event behind the JWT authorizer, on a thread of its own (``t``, which ``cold`` reads, is taken again
+    once the handler is ready)."""
+    body, status = FIRST_REQUESTS[route]
+    event = json.loads((ROOT / "tests" / "events" / "http_api_jwt.json").read_text())
+    path = f"/threads/THREAD/{route}"
+    event.update(
+        routeKey=f"POST /threads/{{id}}/{route}",
+        rawPath=path,
+        rawQueryString="",
+        cookies=[],
+        queryStringParameters=None,
+        headers={"host": "id.execute-api.us-east-1.amazonaws.com", "content-type": "application/json"},
+        pathParameters={"id": "THREAD"},
+        body=json.dumps(body),
+        isBase64Encoded=False,
+    )
+    event["requestContext"]["http"].update(method="POST", path=path)
+    return (
+        f"{READY.format(path=str(ROOT / 'functions' / route / 'app.py'))}; import json, uuid;"
+        f" e = json.loads({json.dumps(event)!r}.replace('THREAD', 'cold-' + uuid.uuid4().hex));"
+        f" t = time.process_time(); a = m.handler(e, None); assert a['statusCode'] == {status}, a"
+    )
+
+
 def cold(statement: str, env: dict[str, str] | None = None, python: list[str] | None = None) -> float:
     """CPU seconds ``statement`` takes in a fresh interpreter, timed inside it: CPU time, not wall time, so that other
     work on the machine, which delays a process without making it do more, does not count."""
@@ -331,32 +366,42 @@ def load() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def report(title: str, cases: dict[str, Case], floor: str, runs: int) -> None:
+def report(title: str, cases: dict[str, Case], floor: str, runs: int, also: str | None = None) -> None:
     """Each case's median, the median of its ratios to the floor run in the same round (what drift in the machine's
     load moves least), and its fastest run against the floor's: on a shared machine other work only ever adds CPU
-    time (caches and cores shared), so the fastest of several runs is the steadier figure."""
+    time (caches and cores shared), so the fastest of several runs is the steadier figure.  With ``also``, each
+    case's median ratio to that second floor as well."""
     times = interleaved(cases, runs)
     medians = {name: statistics.median(taken) for name, taken in times.items()}
     fastest = {name: min(taken) for name, taken in times.items()}
-    ratios = {
-        name: statistics.median(t / f for t, f in zip(taken, times[floor], strict=True))
-        for name, taken in times.items()
-    }
+
+    def ratio(name: str, to: str) -> float:
+        return statistics.median(t / f for t, f in zip(times[name], times[to], strict=True))
+
     print(title)
     for name in times:
+        against = f"; {ratio(name, also):.2f} x {also.removeprefix('floor: ')}" if also is not None else ""
         print(
-            f"  {name:36}: median {medians[name] * 1000:4.0f} ms, of each round's ratio {ratios[name]:.2f} x floor;"
-            f" fastest {fastest[name] * 1000:4.0f} ms = {fastest[name] / fastest[floor]:.2f} x floor"
+            f"  {name:36}: median {medians[name] * 1000:4.0f} ms,"
+            f" of each round's ratio {ratio(name, floor):.2f} x floor;"
+            f" fastest {fastest[name] * 1000:4.0f} ms = {fastest[name] / fastest[floor]:.2f} x floor{against}"
         )
     print(f"  load average after: {load()}  ({runs} runs each, interleaved)")
 
 
 def compiled_copy(package: Path, into: Path, pythons: list[str]) -> None:
-    """stalwart_agents as the layer ships it, compiled for each Python measured: the checkout may have no bytecode
-    (PYTHONDONTWRITEBYTECODE), and compiling 60 modules on every start would be measured instead."""
-    shutil.copytree(package, into / "stalwart_agents", ignore=shutil.ignore_patterns("__pycache__"))
+    """stalwart_agents as the layer ships it (shared/Makefile): cel-python's parser saved beside reading/cel.py by
+    the first Python, and bytecode for each Python measured, compiled as the layer's is (unchecked-hash): the checkout
+    may have no bytecode (PYTHONDONTWRITEBYTECODE), and compiling 60 modules on every start would be measured
+    instead."""
+    shutil.copytree(package, into / "stalwart_agents", ignore=shutil.ignore_patterns("__pycache__", "*.pickle"))
+    parser = into / "stalwart_agents" / "reading" / "cel_parser.pickle"
+    build = os.environ | {"PYTHONPATH": str(into)}
+    subprocess.run([pythons[0], "-B", "-P", "-m", "stalwart_agents.reading.cel", str(parser)], check=True, env=build)
     for python in pythons:
-        subprocess.run([python, "-m", "compileall", "-q", str(into)], check=True)
+        subprocess.run(
+            [python, "-m", "compileall", "-q", "--invalidation-mode", "unchecked-hash", str(into)], check=True
+        )
 
 
 def function_environment(copy: Path, endpoint: str) -> dict[str, str]:

@@ -37,16 +37,17 @@ language is named."""
 
 LOADED = """
 import importlib.util, json, sys
-DEEP = ("opentelemetry.", "stalwart_agents.telemetry.")
+DEEP = ("opentelemetry.", "stalwart_agents.telemetry.", "celpy.")
 for name in {functions!r}:
     spec = importlib.util.spec_from_file_location("app_" + name, {root!r} + "/functions/" + name + "/app.py")
     spec.loader.exec_module(importlib.util.module_from_spec(spec))
-print(json.dumps(sorted({{m.split(".")[0] for m in sys.modules}} | {{m for m in sys.modules if m.startswith(DEEP)}})))
+print(json.dumps(sorted({{m for m in sys.modules if "." not in m or m.startswith(DEEP)}})))
 """
 
 
 def loaded(functions, environ):
-    """The top-level packages imported once each function of ``functions`` has been loaded, in one interpreter."""
+    """The top-level modules and packages imported once each function of ``functions`` has been loaded, in one
+    interpreter, and the modules below ``DEEP``'s packages (cel-python's parser is loaded without its package)."""
     done = subprocess.run(
         [sys.executable, "-c", LOADED.format(functions=functions, root=str(ROOT))],
         capture_output=True,
@@ -96,6 +97,7 @@ def test_with_tracing_off_no_function_imports_what_it_does_not_use(stack):
     imported = loaded(ROUTES + OTHERS, stack | {"POWERTOOLS_TRACE_DISABLED": "true"})
     assert "aws_lambda_powertools" in imported  # its logger and metrics are on
     assert imported.isdisjoint(LAZY), sorted(imported & set(LAZY))
+    assert not {m for m in imported if m.startswith("celpy.")}, "no rule to read, not even cel-python's parser"
     assert not {m for m in imported if m.startswith(OPENTELEMETRY)}, sorted(
         m for m in imported if m.startswith(OPENTELEMETRY)
     )
@@ -113,5 +115,18 @@ def test_with_tracing_on_the_functions_still_trace(stack):
     assert "aws_xray_sdk" in loaded(("messages",), stack)
 
 
-def test_a_rule_to_compile_loads_cel_python(stack):
-    assert "celpy" in loaded(("messages",), stack | {"STALWART_CONFIG": str(SHOP), "POWERTOOLS_TRACE_DISABLED": "1"})
+def test_a_rule_the_subset_decides_is_read_without_cel_python(stack):
+    """The shop's ``args.amount > 500``: read without lark (cel_plain), decided in Python (cel_subset)."""
+    imported = loaded(("messages",), stack | {"STALWART_CONFIG": str(SHOP), "POWERTOOLS_TRACE_DISABLED": "1"})
+    assert "stalwart_agents" in imported
+    assert not {m for m in imported if m.startswith("celpy.")}, "not even cel-python's parser"
+    assert imported.isdisjoint({"celpy", "lark", "re2", "pendulum"}), sorted(imported & {"celpy", "lark", "re2"})
+
+
+def test_a_rule_beyond_the_subset_loads_cel_python(stack, tmp_path):
+    spec = yaml.safe_load(SHOP.read_text())
+    spec["agents"][0]["check"]["rules"][0]["when"] = "args.amount * 2 > 1000"
+    agent = tmp_path / "shop" / "beyond.yaml"
+    agent.write_text(yaml.safe_dump(spec))
+    imported = loaded(("messages",), stack | {"STALWART_CONFIG": str(agent), "POWERTOOLS_TRACE_DISABLED": "1"})
+    assert "celpy" in imported

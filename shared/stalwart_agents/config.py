@@ -97,7 +97,7 @@ def _usable_name(value: str) -> str:
 def _cel(expression: str) -> str:
     """``expression``, once it parses as CEL; else the parser's own account of where it stopped."""
     try:
-        cel.compile(expression)
+        cel.prepare(expression)
     except cel.Unparsable as exc:
         shown = "\n".join(f"      {line}" for line in str(exc).rstrip("\n").splitlines())
         raise _fail(f"is not valid CEL (syntax error at column {exc.column}):\n{shown}") from exc

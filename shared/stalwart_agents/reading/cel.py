@@ -3,10 +3,13 @@
 Plain comparisons (``args.amount > 500``) are decided in Python by cel_subset, and
 only what they cannot decide reaches cel-python.
 
-cel-python is imported on first use, not with the package: a Lambda whose route
-never reads a rule should not pay for its parser at cold start.  Evaluations are
-cached by their values, since a run is replayed on every move and cel-python
-takes a good part of a millisecond for each.
+A plain expression is read without lark (cel_plain); any other needs only cel-python's
+parser module (and lark), loaded on its own, without cel-python's package, whose
+evaluator brings google-re2, pendulum and its types (about 60 ms of a cold start).
+That package is imported only where an expression is outside the subset (when it is
+compiled) or where the subset leaves values undecided (at that evaluation).
+Evaluations are cached by their values, since a run is replayed on every move and
+cel-python takes a good part of a millisecond for each.
 
 cel-python builds its Lark parser from the grammar once per process, about 110 ms
 of a cold start, where loading a saved one takes about 10.  The layer's build
@@ -23,9 +26,9 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from . import cel_subset
+from . import cel_plain, cel_subset
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -33,6 +36,11 @@ if TYPE_CHECKING:
 PREBUILT_PARSER = Path(__file__).with_name("cel_parser.pickle")
 """cel-python's parser as the layer's build saved it: a line of JSON saying what it was made from, then Lark.save's
 pickle.  Absent outside a built layer."""
+
+
+RECURSION_LIMIT = 2500
+"""What cel-python's Environment raises Python's recursion limit to, for CEL's nesting minimums: the plain reader
+and the subset's closures, over the same trees, get as much."""
 
 
 class Unparsable(ValueError):
@@ -43,24 +51,37 @@ class Unparsable(ValueError):
         self.column = column
 
 
+def prepare(expression: str) -> None:
+    """Parse ``expression``, and compile it with cel-python where the subset cannot evaluate it: what loading an
+    agent file does with each expression, so a rule that needs cel-python has it ready before the first call."""
+    if _subset(expression) is None:
+        compile(expression)
+
+
 @lru_cache(maxsize=1024)
 def compile(expression: str) -> Any:
-    import celpy
-
-    tree = _parsed(expression)  # first: it installs the saved parser before an Environment would build one
-    return celpy.Environment().program(tree)
+    tree = _lark_tree(expression)  # first: it installs the saved parser before an Environment would build one
+    return cel_python().Environment().program(tree)
 
 
 @lru_cache(maxsize=1024)
 def _parsed(expression: str) -> Any:
-    """The expression's parse tree, once: what ``compile`` and ``fields_of`` both read."""
-    import celpy
-    from celpy.celparser import CELParseError
+    """The expression's parse tree, once: what the subset, ``fields_of`` and ``reads`` read.  A plain expression is
+    read without lark (cel_plain), into the tree cel-python's parser makes of it; any other by that parser."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+    return cel_plain.tree(expression) or _lark_tree(expression)
 
-    install_parser()
+
+@lru_cache(maxsize=1024)
+def _lark_tree(expression: str) -> Any:
+    """The tree cel-python's own Environment would make (its InterpretedRunner's trees are lark's): what its
+    evaluator walks."""
+    celparser = parser_module()
+    install_parser(celparser=celparser)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     try:
-        return celpy.Environment().compile(expression)
-    except CELParseError as exc:
+        return celparser.CELParser().parse(expression)
+    except celparser.CELParseError as exc:
         raise Unparsable(str(exc), exc.column) from exc
 
 
@@ -175,7 +196,7 @@ def _encoded(expression: str, activation: Mapping[str, Any]) -> str | None:
 @lru_cache(maxsize=4096)
 def _outcome(expression: str, values: str) -> bool | None:
     """The boolean ``expression`` evaluates to for the JSON ``values``; None where it cannot be evaluated to one."""
-    from celpy import celtypes
+    celtypes = cel_python().celtypes
 
     result = _result(expression, values)
     return bool(result) if isinstance(result, celtypes.BoolType) else None
@@ -196,7 +217,7 @@ def _result(expression: str, values: str) -> Any:
 def text_or_number(expression: str, activation: Mapping[str, Any]) -> str | float | None:
     """What ``expression`` gives over ``activation`` where that is text or a number (a CEL duration in seconds);
     None where it gives anything else or cannot be evaluated."""
-    from celpy import celtypes
+    celtypes = cel_python().celtypes
 
     values = _encoded(expression, activation)
     result = None if values is None else _result(expression, values)
@@ -209,10 +230,19 @@ def text_or_number(expression: str, activation: Mapping[str, Any]) -> str | floa
     return None
 
 
-def install_parser(path: Path = PREBUILT_PARSER) -> None:
-    """Hand cel-python the saved parser before it builds its own (it keeps one per process in CEL_PARSER)."""
-    from celpy import celparser
+def cel_python() -> ModuleType:
+    """cel-python's package, imported where an expression needs its evaluator.  Its parser module may have been
+    loaded on its own before it (``parser_module``): the package gets it as its attribute, as importing the package
+    first would have given it."""
+    import celpy
 
+    celpy.celparser = parser_module()
+    return celpy
+
+
+def install_parser(path: Path = PREBUILT_PARSER, celparser: ModuleType | None = None) -> None:
+    """Hand cel-python the saved parser before it builds its own (it keeps one per process in CEL_PARSER)."""
+    celparser = celparser or parser_module()
     if celparser.CELParser.CEL_PARSER is None:
         celparser.CELParser.CEL_PARSER = load_parser(path, celparser)
 
@@ -228,9 +258,26 @@ def load_parser(path: Path, celparser: ModuleType) -> Lark | None:
         with path.open("rb") as file:
             if json.loads(file.readline()) != made_from(celparser):
                 return None
-            return Lark.load(file)
+            return Lark.load(_unpickled(file, celparser))
     except (OSError, ValueError, EOFError, pickle.UnpicklingError):
         return None
+
+
+def _unpickled(file: BinaryIO, celparser: ModuleType) -> Any:
+    """Lark.save's pickle, its token callback taken from ``celparser`` itself: pickle would import the module it
+    names, and importing celpy.celparser by name runs celpy's __init__ first, the evaluator and google-re2."""
+    import pickle
+
+    class Unpickler(pickle.Unpickler):
+        def find_class(self, module: str, name: str) -> Any:
+            if module != celparser.__name__:
+                return super().find_class(module, name)
+            found: Any = celparser
+            for part in name.split("."):
+                found = getattr(found, part)
+            return found
+
+    return Unpickler(file).load()
 
 
 def made_from(celparser: ModuleType) -> dict[str, str]:
@@ -248,29 +295,45 @@ def made_from(celparser: ModuleType) -> dict[str, str]:
 
 
 def save_parser(path: Path) -> None:
-    """Build cel-python's parser and save it to ``path`` with what it was made from, for the layer's build."""
-    celparser = celparser_alone()
+    """Build cel-python's parser and save it to ``path`` with what it was made from, for the layer's build.
+
+    Pickle checks the module that names the parser's token callback by importing it, which would run celpy's
+    __init__ first, and the build machine may not run the layer's google-re2: an empty package stands in for celpy's
+    in this process, which only saves."""
+    celparser = parser_module()
+    sys.modules.setdefault("celpy", ModuleType("celpy"))
     celparser.CELParser()
     with path.open("wb") as file:
         file.write(json.dumps(made_from(celparser)).encode() + b"\n")
         celparser.CELParser.CEL_PARSER.save(file)
 
 
-def celparser_alone() -> ModuleType:
-    """celpy.celparser without running celpy's __init__, which imports google-re2: the layer's wheels are built for
-    Lambda's machine (aarch64), which the build's may not be, and the parser module needs only lark (pure Python).
-    It keeps its real name, since the saved parser names its token callback by module and qualified name."""
-    import importlib
+def parser_module() -> ModuleType:
+    """celpy.celparser, loaded from its file without running celpy's __init__, which imports the evaluator and
+    google-re2: reading an expression needs only the parser (and lark), and the layer's build may run on another
+    machine than the aarch64 one its google-re2 wheel is for.  It keeps its real name, since the saved parser names
+    its token callback by module and qualified name; celpy's package, imported later, takes this module as its
+    own (``from celpy.celparser import ...`` finds it in sys.modules)."""
     import importlib.util
 
-    if "celpy" not in sys.modules:
-        spec = importlib.util.find_spec("celpy")
-        if spec is None or spec.submodule_search_locations is None:
-            raise SystemExit("cel-python is not installed where this Python looks (PYTHONPATH).")
-        package = ModuleType("celpy")
-        package.__path__ = list(spec.submodule_search_locations)
-        sys.modules["celpy"] = package
-    return importlib.import_module("celpy.celparser")
+    loaded = sys.modules.get("celpy.celparser")
+    if loaded is not None:
+        return loaded
+    package = importlib.util.find_spec("celpy")
+    if package is None or not package.submodule_search_locations:
+        raise SystemExit("cel-python is not installed where this Python looks (PYTHONPATH).")
+    location = Path(next(iter(package.submodule_search_locations))) / "celparser.py"
+    spec = importlib.util.spec_from_file_location("celpy.celparser", location)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cel-python's parser module is not at {location}.")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[spec.name]
+        raise
+    return module
 
 
 if __name__ == "__main__":
