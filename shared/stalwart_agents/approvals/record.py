@@ -10,7 +10,6 @@ exact (what ``verify`` and any other verifier check); the CSV is for reading.
 from __future__ import annotations
 
 import base64
-import csv
 import hashlib
 import io
 import json
@@ -199,6 +198,8 @@ def jsonl(found: Iterable[Mapping[str, Any]]) -> Iterator[str]:
 
 def csv_rows(found: Iterable[Mapping[str, Any]]) -> Iterator[str]:
     """The header, then each entry as one CSV line (``COLUMNS``)."""
+    import csv  # only an export to CSV needs it, never a function's cold start
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(COLUMNS)
