@@ -137,7 +137,7 @@ BARE_POSTGRES = textwrap.dedent(f"""
 IN_PROCESS = textwrap.dedent("""
     import hashlib, sys, time
     sys.path.append(sys.argv[1])
-    from bench.pause_cycle import ORDER_IDS, cycles_per_second
+    from bench.pause_cycle import ORDER_IDS, cycles
     from stalwart_agents import Desk
     from stalwart_agents.approvals.principal import ANONYMOUS
     from stalwart_agents.engine.answer import Answer
@@ -153,7 +153,11 @@ IN_PROCESS = textwrap.dedent("""
             answer = Answer.of("approve", None, pause.token, "http", admitted, edits=None)
             assert desk.answer(admitted, answer, pause.id, session=session).status == "done"
         return count / (time.perf_counter() - started)
-    cycle = as_routed if sys.argv[4] == "routed" else cycles_per_second
+    def plain(desk, count, prefix):
+        started = time.perf_counter()
+        cycles(desk, count)
+        return count / (time.perf_counter() - started)
+    cycle = as_routed if sys.argv[4] == "routed" else plain
     print("ready", flush=True)
     for line in sys.stdin:
         count, prefix = line.split()
