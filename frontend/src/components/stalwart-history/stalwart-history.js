@@ -1,14 +1,12 @@
 import { html } from 'lit';
-import { ApiError, Client } from '../../client.js';
-import { StalwartElement } from '../../element.js';
+import { ApiError } from '../../client.js';
+import { ReadingElement } from '../../reading.js';
 import { recordText, show, whenText } from '../../record.js';
 import { strings, t } from '../../strings.js';
 import styles from './stalwart-history.styles.js';
 
 /** The element's own reactive state, kept out of its public surface (and its manifest). */
 const STATE = Object.fromEntries(['decisions', 'intact', 'loaded', 'loading', 'error'].map((name) => [name, { state: true }]));
-/** What the history reads is a function of these: a change reads it afresh. */
-const QUERY = ['base', 'thread', 'fetcher'];
 /** The issuer of the principal a server without authentication gives everyone: no one to name. */
 const NOBODY = 'stalwart:none';
 
@@ -33,9 +31,14 @@ const NOBODY = 'stalwart:none';
  * @csspart history-when - When it was decided, through which channel, and how long it had waited.
  * @csspart history-wait - How long the call waited for the decision: "waited 4 min".
  */
-export class StalwartHistory extends StalwartElement {
+export class StalwartHistory extends ReadingElement {
   static get styles() {
     return styles;
+  }
+
+  /** @internal What the history reads is a function of these: a change reads it afresh. */
+  static get query() {
+    return ['base', 'thread', 'fetcher'];
   }
 
   static get properties() {
@@ -65,28 +68,11 @@ export class StalwartHistory extends StalwartElement {
     /** @internal whether the service found the record as it was written */
     this.intact = true;
     Object.assign(this, { loaded: false, loading: false, error: '' });
-    /** @internal @type {Client | null} */
-    this.client = null;
-    /** @internal bumped by each read and on disconnection, so an older answer does not count */
-    this.epoch = 0;
   }
 
-  connectedCallback() {
-    super.connectedCallback();
-    if (this.hasUpdated) this.refresh();
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.epoch += 1;
-  }
-
-  /** @param {Map<string, unknown>} changed */
-  willUpdate(changed) {
-    if (!QUERY.some((name) => changed.has(name))) return;
-    this.client = new Client(this.base, this.fetcher);
+  /** @internal */
+  forget() {
     Object.assign(this, { decisions: [], intact: true, loaded: false, error: '' });
-    if (this.isConnected) this.refresh();
   }
 
   render() {

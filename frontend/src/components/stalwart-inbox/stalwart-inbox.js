@@ -1,8 +1,8 @@
 import { html } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { ApiError, Client } from '../../client.js';
-import { StalwartElement } from '../../element.js';
+import { ApiError } from '../../client.js';
+import { ReadingElement } from '../../reading.js';
 import { exported } from '../../parts.js';
 import { answerWords } from '../stalwart-confirm/stalwart-confirm.js';
 import { strings, t } from '../../strings.js';
@@ -16,8 +16,6 @@ const STATE = Object.fromEntries(
 const CURRENCY = /^[A-Z]{3}$/;
 /** The kinds of pause, in the order the kind filter offers them. */
 const KINDS = ['confirm', 'ask', 'outcome_unknown', 'saga_stuck', 'delegate'];
-/** What the inbox reads is a function of these: a change reads it afresh. */
-const QUERY = ['base', 'kind', 'tool', 'pageSize', 'fetcher'];
 export const PAGE_SIZE = 50;
 /** How many empty pages with a cursor one read goes on through before it shows what it has. */
 export const EMPTY_PAGES_READ_ON = 4;
@@ -52,9 +50,14 @@ const ownersId = (thread) => thread.replace(/^[\w-]{22}:/, '');
  * @csspart batch-total - In the summary, the sum of an argument in a currency over the selected calls:
  * "Amount in total: 360.00 EUR".
  */
-export class StalwartInbox extends StalwartElement {
+export class StalwartInbox extends ReadingElement {
   static get styles() {
     return styles;
+  }
+
+  /** @internal What the inbox reads is a function of these: a change reads it afresh. */
+  static get query() {
+    return ['base', 'kind', 'tool', 'pageSize', 'fetcher'];
   }
 
   static get properties() {
@@ -91,29 +94,12 @@ export class StalwartInbox extends StalwartElement {
     this.batch = '';
     /** @internal whether the selected answers are on their way */
     this.sending = false;
-    /** @internal @type {Client | null} */
-    this.client = null;
-    /** @internal bumped by each read of the first page and on disconnection, so an older answer does not count */
-    this.epoch = 0;
     this.addEventListener('stalwart-decision', (event) => this.decide(/** @type {CustomEvent} */ (event)));
   }
 
-  connectedCallback() {
-    super.connectedCallback();
-    if (this.hasUpdated) this.refresh();
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.epoch += 1;
-  }
-
-  /** @param {Map<string, unknown>} changed */
-  willUpdate(changed) {
-    if (!QUERY.some((name) => changed.has(name))) return;
-    this.client = new Client(this.base, this.fetcher);
+  /** @internal */
+  forget() {
     Object.assign(this, { rows: [], next: '', loaded: false, failed: {}, picked: [], batch: '' });
-    if (this.isConnected) this.refresh();
   }
 
   /** Each filter shows the choice in force, whatever order its options were drawn in. */
