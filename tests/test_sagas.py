@@ -6,7 +6,9 @@ from types import ModuleType
 
 import pytest
 
-from stalwart_agents import Desk, InterruptStale, OutcomeUnknown
+from stalwart_agents import Desk, InterruptStale, NotFound, OutcomeUnknown
+from stalwart_agents.approvals.admission import scoped
+from stalwart_agents.approvals.principal import ANONYMOUS
 
 BANK = Path(__file__).resolve().parent / "bank" / "agent.yaml"
 
@@ -234,3 +236,14 @@ def test_a_rollback_that_gets_stuck_is_answered_like_any_saga(bank):
     [pause] = bank.rollback("t").waiting
     assert pause.kind == "saga_stuck"
     assert bank.confirm("t", "done_by_hand").rollback["undone"][0]["by"] == "person"
+
+
+def test_a_strangers_turn_on_a_thread_someone_owns_runs_nothing_not_even_a_read(bank):
+    """The turn's owner is checked before any call runs: the begin's commit would refuse the stranger too, but only
+    after a read had run on their behalf."""
+    alice = "alice-key"
+    bank.send("acct", "balance of bob", owner=alice)
+    stored = scoped(bank.storage, "acct", alice)
+    with pytest.raises(NotFound):
+        bank.send(stored, "balance of eve", owner=ANONYMOUS.key)
+    assert calls(bank, "balance") == [("balance", {"payee": "bob"})]

@@ -27,7 +27,7 @@ from .approvals.batch import BatchAnswer, BatchOutcome, answer_many
 from .approvals.card import Input, Verdict
 from .approvals.inbox import Inbox, read_inbox
 from .approvals.principal import ANONYMOUS, Principal
-from .approvals.rules import Approvers, approved_by, unapprovable
+from .approvals.rules import Approvers, approved_by, same_key, unapprovable
 from .approvals.rules import misnamed as misnamed_approver
 from .aws.metrics import Meter, NoMeter
 from .config import Config, load_config
@@ -133,7 +133,7 @@ class Desk:
             raise BadRequest("a turn is text")
         found = None if owner is None else resolve(self.storage, _thread(user), owner, start=True)
         thread = _thread(user) if found is None else found.thread
-        owned = found is not None and found.owner is not None
+        owned = found is not None and found.owner is not None and same_key(found.owner, owner)
         started = self._engine.start(thread, text, self.agent(agent), context, session, owner, asker, owned=owned)
         return self._notified(started)
 
