@@ -131,9 +131,10 @@ class Desk:
         """
         if not isinstance(text, str):
             raise BadRequest("a turn is text")
-        found = None if owner is None else resolve(self.storage, _thread(user), owner, start=True)
-        thread = _thread(user) if found is None else found.thread
-        owned = found is not None and found.owner is not None and same_key(found.owner, owner)
+        thread, owned = _thread(user), False
+        if owner is not None:
+            found = resolve(self.storage, thread, owner, start=True)
+            thread, owned = found.thread, found.owner is not None and same_key(found.owner, owner)
         started = self._engine.start(thread, text, self.agent(agent), context, session, owner, asker, owned=owned)
         return self._notified(started)
 
