@@ -166,7 +166,7 @@ class Threads:
         """A reply's JSON, each pause in it with the card ``reader`` sees of it.  Its ``thread`` is the id the request
         named (``named``), as it always was; each pause shows the id its thread is stored under, which reaches it
         for anyone let in (``approvals/admission.py``)."""
-        return {**reply.to_dict(), "thread": named, "waiting": self.cards(reply.waiting, reader)}
+        return {**reply.to_dict(waiting=self.cards(reply.waiting, reader)), "thread": named}
 
     def answer(self, request: Request, thread: str, body: bytes) -> JSONResponse:
         """An answer, let in as ``admit`` does; also from someone who may answer the pause they name though another
