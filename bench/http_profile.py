@@ -1,10 +1,12 @@
-"""Where a turn + answer cycle goes in the server, over HTTP: a profile by part, per cycle.
+"""Where a turn + answer cycle goes in the server, over HTTP: the CPU of each of its threads, and a profile by part.
 
 The service ``stalwart serve`` runs (``make_app`` over bench/orders, a SQLite file), served as it serves it
 (uvicorn, h11 with headers bounded, one worker) in this process, driven by a client in a process of its own
 (``http_throughput.py``'s cycles: a new thread and order each, one kept-alive connection, the session sent back).
-After warming up, cProfile records ``--cycles`` cycles in the event loop's thread and, around each call a route hands
-to a worker thread, in that thread.  Each function's own time goes to one part by the file it is in (a built-in's,
+After warming up, ``--cycles`` cycles run unprofiled while each thread's CPU is taken: the event loop's, and the
+worker thread's, split between the Desk's moves (its send, answer and admit) and the rest of the route.  Then
+cProfile records as many cycles in the event loop's thread and, around each call a route hands to a worker thread,
+in that thread.  Each function's own time goes to one part by the file it is in (a built-in's,
 or the standard library's, to its callers' parts, in proportion): the HTTP server (uvicorn, h11), the event loop
 (asyncio; its wait for the sockets left out), FastAPI and Starlette (middleware, routing, the response), the edge's
 one pass (crossing, boundary, session), the hop to a worker thread (anyio), the route's own work (the body read and
@@ -27,6 +29,7 @@ import sys
 import tempfile
 import textwrap
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from functools import partial
@@ -49,15 +52,15 @@ CLIENT = textwrap.dedent("""
     sys.path.insert(0, sys.argv[1])
     from bench.http_throughput import cycles
     from tests.server import wait_until_healthy
-    port, count = int(sys.argv[2]), int(sys.argv[3])
-    wait_until_healthy(f"http://127.0.0.1:{port}")
-    measure = cycles(port)
-    measure(100, "warm")
-    print("warm", flush=True)
-    sys.stdin.readline()
-    print(measure(count, "profiled"), flush=True)
+    wait_until_healthy(f"http://127.0.0.1:{sys.argv[2]}")
+    measure = cycles(int(sys.argv[2]))
+    for line in sys.stdin:
+        count, prefix = line.split()
+        print(measure(int(count), prefix), flush=True)
 """)
-"""The client: warms up, says so, waits to be told to go, then runs the profiled cycles and prints their rate."""
+"""The client: told a count and a prefix, runs that many cycles and prints their rate."""
+MODES = ("warm", "timed", "profiled")
+"""What the server's threads are watched for while the client runs each batch of cycles: nothing, CPU, a profile."""
 
 LOOP_PARTS = (
     ("HTTP server (uvicorn, h11)", ("/uvicorn/", "/h11/")),
@@ -116,38 +119,60 @@ def desk_seconds(stats: pstats.Stats) -> float:
     return sum(total for (file, _, name), (_, _, _, total, _) in found if (Path(file).name, name) in DESK_MOVES)
 
 
-class Profiled:
-    """A cProfile for the event loop's thread, and one for each worker thread a route hands a call to."""
+class Watched:
+    """The server's threads, watched in one mode at a time: each thread's CPU (``timed``), or a cProfile for the
+    event loop's thread and one for each worker thread a route hands a call to (``profiled``)."""
 
     def __init__(self) -> None:
+        self.mode = "warm"
+        self.cpu: dict[str, float] = defaultdict(float)
         self.loop = cProfile.Profile()
+        self.loop_started = 0.0
         self.workers: dict[int, cProfile.Profile] = {}
-        self.on = False
         self.hop = getattr(routes, "run_in_threadpool")  # noqa: B009 (the name the routes hand calls to)
 
     async def handed(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await self.hop(partial(self.in_worker, call), *args, **kwargs)
 
     def in_worker(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        if not self.on:
-            return call(*args, **kwargs)
-        profile = self.workers.setdefault(threading.get_ident(), cProfile.Profile())
-        return profile.runcall(call, *args, **kwargs)
+        if self.mode == "profiled":
+            profile = self.workers.setdefault(threading.get_ident(), cProfile.Profile())
+            return profile.runcall(call, *args, **kwargs)
+        return self.timed("worker", call, *args, **kwargs)
 
-    def switch(self, on: bool) -> None:
-        """In the event loop's thread: both profiles on, or off."""
-        self.on = on
-        self.loop.enable() if on else self.loop.disable()
+    def timed(self, part: str, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        if self.mode != "timed":
+            return call(*args, **kwargs)
+        started = time.thread_time()
+        try:
+            return call(*args, **kwargs)
+        finally:
+            self.cpu[part] += time.thread_time() - started
+
+    def switch(self, mode: str) -> None:
+        """In the event loop's thread: from one mode to the next."""
+        if self.mode == "timed":
+            self.cpu["loop"] += time.thread_time() - self.loop_started
+        if self.mode == "profiled":
+            self.loop.disable()
+        self.mode = mode
+        if mode == "timed":
+            self.loop_started = time.thread_time()
+        if mode == "profiled":
+            self.loop.enable()
 
     def worker_stats(self) -> pstats.Stats | None:
         profiles = list(self.workers.values())
         return pstats.Stats(*profiles) if profiles else None
 
 
-def serve(port: int, storage: str, profiled: Profiled, count: int) -> float:
-    """Serve until the client has run ``count`` profiled cycles; their rate (per second, profiled)."""
-    setattr(routes, "run_in_threadpool", profiled.handed)  # noqa: B010
+def serve(port: int, storage: str, watched: Watched, count: int) -> dict[str, float]:
+    """Serve while the client runs ``count`` cycles in each mode; their rates (per second)."""
+    setattr(routes, "run_in_threadpool", watched.handed)  # noqa: B010
     app = make_app(ORDERS_AGENT, storage=storage)
+    desk = app.state.desk
+    for move in ("send", "answer", "admit"):
+        setattr(desk, move, partial(watched.timed, "desk", getattr(desk, move)))
     config = uvicorn.Config(
         app,
         host="127.0.0.1",
@@ -158,21 +183,21 @@ def serve(port: int, storage: str, profiled: Profiled, count: int) -> float:
         h11_max_incomplete_event_size=MAX_HEADERS,
     )
     server = uvicorn.Server(config)
-    rate: list[float] = []
+    rates: dict[str, float] = {}
 
     def drive(loop: asyncio.AbstractEventLoop) -> None:
-        command = [sys.executable, "-c", CLIENT, str(ROOT), str(port), str(count)]
+        command = [sys.executable, "-c", CLIENT, str(ROOT), str(port)]
         client = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert client.stdin is not None and client.stdout is not None
         try:
-            if client.stdout.readline().strip() != "warm":
-                raise RuntimeError("the client did not warm up")
-            loop.call_soon_threadsafe(profiled.switch, True)
-            client.stdin.write("go\n")
-            client.stdin.flush()
-            rate.append(float(client.stdout.readline()))
-            loop.call_soon_threadsafe(profiled.switch, False)
+            for mode in MODES:
+                loop.call_soon_threadsafe(watched.switch, mode)
+                client.stdin.write(f"{count if mode != 'warm' else 100} {mode}\n")
+                client.stdin.flush()
+                rates[mode] = float(client.stdout.readline())
+            loop.call_soon_threadsafe(watched.switch, "warm")
         finally:
+            client.stdin.close()
             client.wait(timeout=60)
             server.should_exit = True
 
@@ -182,31 +207,37 @@ def serve(port: int, storage: str, profiled: Profiled, count: int) -> float:
 
     with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:  # uvloop where installed, as uvicorn.run
         runner.run(run())
-    setattr(routes, "run_in_threadpool", profiled.hop)  # noqa: B010
-    return rate[0]
+    setattr(routes, "run_in_threadpool", watched.hop)  # noqa: B010
+    return rates
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cycles", type=int, default=1000)
     args = parser.parse_args()
+    count = args.cycles
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    profiled = Profiled()
+    watched = Watched()
     with tempfile.TemporaryDirectory() as folder:
-        rate = serve(free_port(), f"sqlite:///{folder}/runs.db", profiled, args.cycles)
-    parts = by_part(pstats.Stats(profiled.loop))
-    worker = profiled.worker_stats()
+        rates = serve(free_port(), f"sqlite:///{folder}/runs.db", watched, count)
+    print(f"load average after : {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    cpu = {part: 1000 * seconds / count for part, seconds in watched.cpu.items()}
+    print(f"{count} cycles unprofiled ({rates['timed']:.0f} cycles/s); CPU per cycle (a turn and its answer):")
+    print(f"  the event loop's thread                  {cpu['loop']:7.3f} ms")
+    print(f"  a worker thread: the route               {cpu['worker'] - cpu['desk']:7.3f} ms")
+    print(f"  a worker thread: the Desk's move         {cpu['desk']:7.3f} ms")
+    parts = by_part(pstats.Stats(watched.loop))
+    worker = watched.worker_stats()
     if worker is not None:
         desk = desk_seconds(worker)
         routed = sum(own for (_, _, own, _, _) in worker.stats.values())  # type: ignore[attr-defined]
         parts["route (in its worker thread)"] = routed - desk
         parts["the Desk's move (engine, store, SQLite)"] = desk
     total = sum(parts.values())
-    print(f"load average after : {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{args.cycles} cycles profiled ({rate:.0f} cycles/s profiled); per cycle (a turn and its answer), by part:")
+    print(f"{count} cycles profiled ({rates['profiled']:.0f} cycles/s); per cycle, by part (wall time in each thread):")
     for part, own in sorted(parts.items(), key=lambda item: -item[1]):
-        print(f"  {part:40} {1000 * own / args.cycles:7.3f} ms  {100 * own / total:5.1f}%")
-    print(f"  {'in all':40} {1000 * total / args.cycles:7.3f} ms")
+        print(f"  {part:40} {1000 * own / count:7.3f} ms  {100 * own / total:5.1f}%")
+    print(f"  {'in all':40} {1000 * total / count:7.3f} ms")
 
 
 if __name__ == "__main__":
