@@ -300,11 +300,21 @@ class SqlStorage(Transactional[Db], Generic[Db]):
                 self._set_schema_version(db, len(migrations))
 
     def snapshot(self, run_id: str) -> Snapshot | None:
+        """The run, its pauses and its journal, asked for at once and then read: where the backend sends statements
+        together (Postgres's pipeline), an answer's read is one round trip."""
+        if self._unheld(run_id):
+            return None
         with self._reading_together() as db:
-            run = self._stored(db, RunRecord, {"id": run_id})
-            pauses = self._all(db, PauseRecord, RUN_PAUSES, {"run": run_id})
-            journal = self._all(db, JournalEntry, JOURNAL, {"run": run_id})
-        return None if run is None else Snapshot(run, pauses, journal)
+            asked = [self._execute(db, STORED[RunRecord], {"id": run_id})]
+            asked += [self._execute(db, query, {"run": run_id}) for query in (RUN_PAUSES, JOURNAL)]
+            runs, pauses, journal = (cursor.fetchall() for cursor in asked)
+        if not runs:
+            return None
+        return Snapshot(
+            records.from_row(RunRecord, runs[0]),
+            [records.from_row(PauseRecord, row) for row in pauses],
+            [records.from_row(JournalEntry, row) for row in journal],
+        )
 
     def get_run(self, run_id: str) -> RunRecord | None:
         with self._reading() as db:

@@ -6,7 +6,7 @@ import select
 import time
 import weakref
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -155,11 +155,9 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
         with self._translated(), self._pool.connection() as db:
             yield db
 
-    @contextmanager
-    def _reading_together(self) -> Iterator[psycopg.Connection[Any]]:
-        with self._transaction() as db:
-            db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            yield db
+    def _reading_together(self) -> AbstractContextManager[psycopg.Connection[Any]]:
+        """One read-only snapshot whose reads, asked for before any is read, come back in one round trip."""
+        return self._pipelined("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
 
     @contextmanager
     def _transaction(self) -> Iterator[psycopg.Connection[Any]]:
@@ -167,17 +165,21 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
         with self._reading() as db, db.transaction():
             yield db
 
+    def _committing(self) -> AbstractContextManager[psycopg.Connection[Any]]:
+        """A commit's transaction, pipelined: a statement whose result the commit does not read (pointing or
+        touching a thread, closing a pause, moving a record's head) goes with the next one whose result it does."""
+        return self._pipelined("BEGIN")
+
     @contextmanager
-    def _committing(self) -> Iterator[psycopg.Connection[Any]]:
-        """A transaction in pipeline mode: BEGIN goes with the first statement, a statement whose result the commit
-        does not read (pointing or touching a thread, closing a pause, moving a record's head) with the next one
-        whose result it does, and the last ones with COMMIT, so a commit waits on fewer round trips.  The server
-        runs them one by one, in the order sent, and the commit returns once COMMIT's result is in."""
+    def _pipelined(self, begin: str) -> Iterator[psycopg.Connection[Any]]:
+        """A transaction in pipeline mode: ``begin`` goes with the first statement, and the last ones with COMMIT, so
+        it waits on fewer round trips.  The server runs them one by one, in the order sent, and the block ends once
+        COMMIT's result is in."""
         with self._reading() as db:
             try:
                 with db.pipeline() as pipeline:
                     self._pipelines[db] = pipeline
-                    db.execute("BEGIN")
+                    db.execute(begin)
                     yield db
                     db.execute("COMMIT")
             except BaseException:
