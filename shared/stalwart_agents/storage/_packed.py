@@ -30,6 +30,8 @@ from .base import JournalEntry, PauseRecord, pause_tool, text
 PACKED = 1
 """``packed`` of a pause or journal entry kept packed; NULL for one kept as the shared form has it."""
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+NAIVE_EPOCH = datetime(1970, 1, 1)
+"""The epoch as ``fromisoformat`` reads a time without an offset, which an event's ``at`` is in UTC."""
 MILLISECOND = timedelta(milliseconds=1)
 EVENT_HEAD = re.compile(r'\{"type":("(?:[^"\\]|\\.)*"),"run":("(?:[^"\\]|\\.)*"),')
 EVENT_TAIL = re.compile(r',"at":"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3})Z"\}')
@@ -47,7 +49,13 @@ def event(body: str) -> dict[str, Any]:
     if head is None or at_ms is None or head.end() >= len(body) - TAIL or "\\u0000" in head[0]:
         return {"body": body, "type": None, "run": None, "at_ms": None}
     rest = "{" + body[head.end() : -TAIL] + "}"
-    return {"body": rest, "type": json.loads(head[1]), "run": json.loads(head[2]), "at_ms": at_ms}
+    return {"body": rest, "type": _string(head[1]), "run": _string(head[2]), "at_ms": at_ms}
+
+
+def _string(encoded: str) -> str:
+    """The text a JSON string holds; read by hand where it escapes nothing, as an id or an event's type does."""
+    value: str = json.loads(encoded) if "\\" in encoded else encoded[1:-1]
+    return value
 
 
 def event_body(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -118,10 +126,10 @@ def _packed_arguments(arguments: Any) -> dict[str, list[Any]] | None:
     for argument in arguments:
         if not isinstance(argument, dict) or list(argument)[:3] != ["name", "value", "origin"]:
             return None
-        name, value, origin, *further = argument.items()
-        if not isinstance(name[1], str) or name[1] in packed:
+        (_, name), (_, value), (_, origin), *further = argument.items()
+        if not isinstance(name, str) or name in packed:
             return None
-        packed[name[1]] = [value[1], origin[1], dict(further)] if further else [value[1], origin[1]]
+        packed[name] = [value, origin, dict(further)] if further else [value, origin]
     return packed
 
 
@@ -149,9 +157,9 @@ def _iso_of_milliseconds(milliseconds: int) -> str:
 
 def _milliseconds(iso: str) -> int | None:
     """The milliseconds since the epoch that ``iso`` (``YYYY-MM-DDTHH:MM:SS.mmm``, UTC) names, None where no date
-    is named; written again (``_iso``) they give ``iso`` back."""
+    is named; ``_iso_of_milliseconds`` writes them as ``iso`` again, with its ``Z``."""
     try:
-        return (datetime.fromisoformat(iso).replace(tzinfo=UTC) - EPOCH) // MILLISECOND
+        return (datetime.fromisoformat(iso) - NAIVE_EPOCH) // MILLISECOND
     except ValueError:
         return None
 
