@@ -323,9 +323,9 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         if not runs:
             return None
         return Snapshot(
-            records.from_row(RunRecord, runs[0]),
-            [records.from_row(PauseRecord, row) for row in pauses],
-            [records.from_row(JournalEntry, row) for row in journal],
+            READ[RunRecord](runs[0]),
+            [READ[PauseRecord](row) for row in pauses],
+            [READ[JournalEntry](row) for row in journal],
         )
 
     def get_run(self, run_id: str) -> RunRecord | None:
