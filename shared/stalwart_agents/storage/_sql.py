@@ -23,7 +23,7 @@ from ..errors import StorageUnavailable
 from . import _packed as packed
 from . import _records as records
 from . import sql_schema
-from ._conditions import EntryAt, Locked, PauseOpen, RunAt, RunNew, Transactional
+from ._conditions import EntryAt, Locked, PauseOpen, RunAt, RunNew, Taken, Transactional
 from ._records import Row
 from .base import (
     ANYONE,
@@ -422,7 +422,7 @@ class SqlStorage(Transactional[Db], Generic[Db]):
 
     def claim_delivery(self, run_id: str, pause_id: str, now: float, hold: float) -> bool:
         with self._transaction() as db:
-            return self._changed(db, CLAIM_DELIVERY, {"id": pause_id, "run": run_id, "now": now, "hold": hold})
+            return bool(self._changed(db, CLAIM_DELIVERY, {"id": pause_id, "run": run_id, "now": now, "hold": hold}))
 
     def stale_runs(self, now: float, limit: int = 100) -> list[RunRecord]:
         with self._reading() as db:
@@ -448,12 +448,12 @@ class SqlStorage(Transactional[Db], Generic[Db]):
     def claim_wake(self, run_id: str, pause_id: str, woken: int, now: float, until: float) -> bool:
         params = {"id": pause_id, "run": run_id, "woken": woken, "now": now, "until": until}
         with self._transaction() as db:
-            return self._changed(db, CLAIM_WAKE, params)
+            return bool(self._changed(db, CLAIM_WAKE, params))
 
     def set_wake(self, run_id: str, pause_id: str, woken: int, then: tuple[int, float | None]) -> bool:
         params = {"id": pause_id, "run": run_id, "woken": woken, "next": then[0], "wake_at": then[1]}
         with self._transaction() as db:
-            return self._changed(db, SET_WAKE, params)
+            return bool(self._changed(db, SET_WAKE, params))
 
     def due_pauses(self, now: float, limit: int = 100) -> list[PauseRecord]:
         with self._reading() as db:
@@ -509,13 +509,14 @@ class SqlStorage(Transactional[Db], Generic[Db]):
     def _own(self, tx: Db, thread: str, owner: str) -> str:
         return self._first_wins_in(tx, OWNERS, thread, owner)
 
-    def _insert_run(self, tx: Db, check: RunNew) -> bool:
-        if not self._changed(tx, INSERT_RUN, check.run):
-            return False
+    def _insert_run(self, tx: Db, check: RunNew) -> Taken:
+        # The thread is pointed at the run whether or not it was inserted: where it was not, the commit is refused
+        # and rolled back, and asking first would cost a round trip where statements are sent together.
+        inserted = self._changed(tx, INSERT_RUN, check.run)
         self._execute(tx, POINT_THREAD, check.run | {"active_run": check.run["id"] if check.active else None})
-        return True
+        return inserted
 
-    def _answer_pause(self, tx: Db, check: PauseOpen) -> bool:
+    def _answer_pause(self, tx: Db, check: PauseOpen) -> Taken:
         if self._unheld(check.pause_id):
             return False
         return self._changed(tx, ANSWER_PAUSE, {"answer": check.answer, "id": check.pause_id})
@@ -533,11 +534,11 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             self._execute(tx, FREE_THREAD, {"thread": thread, "id": check.run["id"], "at": at})
         return thread
 
-    def _insert(self, tx: Db, kind: type[PauseRecord | JournalEntry], row: Row) -> bool:
+    def _insert(self, tx: Db, kind: type[PauseRecord | JournalEntry], row: Row) -> Taken:
         stored = packed.pause(row) if kind is PauseRecord else packed.entry(row)
         return self._changed(tx, INSERT[kind], stored)
 
-    def _update_entry(self, tx: Db, check: EntryAt) -> bool:
+    def _update_entry(self, tx: Db, check: EntryAt) -> Taken:
         expected = {"expected_status": check.status, "expected_attempt": check.attempt}
         return self._changed(tx, UPDATE_ENTRY, packed.entry(check.entry) | expected)
 
@@ -546,15 +547,21 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             return None
         return self._first(tx, kind, STORED[kind], key)
 
-    def _append(self, tx: Db, events: list[tuple[str, str]]) -> list[int]:
+    def _append(self, tx: Db, events: list[tuple[str, str]]) -> Callable[[], list[int]]:
         if not events:
-            return []
+            return list
         values: dict[str, Any] = {}
         for n, (thread, body) in enumerate(events):
             values[f"thread{n}"] = thread
             values.update((f"{name}{n}", value) for name, value in packed.event(body).items())
-        appended = self._execute(tx, append_events(len(events)), values).fetchall()
-        return sorted(int(row["id"]) for row in appended)
+        appended = self._rows_later(tx, self._execute(tx, append_events(len(events)), values))
+        return lambda: sorted(int(row["id"]) for row in appended())
+
+    def _rows_later(self, db: Db, cursor: Cursor) -> Callable[[], list[Any]]:
+        """A statement's rows, for a caller that needs them only once the transaction has ended: read now, before
+        COMMIT, unless the backend sends statements together (``postgres.py``)."""
+        rows = cursor.fetchall()
+        return lambda: rows
 
     def _head(self, tx: Db, thread: str) -> Head | None:
         if self._unheld(thread):
@@ -593,7 +600,7 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         read = READ[kind]
         return [read(row) for row in self._execute(db, query, params).fetchall()]
 
-    def _changed(self, db: Db, statement: str, params: Mapping[str, Any]) -> bool:
+    def _changed(self, db: Db, statement: str, params: Mapping[str, Any]) -> Taken:
         return self._execute(db, statement, params).rowcount > 0
 
     def _unheld(self, key: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import select
 import time
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -16,7 +16,8 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..errors import StorageUnavailable
-from ._sql import Dialect, SqlStorage
+from ._conditions import Taken
+from ._sql import Cursor, Dialect, SqlStorage
 from .base import DEFAULT_RETENTION
 
 TIMEOUT = 5.0
@@ -188,12 +189,17 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
             finally:
                 self._pipelines.pop(db, None)
 
-    def _changed(self, db: psycopg.Connection[Any], statement: str, params: Mapping[str, Any]) -> bool:
-        """Whether the statement changed a row: in a pipeline, once its result (and those queued before it) is in."""
+    def _changed(self, db: psycopg.Connection[Any], statement: str, params: Mapping[str, Any]) -> Taken:
+        """Whether the statement changed a row: in a pipeline, learnt once its result is in, which the next
+        statement whose result the commit reads brings with its own."""
         cursor = db.execute(self.dialect.render(statement), params)
-        if cursor.pgresult is None:
-            self._pipelines[db].sync()
-        return cursor.rowcount > 0
+        pipeline = self._pipelines.get(db)
+        return cursor.rowcount > 0 if pipeline is None else Changed(cursor, pipeline)
+
+    def _rows_later(self, db: psycopg.Connection[Any], cursor: Cursor) -> Callable[[], list[Any]]:
+        """In a pipeline, the rows are read once COMMIT's result is in, which brings theirs: no round trip of their
+        own."""
+        return cursor.fetchall if db in self._pipelines else super()._rows_later(db, cursor)
 
     @contextmanager
     def _translated(self) -> Iterator[None]:
@@ -218,6 +224,19 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
                 return f"all {self._pool.max_size} connections stayed busy for {self._pool.timeout:g} s"
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         return reason.replace(self._password, "***") if self._password else reason
+
+
+class Changed:
+    """Whether a statement sent in a pipeline changed a row, asked once the commit needs to know: its result has come
+    in with a later one's, or the pipeline is synced for it then."""
+
+    def __init__(self, cursor: psycopg.Cursor[Any], pipeline: psycopg.Pipeline) -> None:
+        self._cursor, self._pipeline = cursor, pipeline
+
+    def __bool__(self) -> bool:
+        if self._cursor.pgresult is None:
+            self._pipeline.sync()
+        return self._cursor.rowcount > 0
 
 
 def _roll_back(db: psycopg.Connection[Any]) -> None:
