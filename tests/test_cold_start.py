@@ -13,7 +13,7 @@ import sys
 import pytest
 import yaml
 
-from .conftest import ROOT, SHOP
+from .conftest import FAKE_AWS, ROOT, SHOP
 
 ROUTES = (
     "config",
@@ -111,8 +111,72 @@ def test_with_an_otlp_endpoint_the_functions_load_the_sdk(stack):
     assert {"opentelemetry.sdk.trace", "stalwart_agents.telemetry.on"} <= imported
 
 
-def test_with_tracing_on_the_functions_still_trace(stack):
-    assert "aws_xray_sdk" in loaded(("messages",), stack)
+TRACED = """
+import importlib.util, json, os, sys
+spec = importlib.util.spec_from_file_location("app", {root!r} + "/functions/messages/app.py")
+app = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(app)
+ready = sorted(m for m in sys.modules if m.startswith(("aws_xray_sdk", "wrapt")))
+from aws_xray_sdk.core import xray_recorder
+
+class Emitter:
+    sent = []
+
+    def send_entity(self, entity):
+        self.sent.append(entity.to_dict())
+
+xray_recorder.emitter = Emitter()
+event = json.loads({event!r})
+for n in range(2):
+    os.environ["_X_AMZN_TRACE_ID"] = f"Root=1-5759e988-bd862e3fe1be46a99427279{{n}};Parent=53995c3f42cd8ad8;Sampled=1"
+    assert app.handler(event, None)["statusCode"] == 200
+print(json.dumps({{"ready": ready, "sent": Emitter.sent}}))
+"""
+
+
+def turn_event(thread, text):
+    """What API Gateway hands the messages function for a turn, behind the JWT authorizer."""
+    event = json.loads((ROOT / "tests" / "events" / "http_api_jwt.json").read_text())
+    path = f"/threads/{thread}/messages"
+    event.update(
+        routeKey="POST /threads/{id}/messages",
+        rawPath=path,
+        rawQueryString="",
+        cookies=[],
+        queryStringParameters=None,
+        headers={"host": "id.execute-api.us-east-1.amazonaws.com", "content-type": "application/json"},
+        pathParameters={"id": thread},
+        body=json.dumps({"text": text}),
+        isBase64Encoded=False,
+    )
+    event["requestContext"]["http"].update(method="POST", path=path)
+    return event
+
+
+def test_with_tracing_on_each_invocation_is_traced_and_the_sdk_waits_for_the_first(stack, dynamodb_url):
+    """Lambda discards what a function traces while it initializes: the X-Ray SDK is loaded, and botocore patched,
+    by the first invocation, whose handler and DynamoDB requests are traced, as every later one's."""
+    environ = stack | FAKE_AWS | {"STALWART_STORAGE": dynamodb_url, "LAMBDA_TASK_ROOT": str(ROOT)}
+    event = json.dumps(turn_event("traced", "look up order 4411"))
+    done = subprocess.run(
+        [sys.executable, "-c", TRACED.format(root=str(ROOT), event=event)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+        env=environ,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    traced = json.loads(done.stdout.splitlines()[-1])
+    assert traced["ready"] == [], "nothing of X-Ray once the handler is ready"
+    handlers = [entity for entity in traced["sent"] if entity["name"] == "## handle"]
+    assert [(entity["trace_id"][-1], entity["annotations"]["ColdStart"]) for entity in handlers] == [
+        ("0", True),
+        ("1", False),
+    ]
+    commits = [entity for entity in traced["sent"] if entity.get("aws", {}).get("operation") == "TransactWriteItems"]
+    assert [entity["trace_id"][-1] for entity in commits] == ["0", "1"], "each turn's commit traced in its own trace"
 
 
 def test_a_rule_the_subset_decides_is_read_without_cel_python(stack):
