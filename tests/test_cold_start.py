@@ -9,9 +9,12 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
+
+from stalwart_agents.aws.built_agent import build
 
 from .conftest import FAKE_AWS, ROOT, SHOP
 
@@ -101,6 +104,16 @@ def test_with_tracing_off_no_function_imports_what_it_does_not_use(stack):
     assert not {m for m in imported if m.startswith(OPENTELEMETRY)}, sorted(
         m for m in imported if m.startswith(OPENTELEMETRY)
     )
+
+
+def test_an_agent_as_its_layer_built_it_is_loaded_without_yaml(stack):
+    """aws/built_agent.py: where the agent layer's build left agent.yaml.built.json, made from this very file."""
+    agent = Path(stack["STALWART_CONFIG"])
+    build(agent)
+    untraced = stack | {"POWERTOOLS_TRACE_DISABLED": "true"}
+    assert "yaml" not in loaded(ROUTES, untraced)
+    agent.write_text(agent.read_text() + "# changed since the build\n")
+    assert "yaml" in loaded(("messages",), untraced)
 
 
 def test_with_an_otlp_endpoint_the_functions_load_the_sdk(stack):

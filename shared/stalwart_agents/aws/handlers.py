@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..approvals.links import DEFAULT_HOURS, MAX_HOURS, link_hours
@@ -37,6 +38,7 @@ from .secrets import SecretUnreadable, read_secret, secret_from_environ
 
 if TYPE_CHECKING:
     from ..approvals.webhook import Webhook
+    from ..config import Config
     from ..desk import Desk
     from ..storage import Storage
     from .metrics import Meter
@@ -87,7 +89,13 @@ class FunctionEnvironment:
         if self.model_key is not None:
             variable, key = self.model_key
             os.environ[variable] = key
-        return Desk.from_file(self.config, self.storage, meter=meter)
+        return Desk(self.agents(), self.storage, meter=meter)
+
+    def agents(self) -> Config:
+        """agent.yaml, as the agent layer's build validated it where that is exactly this file (``built_agent``)."""
+        from .built_agent import load
+
+        return load(Path(self.config))
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str]) -> FunctionEnvironment:

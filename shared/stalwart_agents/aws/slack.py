@@ -53,12 +53,11 @@ def handler(environ: Mapping[str, str] = os.environ) -> Handler:
     from ..approvals.card import card_of
     from ..approvals.links import Links
     from ..channels.slack import Slack
-    from ..config import load_config
     from ..http.slack import MAX_BODY, NOT_FROM_SLACK, Click, Clicks, attach, clicked
 
     settings = FunctionEnvironment.from_environ(environ)
     observer = observer_from_environ(environ)
-    config = load_config(settings.config).channels
+    config = settings.agents().channels
     if config.slack is None:
         raise RuntimeError(
             "the Slack function serves the channel agent.yaml names (channels: slack:), and it names none"
