@@ -67,6 +67,5 @@ def _remaining(context: Any) -> float:
 def _cold_start() -> tuple[Desk, Notify | None, Observer]:
     environ = os.environ
     observer = observer_from_environ(environ)
-    observer.tracer()  # made in the first invocation, so the desk's requests are traced, as every later one
     desk = FunctionEnvironment.from_environ(environ).desk(observer.meter)
     return desk, announcing(desk, environ), observer

@@ -126,7 +126,6 @@ def _cold_start() -> tuple[Storage, Notify, Observer]:
     """The desk (for the cards, as its rules make them, and the channels agent.yaml names), and what it posts with."""
     environ = os.environ
     observer = observer_from_environ(environ)
-    observer.tracer()  # made in the first invocation, so the desk's requests are traced, as every later one
     desk = FunctionEnvironment.from_environ(environ).desk(observer.meter)
     notify = announcing(desk, environ)
     if notify is None:

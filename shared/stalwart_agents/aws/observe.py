@@ -12,9 +12,6 @@ calls are traced, and X-Ray records their operation and table, not their items.
 Tracing is on unless ``POWERTOOLS_TRACE_DISABLED`` says otherwise (the stack's
 ``Tracing`` parameter sets it): where it is off the Tracer is never built, since
 building one imports the X-Ray SDK and patches botocore, about 180 ms of a cold start.
-Where it is on, the Tracer is built by the first invocation, not at cold start: Lambda
-discards what is traced while a function initializes ("Lambda worker still
-initializing"), so a tracer built then would only slow the store's first requests.
 """
 
 from __future__ import annotations
@@ -25,7 +22,6 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .. import telemetry
@@ -46,18 +42,8 @@ class Observer:
 
     meter: Meter = field(default_factory=NoMeter)
     logger: Logger | None = None
-    tracing: bool = False
+    tracer: Tracer | None = None
     cold: bool = True
-    _tracer: Tracer | None = field(default=None, init=False, repr=False)
-
-    def tracer(self) -> Tracer | None:
-        """Powertools' tracer where traces are on, built by the first call, which patches botocore: every request
-        after it is traced."""
-        if self._tracer is None and self.tracing:
-            from aws_lambda_powertools import Tracer
-
-            self._tracer = Tracer(patch_modules=("botocore",))
-        return self._tracer
 
     def route(self, route: str, answer: Handler) -> Handler:
         """``answer`` logged, traced and, for the resume route, its refusals counted."""
@@ -91,7 +77,6 @@ class Observer:
             "cold_start": self.cold,
         }
         self.cold = False
-        self.tracer()
         try:
             if self.logger is None:
                 yield
@@ -106,20 +91,9 @@ class Observer:
             self.logger.info(message, extra=fields, stacklevel=2)
 
     def traced(self, handle: Handler) -> Handler:
-        """``handle`` in a subsegment of its own where traces are on, the tracer built by its first call."""
-        if not self.tracing:
+        if self.tracer is None:
             return handle
-
-        @cache
-        def captured() -> Handler:
-            tracer = self.tracer()
-            assert tracer is not None
-            return tracer.capture_lambda_handler(handle, capture_response=False)
-
-        def first_traced(event: dict[str, Any], context: Any) -> dict[str, Any]:
-            return captured()(event, context)
-
-        return first_traced
+        return self.tracer.capture_lambda_handler(handle, capture_response=False)
 
 
 def _error_code(response: Mapping[str, Any]) -> str:
@@ -137,12 +111,13 @@ def observer_from_environ(environ: Mapping[str, str]) -> Observer:
     """Powertools' logger, tracer and meter where the stack names a service; an observer that does nothing elsewhere."""
     if not environ.get("POWERTOOLS_SERVICE_NAME"):
         return Observer()
-    from aws_lambda_powertools import Logger
+    from aws_lambda_powertools import Logger, Tracer
     from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
 
     logger = Logger()
     copy_config_to_registered_loggers(source_logger=logger, include={"stalwart_agents"})
-    return Observer(meter_from_environ(environ), logger, tracing(environ))
+    tracer = Tracer(patch_modules=("botocore",)) if tracing(environ) else None
+    return Observer(meter_from_environ(environ), logger, tracer)
 
 
 TRUE = frozenset({"1", "true", "yes", "on", "y", "t"})
