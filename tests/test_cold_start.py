@@ -4,6 +4,7 @@ Each function's app.py is loaded in a fresh interpreter as Lambda loads it, with
 (Powertools on), and the modules it imported are read back.  Not timed: bench/dynamodb_requests.py times them.
 """
 
+import gc
 import json
 import os
 import shutil
@@ -15,6 +16,7 @@ import pytest
 import yaml
 
 from stalwart_agents.aws.built_agent import build
+from stalwart_agents.aws.collector import built_for_life
 
 from .conftest import FAKE_AWS, ROOT, SHOP
 
@@ -114,6 +116,45 @@ def test_an_agent_as_its_layer_built_it_is_loaded_without_yaml(stack):
     assert "yaml" not in loaded(ROUTES, untraced)
     agent.write_text(agent.read_text() + "# changed since the build\n")
     assert "yaml" in loaded(("messages",), untraced)
+
+
+COLLECTOR = """
+import gc, importlib.util, json
+spec = importlib.util.spec_from_file_location("app", {root!r} + "/functions/messages/app.py")
+app = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(app)
+ready = [gc.isenabled(), gc.get_freeze_count()]
+answered = app.handler(json.loads({event!r}), None)["statusCode"]
+print(json.dumps([*ready, answered]))
+"""
+
+
+@pytest.mark.parametrize("in_lambda", [True, False])
+def test_in_lambda_a_function_is_built_without_the_collector_and_what_it_built_is_frozen(stack, in_lambda):
+    """aws/collector.py: the collector paused while the handler is built, on again once it is ready, every object
+    then in the permanent generation; outside Lambda's runtime nothing is frozen."""
+    runtime = {"AWS_LAMBDA_RUNTIME_API": "127.0.0.1:9001"} if in_lambda else {}
+    event = json.dumps(turn_event("collected", "look up order 4411"))
+    done = subprocess.run(
+        [sys.executable, "-c", COLLECTOR.format(root=str(ROOT), event=event)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+        env=stack | {"POWERTOOLS_TRACE_DISABLED": "true"} | runtime,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    enabled, frozen, answered = json.loads(done.stdout.splitlines()[-1])
+    assert (enabled, answered) == (True, 200)
+    assert frozen > 50_000 if in_lambda else frozen == 0
+
+
+def test_a_build_that_fails_leaves_the_collector_on_and_nothing_frozen():
+    with pytest.raises(RuntimeError), built_for_life({"AWS_LAMBDA_RUNTIME_API": "127.0.0.1:9001"}):
+        assert not gc.isenabled()
+        raise RuntimeError("the agent file has a mistake")
+    assert gc.isenabled() and gc.get_freeze_count() == 0
 
 
 def test_with_an_otlp_endpoint_the_functions_load_the_sdk(stack):

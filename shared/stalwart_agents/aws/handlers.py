@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from ..approvals.links import DEFAULT_HOURS, MAX_HOURS, link_hours
 from ..http.auth import ApiGatewayClaims, Auth, NoAuth
 from ..http.budget import MIN_BUDGET, RESPONSE_BUDGET
+from .collector import built_for_life
 from .observe import Handler, observer_from_environ
 from .secrets import SecretUnreadable, read_secret, secret_from_environ
 
@@ -168,8 +169,14 @@ def handler(route: str, environ: Mapping[str, str] = os.environ) -> Handler:
     API Gateway buffers whole responses, so the stream answers what is there,
     with a ``retry:`` hint, and closes; the browser reconnects with its cursor.
     No route function announces a pause: the fan-out does.  (Slack's clicks have a
-    handler of their own, ``aws/slack.py``.)
+    handler of their own, ``aws/slack.py``.)  In Lambda, built without the garbage
+    collector (``collector.py``).
     """
+    with built_for_life(environ):
+        return _route_handler(route, environ)
+
+
+def _route_handler(route: str, environ: Mapping[str, str]) -> Handler:
     from mangum import Mangum
 
     from ..http.app import door_app
