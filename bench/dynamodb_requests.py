@@ -408,9 +408,9 @@ def agent_layer(copy: Path, into: Path, python: list[str]) -> Path:
     """The shop's folder as `sam build` makes the agent layer of it (agent-layer/Makefile), with the package in
     ``copy`` on the build's path; its agent.yaml."""
     into.mkdir(parents=True)
+    makefile = ROOT / "agent-layer" / "Makefile"
     subprocess.run(
-        ["make", "-s", "-f", str(ROOT / "agent-layer" / "Makefile"), "build-AgentLayer"]
-        + [f"ARTIFACTS_DIR={into}", f"PYTHON={' '.join(python)}"],
+        ["make", "-s", "-f", str(makefile), "build-AgentLayer", f"ARTIFACTS_DIR={into}", f"PYTHON={' '.join(python)}"],
         cwd=SHOP.parent,
         env=os.environ | {"PYTHONPATH": str(copy)},
         check=True,
@@ -429,6 +429,7 @@ def function_environment(copy: Path, endpoint: str, agent: Path = SHOP) -> dict[
         "POWERTOOLS_METRICS_NAMESPACE": "StalwartAgents",
         "LAMBDA_TASK_ROOT": str(copy),
         "AWS_LAMBDA_FUNCTION_NAME": "bench",
+        "AWS_LAMBDA_RUNTIME_API": "127.0.0.1:9001",  # Lambda's runtime API, which nothing here calls
     }
 
 
