@@ -108,12 +108,33 @@ def test_with_tracing_off_no_function_imports_what_it_does_not_use(stack):
     )
 
 
-def test_an_agent_as_its_layer_built_it_is_loaded_without_yaml(stack):
-    """aws/built_agent.py: where the agent layer's build left agent.yaml.built.json, made from this very file."""
+VALIDATORS = """
+import importlib.util, json, pydantic
+spec = importlib.util.spec_from_file_location("app", {root!r} + "/functions/messages/app.py")
+spec.loader.exec_module(importlib.util.module_from_spec(spec))
+from stalwart_agents import config
+models = [m for m in vars(config).values() if isinstance(m, type) and issubclass(m, pydantic.BaseModel)]
+print(json.dumps(sorted(m.__name__ for m in models if m.__pydantic_complete__)))
+"""
+
+
+def test_an_agent_as_its_layer_built_it_is_loaded_without_yaml_or_validators(stack):
+    """aws/built_agent.py: where the agent layer's build left agent.yaml.built.json, made from this very file, no
+    YAML is read and none of config.py's models builds its validator."""
     agent = Path(stack["STALWART_CONFIG"])
     build(agent)
     untraced = stack | {"POWERTOOLS_TRACE_DISABLED": "true"}
     assert "yaml" not in loaded(ROUTES, untraced)
+    built = subprocess.run(
+        [sys.executable, "-c", VALIDATORS.format(root=str(ROOT))],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+        env=untraced,
+        check=True,
+    )
+    assert json.loads(built.stdout.splitlines()[-1]) == []
     agent.write_text(agent.read_text() + "# changed since the build\n")
     assert "yaml" in loaded(("messages",), untraced)
 
