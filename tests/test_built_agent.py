@@ -6,6 +6,7 @@ import shutil
 
 import pytest
 
+from stalwart_agents import config
 from stalwart_agents.aws import built_agent
 from stalwart_agents.aws.built_agent import build, built_path, load
 from stalwart_agents.config import load_config
@@ -129,6 +130,16 @@ def test_a_file_built_by_another_version_or_not_one_at_all_is_not_loaded(agents,
         else:
             built_path(path).write_text(found)
         assert load(path) is validated
+
+
+def test_a_package_without_config_py_source_reads_the_agent_file(agents, monkeypatch):
+    """A package shipped as bytecode alone cannot tell which config.py made the built file."""
+    path = agents[0]
+    build(path)
+    validated = load_config(path)
+    monkeypatch.setattr(built_agent, "load_config", {path: validated}.__getitem__)
+    monkeypatch.setattr(config, "__file__", str(path.parent / "config.pyc"))
+    assert load(path) is validated
 
 
 def test_the_build_refuses_a_file_that_does_not_validate_and_writes_nothing(agents):

@@ -41,11 +41,10 @@ def load(path: Path) -> Config:
     package, else read and validated by ``load_config``."""
     try:
         agent, built = path.read_bytes(), json.loads(built_path(path).read_bytes())
-    except (OSError, ValueError):
+        made_from_these = isinstance(built, dict) and built.get("digest") == _digest(agent)
+    except (OSError, ValueError):  # no agent file, no built file, or no config.py source to compare
         return load_config(path)
-    if not isinstance(built, dict) or built.get("digest") != _digest(agent):
-        return load_config(path)
-    return _config(built, path.resolve())
+    return _config(built, path.resolve()) if made_from_these else load_config(path)
 
 
 def build(path: Path) -> Path:
