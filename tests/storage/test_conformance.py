@@ -523,12 +523,15 @@ def test_of_several_refused_writes_the_first_in_order_is_raised_and_nothing_is_w
     run = begin_run(store, a_run())
     open_pause(store, a_pause())
     journal_start(store, an_entry())
-    taken = [a_pause(), an_entry()]
+    pause_taken, entry_taken = [a_pause()], [an_entry()]
     attempts: list[tuple[Changes, type[StorageError]]] = [
         (Changes(begin=a_run(thread="thread-b"), pauses=[a_pause("pause-2")], starts=[an_entry()]), VersionConflict),
-        (Changes(claim=("pause-9", {}), run=run, version=run.version, pauses=taken[:1]), PauseClosed),
-        (Changes(pauses=[a_pause("pause-3"), *taken[:1]], starts=taken[1:]), PauseExists),
-        (Changes(starts=[an_entry("call-2"), *taken[1:]], updates=[(an_entry("call-7"), "done", None)]), JournalExists),
+        (Changes(claim=("pause-9", {}), run=run, version=run.version, pauses=pause_taken), PauseClosed),
+        (Changes(pauses=[a_pause("pause-3"), *pause_taken], starts=entry_taken), PauseExists),
+        (
+            Changes(starts=[an_entry("call-2"), *entry_taken], updates=[(an_entry("call-7"), "done", None)]),
+            JournalExists,
+        ),
         (Changes(starts=[an_entry("call-3")], updates=[(an_entry(status="done"), "done", None)]), JournalConflict),
     ]
     for changes, refusal in attempts:
