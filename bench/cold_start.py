@@ -4,7 +4,8 @@ Each case runs in a fresh interpreter, its CPU time taken inside it (``dynamodb_
 rotating rounds (A B C, B C A, ...), and each figure is the median of its ratios to the floor run in the same round,
 so that the machine's load, which moves every case of a round alike, cancels out.  The load average is printed
 before and after.  The cases, for each ``--package`` (stalwart_agents as the layer ships it: cel-python's parser
-saved beside it, compiled):
+saved beside it, compiled; and the shop's folder as the agent layer ships it, with the agent.yaml.built.json that
+package's build makes, where it makes one):
 
 - **its modules**: ``import fastapi, mangum, boto3`` and then every module of stalwart_agents the function has
   loaded once its handler is ready, against that import alone;
@@ -39,6 +40,7 @@ from bench.dynamodb_requests import (  # noqa: E402
     FLOOR_APP,
     READY,
     Case,
+    agent_layer,
     compiled_copy,
     first_invocation,
     function_environment,
@@ -76,7 +78,7 @@ def main() -> None:
                 copy = Path(tmp) / str(n)
                 compiled_copy(package, copy, python)
                 print(f"[{n}] = {package}")
-                env = function_environment(copy, endpoint)
+                env = function_environment(copy, endpoint, agent_layer(copy, Path(tmp) / f"agent-{n}", python))
                 if not modules:
                     modules[IMPORTS] = (FLOOR, env, python)
                     started[IMPORTS] = (FLOOR, env, python)

@@ -404,17 +404,32 @@ def compiled_copy(package: Path, into: Path, pythons: list[str]) -> None:
         )
 
 
-def function_environment(copy: Path, endpoint: str) -> dict[str, str]:
+def agent_layer(copy: Path, into: Path, python: list[str]) -> Path:
+    """The shop's folder as `sam build` makes the agent layer of it (agent-layer/Makefile), with the package in
+    ``copy`` on the build's path; its agent.yaml."""
+    into.mkdir(parents=True)
+    makefile = ROOT / "agent-layer" / "Makefile"
+    subprocess.run(
+        ["make", "-s", "-f", str(makefile), "build-AgentLayer", f"ARTIFACTS_DIR={into}", f"PYTHON={' '.join(python)}"],
+        cwd=SHOP.parent,
+        env=os.environ | {"PYTHONPATH": str(copy)},
+        check=True,
+    )
+    return into / SHOP.name
+
+
+def function_environment(copy: Path, endpoint: str, agent: Path = SHOP) -> dict[str, str]:
     """What template.yaml gives a route function (Globals), over moto's table ``cold``, as in Lambda."""
     return os.environ | {
         "PYTHONPATH": str(copy),
-        "STALWART_CONFIG": str(SHOP),
+        "STALWART_CONFIG": str(agent),
         "STALWART_STORAGE": f"dynamodb://cold?region=us-east-1&endpoint={endpoint}",
         "STALWART_AUTH": "api-gateway",
         "POWERTOOLS_SERVICE_NAME": "stalwart-agents",
         "POWERTOOLS_METRICS_NAMESPACE": "StalwartAgents",
         "LAMBDA_TASK_ROOT": str(copy),
         "AWS_LAMBDA_FUNCTION_NAME": "bench",
+        "AWS_LAMBDA_RUNTIME_API": "127.0.0.1:9001",  # Lambda's runtime API, which nothing here calls
     }
 
 

@@ -6,11 +6,11 @@ hours, so a few hundred real paused runs are made through a Desk on the bench/or
 id and amount); their rows are read back and copied, ``N / templates`` times each (SQLite: executemany in
 transactions of 20,000 threads; Postgres: COPY), with every id rewritten: a new thread, a new run id, the
 pause id the engine would compute for that thread and run (checked against each template's own), a new pause
-token, and every timestamp (columns and the ISO strings in the JSON) moved back by a random offset of up to a
-week.  Every column of every table that keeps a thread's rows (a ``thread`` or ``run`` column) is copied,
-found by reading the schema, so indexes added later are kept too.  A few copied pauses are then answered
-through a Desk: their charge must run.  memory:// is seeded by real paused turns.  Seeded stores are kept
-under /tmp/stalwart-scale; ``--reuse`` reads them again.
+token, and every timestamp (columns, in seconds or milliseconds, and the ISO strings in the JSON) moved back by
+a random offset of up to a week.  Every column of every table that keeps a thread's rows (a ``thread`` or
+``run`` column) is copied, found by reading the schema, so indexes added later are kept too.  A few copied
+pauses are then answered through a Desk: their charge must run.  memory:// is seeded by real paused turns.
+Seeded stores are kept under /tmp/stalwart-scale; ``--reuse`` reads them again.
 
 Before timing, every store's files are read once into the OS page cache, as a server in use would hold them
 (``--cold`` skips it: seeding writes past the cache, and a cold store reads its index pages from disk).
@@ -51,6 +51,7 @@ from stalwart_agents import Desk
 from stalwart_agents.approvals.principal import ANONYMOUS
 from stalwart_agents.engine.pause import PausePoint
 from stalwart_agents.serve import make_app
+from stalwart_agents.storage._packed import pause_record
 from stalwart_agents.storage.keys import PAUSE_ID, keys_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,7 +117,7 @@ def pause_id(key: bytes, thread: str, run: str, payload: dict[str, Any]) -> str:
 def template(thread: str, rows: dict[str, list[dict[str, Any]]], key: bytes) -> Template:
     (run,) = rows["runs"]
     (pause,) = rows["pauses"]
-    payload = {**json.loads(pause["payload"]), "step": pause["step"], "kind": pause["kind"]}  # kept by the row alone
+    payload = {**pause_record(pause).payload, "step": pause["step"], "kind": pause["kind"]}  # kept by the row alone
     if pause_id(key, thread, run["id"], payload) != pause["id"]:
         raise SystemExit(f"the pause id of {thread} is not computed as this script computes it; update pause_id()")
     texts = [value for table in rows.values() for row in table for value in row.values() if isinstance(value, str)]
@@ -151,6 +152,8 @@ def _rewritten(name: str, value: Any, swaps: list[tuple[str, str]], offset: floa
         return value
     if isinstance(value, float) and name.endswith(("_at", "_until")):
         return value - offset
+    if isinstance(value, int) and name.endswith("_ms"):
+        return value - round(offset * 1000)
     return value
 
 

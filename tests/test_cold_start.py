@@ -4,16 +4,21 @@ Each function's app.py is loaded in a fresh interpreter as Lambda loads it, with
 (Powertools on), and the modules it imported are read back.  Not timed: bench/dynamodb_requests.py times them.
 """
 
+import gc
 import json
 import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
 
-from .conftest import ROOT, SHOP
+from stalwart_agents.aws.built_agent import build
+from stalwart_agents.aws.collector import built_for_life
+
+from .conftest import FAKE_AWS, ROOT, SHOP
 
 ROUTES = (
     "config",
@@ -103,6 +108,76 @@ def test_with_tracing_off_no_function_imports_what_it_does_not_use(stack):
     )
 
 
+VALIDATORS = """
+import importlib.util, json, pydantic
+spec = importlib.util.spec_from_file_location("app", {root!r} + "/functions/messages/app.py")
+spec.loader.exec_module(importlib.util.module_from_spec(spec))
+from stalwart_agents import config
+models = [m for m in vars(config).values() if isinstance(m, type) and issubclass(m, pydantic.BaseModel)]
+print(json.dumps(sorted(m.__name__ for m in models if m.__pydantic_complete__)))
+"""
+
+
+def test_an_agent_as_its_layer_built_it_is_loaded_without_yaml_or_validators(stack):
+    """aws/built_agent.py: where the agent layer's build left agent.yaml.built.json, made from this very file, no
+    YAML is read and none of config.py's models builds its validator."""
+    agent = Path(stack["STALWART_CONFIG"])
+    build(agent)
+    untraced = stack | {"POWERTOOLS_TRACE_DISABLED": "true"}
+    assert "yaml" not in loaded(ROUTES, untraced)
+    built = subprocess.run(
+        [sys.executable, "-c", VALIDATORS.format(root=str(ROOT))],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+        env=untraced,
+        check=True,
+    )
+    assert json.loads(built.stdout.splitlines()[-1]) == []
+    agent.write_text(agent.read_text() + "# changed since the build\n")
+    assert "yaml" in loaded(("messages",), untraced)
+
+
+COLLECTOR = """
+import gc, importlib.util, json
+spec = importlib.util.spec_from_file_location("app", {root!r} + "/functions/messages/app.py")
+app = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(app)
+ready = [gc.isenabled(), gc.get_freeze_count()]
+answered = app.handler(json.loads({event!r}), None)["statusCode"]
+print(json.dumps([*ready, answered]))
+"""
+
+
+@pytest.mark.parametrize("in_lambda", [True, False])
+def test_in_lambda_a_function_is_built_without_the_collector_and_what_it_built_is_frozen(stack, in_lambda):
+    """aws/collector.py: the collector paused while the handler is built, on again once it is ready, every object
+    then in the permanent generation; outside Lambda's runtime nothing is frozen."""
+    runtime = {"AWS_LAMBDA_RUNTIME_API": "127.0.0.1:9001"} if in_lambda else {}
+    event = json.dumps(turn_event("collected", "look up order 4411"))
+    done = subprocess.run(
+        [sys.executable, "-c", COLLECTOR.format(root=str(ROOT), event=event)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+        env=stack | {"POWERTOOLS_TRACE_DISABLED": "true"} | runtime,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    enabled, frozen, answered = json.loads(done.stdout.splitlines()[-1])
+    assert (enabled, answered) == (True, 200)
+    assert frozen > 50_000 if in_lambda else frozen == 0
+
+
+def test_a_build_that_fails_leaves_the_collector_on_and_nothing_frozen():
+    with pytest.raises(RuntimeError), built_for_life({"AWS_LAMBDA_RUNTIME_API": "127.0.0.1:9001"}):
+        assert not gc.isenabled()
+        raise RuntimeError("the agent file has a mistake")
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
 def test_with_an_otlp_endpoint_the_functions_load_the_sdk(stack):
     imported = loaded(
         ("messages",),
@@ -111,8 +186,69 @@ def test_with_an_otlp_endpoint_the_functions_load_the_sdk(stack):
     assert {"opentelemetry.sdk.trace", "stalwart_agents.telemetry.on"} <= imported
 
 
-def test_with_tracing_on_the_functions_still_trace(stack):
-    assert "aws_xray_sdk" in loaded(("messages",), stack)
+TRACED = """
+import importlib.util, json, os, sys
+spec = importlib.util.spec_from_file_location("app", {root!r} + "/functions/messages/app.py")
+app = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(app)
+from aws_xray_sdk.core import xray_recorder
+
+class Emitter:
+    sent = []
+
+    def send_entity(self, entity):
+        self.sent.append(entity.to_dict())
+
+xray_recorder.emitter = Emitter()
+event = json.loads({event!r})
+for n in range(2):
+    os.environ["_X_AMZN_TRACE_ID"] = f"Root=1-5759e988-bd862e3fe1be46a99427279{{n}};Parent=53995c3f42cd8ad8;Sampled=1"
+    assert app.handler(event, None)["statusCode"] == 200
+print(json.dumps(Emitter.sent))
+"""
+
+
+def turn_event(thread, text):
+    """What API Gateway hands the messages function for a turn, behind the JWT authorizer."""
+    event = json.loads((ROOT / "tests" / "events" / "http_api_jwt.json").read_text())
+    path = f"/threads/{thread}/messages"
+    event.update(
+        routeKey="POST /threads/{id}/messages",
+        rawPath=path,
+        rawQueryString="",
+        cookies=[],
+        queryStringParameters=None,
+        headers={"host": "id.execute-api.us-east-1.amazonaws.com", "content-type": "application/json"},
+        pathParameters={"id": thread},
+        body=json.dumps({"text": text}),
+        isBase64Encoded=False,
+    )
+    event["requestContext"]["http"].update(method="POST", path=path)
+    return event
+
+
+def test_with_tracing_on_each_invocation_is_traced(stack, dynamodb_url):
+    """Each invocation's handler and DynamoDB requests, the first's among them, in the invocation's own trace."""
+    environ = stack | FAKE_AWS | {"STALWART_STORAGE": dynamodb_url, "LAMBDA_TASK_ROOT": str(ROOT)}
+    event = json.dumps(turn_event("traced", "look up order 4411"))
+    done = subprocess.run(
+        [sys.executable, "-c", TRACED.format(root=str(ROOT), event=event)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+        env=environ,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    sent = json.loads(done.stdout.splitlines()[-1])
+    handlers = [entity for entity in sent if entity["name"] == "## handle"]
+    assert [(entity["trace_id"][-1], entity["annotations"]["ColdStart"]) for entity in handlers] == [
+        ("0", True),
+        ("1", False),
+    ]
+    commits = [entity for entity in sent if entity.get("aws", {}).get("operation") == "TransactWriteItems"]
+    assert [entity["trace_id"][-1] for entity in commits] == ["0", "1"], "each turn's commit traced in its own trace"
 
 
 def test_a_rule_the_subset_decides_is_read_without_cel_python(stack):

@@ -16,6 +16,7 @@ import re
 import runpy
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import tomllib
@@ -29,9 +30,10 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 import stalwart_agents
+from stalwart_agents.aws import built_agent
 from stalwart_agents.aws.handlers import AUTHS
 from stalwart_agents.channels.slack import Slack
-from stalwart_agents.config import FromEnv, ModelConfig, SlackConfig
+from stalwart_agents.config import FromEnv, ModelConfig, SlackConfig, load_config
 from stalwart_agents.http.app import ROUTES as ROUTES_OF_SERVE
 from stalwart_agents.reading.cel import PREBUILT_PARSER
 from stalwart_agents.serve import make_app
@@ -1375,7 +1377,7 @@ def test_sam_puts_each_integration_beside_its_routes_security(sam, template, tmp
 
 
 @pytest.mark.timeout(1200)
-def test_sam_build_packs_no_local_store_into_the_agent_layer(sam_tools, tmp_path):
+def test_sam_build_packs_no_local_store_into_the_agent_layer(sam_tools, tmp_path, monkeypatch):
     """The README's first command keeps its store outside the agent's folder; a store left there by hand (or by an
     older version, which kept runs.db beside agent.yaml) is still never shipped: what `sam build` makes of the
     agent's folder is the layer `sam deploy` uploads."""
@@ -1392,7 +1394,7 @@ def test_sam_build_packs_no_local_store_into_the_agent_layer(sam_tools, tmp_path
     done = subprocess.run(
         [str(bin_dir / "sam"), "build", "AgentLayer", "--build-dir", str(build)],
         cwd=project,
-        env=env,
+        env=env | {"PYTHON": sys.executable},  # a Python that imports stalwart_agents, as the project's venv does
         capture_output=True,
         text=True,
         timeout=900,
@@ -1403,7 +1405,9 @@ def test_sam_build_packs_no_local_store_into_the_agent_layer(sam_tools, tmp_path
     ]
     layer = (build / built["ContentUri"]).resolve()
     shipped = sorted(str(path.relative_to(layer)) for path in layer.rglob("*") if path.is_file())
-    assert shipped == ["agent.yaml", "demo.py", "model.py", "tools.py"]
+    assert shipped == ["agent.yaml", "agent.yaml.built.json", "demo.py", "model.py", "tools.py"]
+    monkeypatch.setattr(built_agent, "load_config", None)  # what the build made is loaded, not the file read again
+    assert built_agent.load(layer / "agent.yaml") == load_config(layer / "agent.yaml")
 
 
 @pytest.mark.timeout(1200)

@@ -11,9 +11,8 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Annotated, Any, Literal, NamedTuple, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple, get_args, get_origin
 
-import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -30,6 +29,9 @@ from .errors import ConfigError
 from .reading import cel
 from .storage import check_url, default_store
 from .vocabulary import OnExpiry, PauseKind
+
+if TYPE_CHECKING:
+    import yaml
 
 __all__ = [
     "AgentConfig",
@@ -112,7 +114,9 @@ def _as_list(value: Any, what: str) -> Any:
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Built at the first validation, not at import: a function loading its agent as built (aws/built_agent.py) never
+    # validates, so its cold start builds none of these validators.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class SelectorConfig(_Model):
@@ -502,7 +506,7 @@ class AgentConfig(_Model):
     tools: str | None = None
     on_unread: Literal["ask", "model", "refuse"] = "ask"
     model: ModelConfig | None = None
-    check: CheckConfig = CheckConfig()
+    check: CheckConfig = Field(default_factory=CheckConfig.model_construct)
     approvals: dict[str, Annotated[int, Field(ge=1, le=MAX_APPROVALS, strict=True)]] = {}
     approvers: tuple[ApproverConfig, ...] = ()
     deadlines: tuple[DeadlineConfig, ...] = ()
@@ -615,9 +619,9 @@ class ChannelsConfig(_Model):
 
 class Config(_Model):
     storage: str | None = None
-    selector: SelectorConfig = SelectorConfig()
-    settings: Settings = Settings()
-    channels: ChannelsConfig = ChannelsConfig()
+    selector: SelectorConfig = Field(default_factory=SelectorConfig.model_construct)
+    settings: Settings = Field(default_factory=Settings.model_construct)
+    channels: ChannelsConfig = Field(default_factory=ChannelsConfig.model_construct)
     agents: tuple[AgentConfig, ...]
     _path: Path | None = PrivateAttr(default=None)
     _base_dir: Path | None = PrivateAttr(default=None)
@@ -760,6 +764,8 @@ def _parse(text: str, file: str, base_dir: Path, path: Path | None) -> Config:
 
 def _compose(text: str, file: str) -> tuple[yaml.Node, Any]:
     """The node tree (for line numbers) and the plain data it stands for."""
+    import yaml  # here, not at import: a function loading its agent as built reads no YAML
+
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
@@ -786,6 +792,8 @@ def _compose(text: str, file: str) -> tuple[yaml.Node, Any]:
 
 def _walk(node: yaml.Node, path: Loc, lines: dict[Loc, int]) -> Iterator[_Problem]:
     """Record the line of every key and list item; a key given twice is a problem, since YAML keeps only the last."""
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         children = [((*path, key.value), key, value) for key, value in node.value]
     elif isinstance(node, yaml.SequenceNode):

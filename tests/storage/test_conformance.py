@@ -13,6 +13,7 @@ from stalwart_agents.errors import (
     JournalConflict,
     JournalExists,
     PauseClosed,
+    PauseExists,
     StorageError,
     ThreadBusy,
     VersionConflict,
@@ -514,6 +515,33 @@ def test_a_write_that_does_not_take_effect_writes_none_of_its_events(store: Stor
             attempt()
     open_pause(store, a_pause(), events=said("pause again"))
     assert logged(store) == []
+
+
+def test_of_several_refused_writes_the_first_in_order_is_raised_and_nothing_is_written(store: Storage) -> None:
+    """A backend may send a commit's writes before learning whether each took effect (Postgres's pipeline): the
+    refusal raised is still the first in the order ``Changes`` lists them, and nothing of the commit stays."""
+    run = begin_run(store, a_run())
+    open_pause(store, a_pause())
+    journal_start(store, an_entry())
+    pause_taken, entry_taken = [a_pause()], [an_entry()]
+    attempts: list[tuple[Changes, type[StorageError]]] = [
+        (Changes(begin=a_run(thread="thread-b"), pauses=[a_pause("pause-2")], starts=[an_entry()]), VersionConflict),
+        (Changes(claim=("pause-9", {}), run=run, version=run.version, pauses=pause_taken), PauseClosed),
+        (Changes(pauses=[a_pause("pause-3"), *pause_taken], starts=entry_taken), PauseExists),
+        (
+            Changes(starts=[an_entry("call-2"), *entry_taken], updates=[(an_entry("call-7"), "done", None)]),
+            JournalExists,
+        ),
+        (Changes(starts=[an_entry("call-3")], updates=[(an_entry(status="done"), "done", None)]), JournalConflict),
+    ]
+    for changes, refusal in attempts:
+        changes.events = said("refused") + said("refused", "thread-b")
+        with pytest.raises(refusal):
+            store.commit(changes)
+    assert logged(store) == logged(store, "thread-b") == [] and store.active_run("thread-b") is None
+    assert store.get_pause("pause-2") is None and store.get_pause("pause-3") is None
+    assert [entry.key for entry in store.journal(run.id)] == ["call-1"]
+    assert present(store.get_pause("pause-1")).status == "open" and present(store.get_run(run.id)) == run
 
 
 def test_events_of_one_write_may_go_to_several_threads(store: Storage) -> None:

@@ -27,16 +27,19 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..approvals.links import DEFAULT_HOURS, MAX_HOURS, link_hours
 from ..http.auth import ApiGatewayClaims, Auth, NoAuth
 from ..http.budget import MIN_BUDGET, RESPONSE_BUDGET
+from .collector import built_for_life
 from .observe import Handler, observer_from_environ
 from .secrets import SecretUnreadable, read_secret, secret_from_environ
 
 if TYPE_CHECKING:
     from ..approvals.webhook import Webhook
+    from ..config import Config
     from ..desk import Desk
     from ..storage import Storage
     from .metrics import Meter
@@ -87,7 +90,13 @@ class FunctionEnvironment:
         if self.model_key is not None:
             variable, key = self.model_key
             os.environ[variable] = key
-        return Desk.from_file(self.config, self.storage, meter=meter)
+        return Desk(self.agents(), self.storage, meter=meter)
+
+    def agents(self) -> Config:
+        """agent.yaml, as the agent layer's build validated it where that is exactly this file (``built_agent``)."""
+        from .built_agent import load
+
+        return load(Path(self.config))
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str]) -> FunctionEnvironment:
@@ -160,8 +169,14 @@ def handler(route: str, environ: Mapping[str, str] = os.environ) -> Handler:
     API Gateway buffers whole responses, so the stream answers what is there,
     with a ``retry:`` hint, and closes; the browser reconnects with its cursor.
     No route function announces a pause: the fan-out does.  (Slack's clicks have a
-    handler of their own, ``aws/slack.py``.)
+    handler of their own, ``aws/slack.py``.)  In Lambda, built without the garbage
+    collector (``collector.py``).
     """
+    with built_for_life(environ):
+        return _route_handler(route, environ)
+
+
+def _route_handler(route: str, environ: Mapping[str, str]) -> Handler:
     from mangum import Mangum
 
     from ..http.app import door_app

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import StalwartError
 from .channels import channel_environ
+from .collector import built_for_life
 from .handlers import FunctionEnvironment, LinkSettings
 from .observe import Handler, observer_from_environ
 
@@ -47,18 +48,23 @@ HAND_OFF = "stalwart_slack_click"
 
 
 def handler(environ: Mapping[str, str] = os.environ) -> Handler:
-    """The Slack function's handler, built once per cold start: Slack's request, or a click handed on."""
+    """The Slack function's handler, built once per cold start: Slack's request, or a click handed on.  In Lambda,
+    built without the garbage collector (``collector.py``)."""
+    with built_for_life(environ):
+        return _slack_handler(environ)
+
+
+def _slack_handler(environ: Mapping[str, str]) -> Handler:
     import boto3
 
     from ..approvals.card import card_of
     from ..approvals.links import Links
     from ..channels.slack import Slack
-    from ..config import load_config
     from ..http.slack import MAX_BODY, NOT_FROM_SLACK, Click, Clicks, attach, clicked
 
     settings = FunctionEnvironment.from_environ(environ)
     observer = observer_from_environ(environ)
-    config = load_config(settings.config).channels
+    config = settings.agents().channels
     if config.slack is None:
         raise RuntimeError(
             "the Slack function serves the channel agent.yaml names (channels: slack:), and it names none"

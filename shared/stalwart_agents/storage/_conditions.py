@@ -4,8 +4,11 @@
 them; each says what is raised, carrying the stored record, when it does not
 hold.  A backend that writes step by step inside a transaction (SQL, memory)
 inherits ``Transactional``, which walks the checks, asks the backend for one
-conditional primitive each, and raises the first refused.  DynamoDB decides
-them all in one request, and raises the first refused in the same order.
+conditional primitive each, and raises the first refused.  A write that says
+only whether it took effect is asked about once the walk has sent the rest, so
+a backend that sends statements together (Postgres's pipeline) learns every
+outcome in one round trip.  DynamoDB decides them all in one request, and
+raises the first refused in the same order.
 """
 
 from __future__ import annotations
@@ -15,10 +18,19 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from .. import telemetry
-from ..errors import JournalConflict, JournalExists, NotFound, PauseClosed, PauseExists, ThreadBusy, VersionConflict
+from ..errors import (
+    JournalConflict,
+    JournalExists,
+    NotFound,
+    PauseClosed,
+    PauseExists,
+    StalwartError,
+    ThreadBusy,
+    VersionConflict,
+)
 from . import _records as records
 from ._records import Row
 from .base import FINISHED, Changes, Committed, JournalEntry, PauseRecord, RunRecord, ShownMessage
@@ -142,6 +154,15 @@ class EntryAt:
 
 
 Check = ThreadFree | RunNew | PauseOpen | RunAt | PauseNew | EntryNew | EntryAt
+Deferred = RunNew | PauseOpen | PauseNew | EntryNew | EntryAt
+"""The checks whose write says only whether it took effect: the walk goes on, and asks before the commit ends."""
+
+
+class Taken(Protocol):
+    """Whether a conditional write took effect: a bool, or, where a backend sends statements together (Postgres's
+    pipeline), what learns it with the next result the commit reads, so the write costs no round trip of its own."""
+
+    def __bool__(self) -> bool: ...
 
 
 def checks(changes: Changes, rows: records.Rows) -> Iterator[Check]:
@@ -189,9 +210,10 @@ class Transactional(ABC, Generic[Tx]):
     def _commit(self, changes: Changes) -> Committed:
         rows = records.encoded(changes)
         thread, at, touched = None, self.clock(), set[str]()
+        pending: list[tuple[Deferred, Taken]] = []
         with self._committing() as tx:
             for check in checks(changes, rows):
-                thread = self._decide(tx, check, at, touched) or thread
+                thread = self._decide(tx, check, at, touched, pending) or thread
             self._close(tx, rows.closes)
             # Every thread written on is touched before its events are appended: where the touch locks the thread's
             # row (Postgres), a thread's events are appended one commit at a time, so their ids rise as readers see
@@ -199,10 +221,13 @@ class Transactional(ABC, Generic[Tx]):
             for written in written_on(changes, thread):
                 if written not in touched:
                     self._touch(tx, written, at)
-            event_ids = self._append(tx, rows.events)
+            # Settled before the writes a backend may not take back (memory's log), so nothing of a refused commit
+            # is appended anywhere.
+            self._settle(tx, pending)
+            appended = self._append(tx, rows.events)
             self._record_decisions(tx, changes)
             self._show(tx, changes.shown)
-        return Committed(rows.committed_run(thread), event_ids)
+        return Committed(rows.committed_run(thread), appended())
 
     def _record_decisions(self, tx: Tx, changes: Changes) -> None:
         """Append each event's decision to its thread's record, after the head as ``tx`` reads it: the thread is
@@ -216,9 +241,12 @@ class Transactional(ABC, Generic[Tx]):
             self._append_decision(tx, entry)
             heads[event.thread] = head_after(entry)
 
-    def _decide(self, tx: Tx, check: Check, at: float, touched: set[str]) -> str | None:
+    def _decide(
+        self, tx: Tx, check: Check, at: float, touched: set[str], pending: list[tuple[Deferred, Taken]]
+    ) -> str | None:
         """Make the check's write, or raise its refusal; the thread a saved run is stored under.  A thread the
-        write noted ``at`` on as its last activity is added to ``touched``."""
+        write noted ``at`` on as its last activity is added to ``touched``.  A write that says only whether it took
+        effect is added to ``pending``, and settled before the commit ends, in the order of the checks."""
         match check:
             case ThreadFree():
                 locked = self._lock_thread(tx, check.thread, at)
@@ -229,29 +257,44 @@ class Transactional(ABC, Generic[Tx]):
                         raise check.not_theirs()
                 if locked.active_run is not None:
                     raise check.refused(locked.active_run)
-            case RunNew():
-                if not self._insert_run(tx, check):
-                    raise check.refused(self._stored(tx, RunRecord, check.run))
-            case PauseOpen():
-                if not self._answer_pause(tx, check):
-                    raise check.refused(self._stored(tx, PauseRecord, {"id": check.pause_id}))
             case RunAt():
                 thread = self._save_run(tx, check, at)
                 if thread is None:
+                    self._settle(tx, pending)
                     raise check.refused(self._stored(tx, RunRecord, check.run))
                 if check.finishes:
                     touched.add(thread)
                 return thread
+            case RunNew():
+                pending.append((check, self._insert_run(tx, check)))
+            case PauseOpen():
+                pending.append((check, self._answer_pause(tx, check)))
             case PauseNew():
-                if not self._insert(tx, PauseRecord, check.pause):
-                    raise check.refused(self._stored(tx, PauseRecord, check.pause))
+                pending.append((check, self._insert(tx, PauseRecord, check.pause)))
             case EntryNew():
-                if not self._insert(tx, JournalEntry, check.entry):
-                    raise check.refused(self._stored(tx, JournalEntry, check.entry))
+                pending.append((check, self._insert(tx, JournalEntry, check.entry)))
             case EntryAt():
-                if not self._update_entry(tx, check):
-                    raise check.refused(self._stored(tx, JournalEntry, check.entry))
+                pending.append((check, self._update_entry(tx, check)))
         return None
+
+    def _settle(self, tx: Tx, pending: list[tuple[Deferred, Taken]]) -> None:
+        """Raise the refusal of the first pending write that did not take effect, carrying the record stored; a
+        refused commit writes nothing, so what was sent after it is rolled back with it."""
+        for check, taken in pending:
+            if not taken:
+                raise self._refusal(tx, check)
+        pending.clear()
+
+    def _refusal(self, tx: Tx, check: Deferred) -> StalwartError:
+        match check:
+            case RunNew():
+                return check.refused(self._stored(tx, RunRecord, check.run))
+            case PauseOpen():
+                return check.refused(self._stored(tx, PauseRecord, {"id": check.pause_id}))
+            case PauseNew():
+                return check.refused(self._stored(tx, PauseRecord, check.pause))
+            case EntryNew() | EntryAt():
+                return check.refused(self._stored(tx, JournalEntry, check.entry))
 
     @abstractmethod
     def _transaction(self) -> AbstractContextManager[Tx]:
@@ -272,11 +315,11 @@ class Transactional(ABC, Generic[Tx]):
         """The owner of a thread found without one: ``owner``, unless another commit gave it one first."""
 
     @abstractmethod
-    def _insert_run(self, tx: Tx, check: RunNew) -> bool:
+    def _insert_run(self, tx: Tx, check: RunNew) -> Taken:
         """Insert the run as its thread's last (and, if ``check.active``, active) run; False if its id is taken."""
 
     @abstractmethod
-    def _answer_pause(self, tx: Tx, check: PauseOpen) -> bool:
+    def _answer_pause(self, tx: Tx, check: PauseOpen) -> Taken:
         """Answer the pause if it is open; False if it is not (or does not exist)."""
 
     @abstractmethod
@@ -285,7 +328,7 @@ class Transactional(ABC, Generic[Tx]):
         thread, and notes ``at`` as the thread's last activity in the same write."""
 
     @abstractmethod
-    def _insert(self, tx: Tx, kind: type[PauseRecord | JournalEntry], row: Row) -> bool:
+    def _insert(self, tx: Tx, kind: type[PauseRecord | JournalEntry], row: Row) -> Taken:
         """Insert a pause, or a journal entry (after its run's others); False if its key is taken."""
 
     @abstractmethod
@@ -293,7 +336,7 @@ class Transactional(ABC, Generic[Tx]):
         """Close each of ``pauses`` that is still open: it is no longer listed, announced or woken."""
 
     @abstractmethod
-    def _update_entry(self, tx: Tx, check: EntryAt) -> bool:
+    def _update_entry(self, tx: Tx, check: EntryAt) -> Taken:
         """Replace the entry if ``check.holds_for`` it; False if not (or it does not exist)."""
 
     @abstractmethod
@@ -301,9 +344,10 @@ class Transactional(ABC, Generic[Tx]):
         """The record of ``kind`` stored under the key in ``key`` (a row, or just its key), read inside ``tx``."""
 
     @abstractmethod
-    def _append(self, tx: Tx, events: list[tuple[str, str]]) -> list[int]:
-        """Append ``(thread, body)`` events, each thread of them touched already in ``tx``; their ids, rising within
-        each thread in the order given."""
+    def _append(self, tx: Tx, events: list[tuple[str, str]]) -> Callable[[], list[int]]:
+        """Append ``(thread, body)`` events, each thread of them touched already in ``tx``; what gives their ids,
+        rising within each thread in the order given, once the transaction has ended (a backend that sends
+        statements together learns them with its COMMIT's result)."""
 
     @abstractmethod
     def _head(self, tx: Tx, thread: str) -> Head | None:

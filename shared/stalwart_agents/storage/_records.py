@@ -88,15 +88,25 @@ def stored_bytes(record: RunRecord | PauseRecord | JournalEntry | ShownMessage) 
     return sum(utf8_size(value) if isinstance(value, str) else 8 for value in values)
 
 
-def from_row(kind: type[Record], row: Mapping[str, Any]) -> Record:
+def from_row(kind: type[Record], row: Mapping[str, Any], loaded: Mapping[str, Any] | None = None) -> Record:
     """The record a row holds; a run, pause or journal entry keeps the row as its encoding (``base.ENCODED``), so
-    saving it again, or a copy that changes none of its JSON, encodes nothing."""
+    saving it again, or a copy that changes none of its JSON, encodes nothing.
+
+    ``loaded``: JSON fields a backend has read from a form of its own (``_packed``), which the row does not hold as
+    this module encodes them: the record has these values, and is encoded where it is first written or measured.
+    """
     json_fields = JSON_FIELDS.get(kind)
     if json_fields is None:
         return kind(**{name: row[name] for name in columns(kind)})
     kept = {name: row[name] for name in columns(kind)}
-    record = kind(**{name: load(value) if name in json_fields else value for name, value in kept.items()})
-    record.__dict__[ENCODED] = kept
+    given = loaded or {}
+    values = {
+        name: given[name] if name in given else load(value) if name in json_fields else value
+        for name, value in kept.items()
+    }
+    record = kind(**values)
+    if loaded is None:
+        record.__dict__[ENCODED] = kept
     return record
 
 

@@ -20,9 +20,10 @@ from functools import cache, partial
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..errors import StorageUnavailable
+from . import _packed as packed
 from . import _records as records
 from . import sql_schema
-from ._conditions import EntryAt, Locked, PauseOpen, RunAt, RunNew, Transactional
+from ._conditions import EntryAt, Locked, PauseOpen, RunAt, RunNew, Taken, Transactional
 from ._records import Row
 from .base import (
     ANYONE,
@@ -39,13 +40,18 @@ from .base import (
     Snapshot,
     delivery_due,
     failed_delivery_due,
-    pause_tool,
     text,
 )
 from .chain import Head, decided_at
 
 PLACEHOLDER = re.compile(r":(\w+)")
 TABLES = {RunRecord: "runs", PauseRecord: "pauses", JournalEntry: "journal"}
+COLUMNS: dict[type, tuple[str, ...]] = {
+    RunRecord: records.columns(RunRecord),
+    PauseRecord: (*records.columns(PauseRecord), "tool", "packed"),
+    JournalEntry: (*records.columns(JournalEntry), "packed"),
+}
+"""The columns a record's row is kept in: its fields', and how ``_packed`` keeps it."""
 
 
 @dataclass(frozen=True)
@@ -73,26 +79,26 @@ class Dialect:
 
 
 def _select(kind: type, condition: str) -> str:
-    return f"SELECT {', '.join(records.columns(kind))} FROM {TABLES[kind]} WHERE {condition}"
+    return f"SELECT {', '.join(COLUMNS[kind])} FROM {TABLES[kind]} WHERE {condition}"
 
 
 def _insert(kind: type, **computed: str) -> str:
-    names = [*records.columns(kind), *computed]
-    values = [*(f":{name}" for name in records.columns(kind)), *computed.values()]
+    names = [*COLUMNS[kind], *computed]
+    values = [*(f":{name}" for name in COLUMNS[kind]), *computed.values()]
     return f"INSERT INTO {TABLES[kind]} ({', '.join(names)}) VALUES ({', '.join(values)}) ON CONFLICT DO NOTHING"
 
 
 def _update(kind: type, condition: str, *, keep: tuple[str, ...]) -> str:
-    assignments = ", ".join(f"{name} = :{name}" for name in records.columns(kind) if name not in keep)
+    assignments = ", ".join(f"{name} = :{name}" for name in COLUMNS[kind] if name not in keep)
     return f"UPDATE {TABLES[kind]} SET {assignments} WHERE {condition}"
 
 
 STORED = {kind: _select(kind, " AND ".join(f"{name} = :{name}" for name in records.KEYS[kind])) for kind in TABLES}
 ACTIVE_RUN = _select(RunRecord, "id = (SELECT active_run FROM threads WHERE thread = :thread)")
-LAST_RUN = _select(RunRecord, "id = (SELECT last_run FROM threads WHERE thread = :thread)")
+LAST_RUN = _select(RunRecord, "id = (SELECT COALESCE(last_run, active_run) FROM threads WHERE thread = :thread)")
 RUN_PAUSES = _select(PauseRecord, "run = :run ORDER BY step, created_at, {arrival}")
 JOURNAL = _select(JournalEntry, "run = :run ORDER BY started_order")
-EVENTS = "SELECT id, body FROM events WHERE thread = :thread AND id > :after ORDER BY id LIMIT :limit"
+EVENTS = "SELECT id, body, type, run, at_ms FROM events WHERE thread = :thread AND id > :after ORDER BY id LIMIT :limit"
 
 # Taking the thread's row (and noting its activity) locks it, so of two begins on one thread the second sees the
 # first's run; its owner is read in the same statement.  A new thread's row holds '' as its active run until the
@@ -105,7 +111,8 @@ LOCK_THREAD = (
     " (SELECT owner FROM owners WHERE owners.thread = :thread) AS owner"
 )
 INSERT_RUN = _insert(RunRecord)
-POINT_THREAD = "UPDATE threads SET active_run = :active_run, last_run = :id WHERE thread = :thread"
+# A thread's last run is kept only where it is not its active run (while a run is active, its id is kept once).
+POINT_THREAD = "UPDATE threads SET active_run = :active_run, last_run = NULLIF(:id, :active_run) WHERE thread = :thread"
 ANSWER_PAUSE = (
     "UPDATE pauses SET status = 'answered', answer = :answer, wake_at = NULL WHERE id = :id AND status = 'open'"
 )
@@ -121,10 +128,11 @@ SET_WAKE = (
 SAVE_RUN = _update(RunRecord, "id = :id AND version = :expected_version", keep=("id", "thread")) + " RETURNING thread"
 FREE_THREAD = (
     "INSERT INTO threads (thread, touched_at) VALUES (:thread, :at)"
-    " ON CONFLICT (thread) DO UPDATE SET touched_at = excluded.touched_at, active_run = NULLIF(threads.active_run, :id)"
+    " ON CONFLICT (thread) DO UPDATE SET touched_at = excluded.touched_at,"
+    " last_run = COALESCE(threads.last_run, threads.active_run), active_run = NULLIF(threads.active_run, :id)"
 )
 INSERT = {
-    PauseRecord: _insert(PauseRecord, tool=":tool"),
+    PauseRecord: _insert(PauseRecord),
     JournalEntry: _insert(JournalEntry, started_order="{next_started_order}"),
 }
 UPDATE_ENTRY = _update(
@@ -133,13 +141,17 @@ UPDATE_ENTRY = _update(
     keep=("run", "key"),
 )
 
+EVENT_COLUMNS = ("body", "type", "run", "at_ms")
+"""An event's columns besides its id and thread (``_packed.event``)."""
+
 
 @cache
 def append_events(count: int) -> str:
-    """One statement that appends ``count`` events, each row's ``:threadN`` and ``:bodyN``: ids are given in the
-    order of the rows (the order staged), whichever order the database returns them in."""
-    rows = ", ".join(f"(:thread{n}, :body{n})" for n in range(count))
-    return f"INSERT INTO events (thread, body) VALUES {rows} RETURNING id"
+    """One statement that appends ``count`` events, each row's ``:threadN`` and its ``EVENT_COLUMNS`` as
+    ``:bodyN`` and so on: ids are given in the order of the rows (the order staged), whichever order the database
+    returns them in."""
+    rows = ", ".join(f"(:thread{n}, {', '.join(f':{name}{n}' for name in EVENT_COLUMNS)})" for n in range(count))
+    return f"INSERT INTO events (thread, {', '.join(EVENT_COLUMNS)}) VALUES {rows} RETURNING id"
 
 
 RECORD = "SELECT thread, seq, body FROM decisions WHERE thread = :thread AND seq > :after ORDER BY seq LIMIT :limit"
@@ -208,8 +220,8 @@ def _inbox(before: bool, kind: bool, tool: bool) -> str:
 
 INBOX_COLUMNS = ", ".join(
     [
-        *(f"p.{name} AS p_{name}" for name in records.columns(PauseRecord)),
-        *(f"r.{name} AS r_{name}" for name in records.columns(RunRecord)),
+        *(f"p.{name} AS p_{name}" for name in COLUMNS[PauseRecord]),
+        *(f"r.{name} AS r_{name}" for name in COLUMNS[RunRecord]),
         "o.owner AS owner",
     ]
 )
@@ -300,11 +312,21 @@ class SqlStorage(Transactional[Db], Generic[Db]):
                 self._set_schema_version(db, len(migrations))
 
     def snapshot(self, run_id: str) -> Snapshot | None:
+        """The run, its pauses and its journal, asked for at once and then read: where the backend sends statements
+        together (Postgres's pipeline), an answer's read is one round trip."""
+        if self._unheld(run_id):
+            return None
         with self._reading_together() as db:
-            run = self._stored(db, RunRecord, {"id": run_id})
-            pauses = self._all(db, PauseRecord, RUN_PAUSES, {"run": run_id})
-            journal = self._all(db, JournalEntry, JOURNAL, {"run": run_id})
-        return None if run is None else Snapshot(run, pauses, journal)
+            asked = [self._execute(db, STORED[RunRecord], {"id": run_id})]
+            asked += [self._execute(db, query, {"run": run_id}) for query in (RUN_PAUSES, JOURNAL)]
+            runs, pauses, journal = (cursor.fetchall() for cursor in asked)
+        if not runs:
+            return None
+        return Snapshot(
+            READ[RunRecord](runs[0]),
+            [READ[PauseRecord](row) for row in pauses],
+            [READ[JournalEntry](row) for row in journal],
+        )
 
     def get_run(self, run_id: str) -> RunRecord | None:
         with self._reading() as db:
@@ -334,7 +356,7 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         page = {"thread": thread, "after": after, "limit": records.check_limit(limit)}
         with self._reading() as db:
             rows = self._execute(db, EVENTS, page).fetchall()
-        return [(int(row["id"]), records.load(row["body"])) for row in rows]
+        return [(int(row["id"]), packed.event_body(row)) for row in rows]
 
     def record(self, thread: str, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
         if self._unheld(thread):
@@ -400,7 +422,7 @@ class SqlStorage(Transactional[Db], Generic[Db]):
 
     def claim_delivery(self, run_id: str, pause_id: str, now: float, hold: float) -> bool:
         with self._transaction() as db:
-            return self._changed(db, CLAIM_DELIVERY, {"id": pause_id, "run": run_id, "now": now, "hold": hold})
+            return bool(self._changed(db, CLAIM_DELIVERY, {"id": pause_id, "run": run_id, "now": now, "hold": hold}))
 
     def stale_runs(self, now: float, limit: int = 100) -> list[RunRecord]:
         with self._reading() as db:
@@ -426,12 +448,12 @@ class SqlStorage(Transactional[Db], Generic[Db]):
     def claim_wake(self, run_id: str, pause_id: str, woken: int, now: float, until: float) -> bool:
         params = {"id": pause_id, "run": run_id, "woken": woken, "now": now, "until": until}
         with self._transaction() as db:
-            return self._changed(db, CLAIM_WAKE, params)
+            return bool(self._changed(db, CLAIM_WAKE, params))
 
     def set_wake(self, run_id: str, pause_id: str, woken: int, then: tuple[int, float | None]) -> bool:
         params = {"id": pause_id, "run": run_id, "woken": woken, "next": then[0], "wake_at": then[1]}
         with self._transaction() as db:
-            return self._changed(db, SET_WAKE, params)
+            return bool(self._changed(db, SET_WAKE, params))
 
     def due_pauses(self, now: float, limit: int = 100) -> list[PauseRecord]:
         with self._reading() as db:
@@ -487,13 +509,14 @@ class SqlStorage(Transactional[Db], Generic[Db]):
     def _own(self, tx: Db, thread: str, owner: str) -> str:
         return self._first_wins_in(tx, OWNERS, thread, owner)
 
-    def _insert_run(self, tx: Db, check: RunNew) -> bool:
-        if not self._changed(tx, INSERT_RUN, check.run):
-            return False
+    def _insert_run(self, tx: Db, check: RunNew) -> Taken:
+        # The thread is pointed at the run whether or not it was inserted: where it was not, the commit is refused
+        # and rolled back, and asking first would cost a round trip where statements are sent together.
+        inserted = self._changed(tx, INSERT_RUN, check.run)
         self._execute(tx, POINT_THREAD, check.run | {"active_run": check.run["id"] if check.active else None})
-        return True
+        return inserted
 
-    def _answer_pause(self, tx: Db, check: PauseOpen) -> bool:
+    def _answer_pause(self, tx: Db, check: PauseOpen) -> Taken:
         if self._unheld(check.pause_id):
             return False
         return self._changed(tx, ANSWER_PAUSE, {"answer": check.answer, "id": check.pause_id})
@@ -511,27 +534,34 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             self._execute(tx, FREE_THREAD, {"thread": thread, "id": check.run["id"], "at": at})
         return thread
 
-    def _insert(self, tx: Db, kind: type[PauseRecord | JournalEntry], row: Row) -> bool:
-        computed = {"tool": pause_tool(records.load(row["payload"]))} if kind is PauseRecord else {}
-        return self._changed(tx, INSERT[kind], row | computed)
+    def _insert(self, tx: Db, kind: type[PauseRecord | JournalEntry], row: Row) -> Taken:
+        stored = packed.pause(row) if kind is PauseRecord else packed.entry(row)
+        return self._changed(tx, INSERT[kind], stored)
 
-    def _update_entry(self, tx: Db, check: EntryAt) -> bool:
+    def _update_entry(self, tx: Db, check: EntryAt) -> Taken:
         expected = {"expected_status": check.status, "expected_attempt": check.attempt}
-        return self._changed(tx, UPDATE_ENTRY, check.entry | expected)
+        return self._changed(tx, UPDATE_ENTRY, packed.entry(check.entry) | expected)
 
     def _stored(self, tx: Db, kind: type[records.Record], key: Mapping[str, Any]) -> records.Record | None:
         if any(isinstance(part, str) and self._unheld(part) for part in key.values()):
             return None
         return self._first(tx, kind, STORED[kind], key)
 
-    def _append(self, tx: Db, events: list[tuple[str, str]]) -> list[int]:
+    def _append(self, tx: Db, events: list[tuple[str, str]]) -> Callable[[], list[int]]:
         if not events:
-            return []
-        values: dict[str, str] = {}
+            return list
+        values: dict[str, Any] = {}
         for n, (thread, body) in enumerate(events):
-            values[f"thread{n}"], values[f"body{n}"] = thread, body
-        appended = self._execute(tx, append_events(len(events)), values).fetchall()
-        return sorted(int(row["id"]) for row in appended)
+            values[f"thread{n}"] = thread
+            values.update((f"{name}{n}", value) for name, value in packed.event(body).items())
+        appended = self._rows_later(tx, self._execute(tx, append_events(len(events)), values))
+        return lambda: sorted(int(row["id"]) for row in appended())
+
+    def _rows_later(self, db: Db, cursor: Cursor) -> Callable[[], list[Any]]:
+        """A statement's rows, for a caller that needs them only once the transaction has ended: read now, before
+        COMMIT, unless the backend sends statements together (``postgres.py``)."""
+        rows = cursor.fetchall()
+        return lambda: rows
 
     def _head(self, tx: Db, thread: str) -> Head | None:
         if self._unheld(thread):
@@ -567,9 +597,10 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         return found[0] if found else None
 
     def _all(self, db: Db, kind: type[records.Record], query: str, params: Mapping[str, Any]) -> list[records.Record]:
-        return [records.from_row(kind, row) for row in self._execute(db, query, params).fetchall()]
+        read = READ[kind]
+        return [read(row) for row in self._execute(db, query, params).fetchall()]
 
-    def _changed(self, db: Db, statement: str, params: Mapping[str, Any]) -> bool:
+    def _changed(self, db: Db, statement: str, params: Mapping[str, Any]) -> Taken:
         return self._execute(db, statement, params).rowcount > 0
 
     def _unheld(self, key: str) -> bool:
@@ -607,6 +638,14 @@ def _entry(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _inbox_entry(row: Mapping[str, Any]) -> InboxEntry:
-    pause = {name: row[f"p_{name}"] for name in records.columns(PauseRecord)}
-    run = {name: row[f"r_{name}"] for name in records.columns(RunRecord)}
-    return InboxEntry(records.from_row(PauseRecord, pause), records.from_row(RunRecord, run), row["owner"])
+    pause = {name: row[f"p_{name}"] for name in COLUMNS[PauseRecord]}
+    run = {name: row[f"r_{name}"] for name in COLUMNS[RunRecord]}
+    return InboxEntry(packed.pause_record(pause), records.from_row(RunRecord, run), row["owner"])
+
+
+READ: dict[type, Callable[[Mapping[str, Any]], Any]] = {
+    RunRecord: partial(records.from_row, RunRecord),
+    PauseRecord: packed.pause_record,
+    JournalEntry: packed.entry_record,
+}
+"""The record a row of each kind keeps, read from the form ``_packed`` kept it in."""

@@ -6,7 +6,7 @@ import bisect
 import itertools
 import threading
 import time
-from collections.abc import Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -481,13 +481,13 @@ class MemoryStorage(Transactional[_Tables]):
     def _stored(self, tx: _Tables, kind: type[records.Record], key: Mapping[str, Any]) -> records.Record | None:
         return records.record(kind, tx.of(kind).get(records.key_of(kind, key)))
 
-    def _append(self, tx: _Tables, events: list[tuple[str, str]]) -> list[int]:
+    def _append(self, tx: _Tables, events: list[tuple[str, str]]) -> Callable[[], list[int]]:
         ids = []
         for thread, body in events:
             self._event_ids += 1
             self._events.setdefault(thread, []).append((self._event_ids, body))
             ids.append(self._event_ids)
-        return ids
+        return lambda: ids
 
     def _head(self, tx: _Tables, thread: str) -> Head | None:
         return self._heads.get(thread)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import select
 import time
 import weakref
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -16,7 +16,8 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..errors import StorageUnavailable
-from ._sql import Dialect, SqlStorage
+from ._conditions import Taken
+from ._sql import Cursor, Dialect, SqlStorage
 from .base import DEFAULT_RETENTION
 
 TIMEOUT = 5.0
@@ -155,11 +156,9 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
         with self._translated(), self._pool.connection() as db:
             yield db
 
-    @contextmanager
-    def _reading_together(self) -> Iterator[psycopg.Connection[Any]]:
-        with self._transaction() as db:
-            db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            yield db
+    def _reading_together(self) -> AbstractContextManager[psycopg.Connection[Any]]:
+        """One read-only snapshot whose reads, asked for before any is read, come back in one round trip."""
+        return self._pipelined("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
 
     @contextmanager
     def _transaction(self) -> Iterator[psycopg.Connection[Any]]:
@@ -167,17 +166,21 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
         with self._reading() as db, db.transaction():
             yield db
 
+    def _committing(self) -> AbstractContextManager[psycopg.Connection[Any]]:
+        """A commit's transaction, pipelined: a statement whose result the commit does not read (pointing or
+        touching a thread, closing a pause, moving a record's head) goes with the next one whose result it does."""
+        return self._pipelined("BEGIN")
+
     @contextmanager
-    def _committing(self) -> Iterator[psycopg.Connection[Any]]:
-        """A transaction in pipeline mode: BEGIN goes with the first statement, a statement whose result the commit
-        does not read (pointing or touching a thread, closing a pause, moving a record's head) with the next one
-        whose result it does, and the last ones with COMMIT, so a commit waits on fewer round trips.  The server
-        runs them one by one, in the order sent, and the commit returns once COMMIT's result is in."""
+    def _pipelined(self, begin: str) -> Iterator[psycopg.Connection[Any]]:
+        """A transaction in pipeline mode: ``begin`` goes with the first statement, and the last ones with COMMIT, so
+        it waits on fewer round trips.  The server runs them one by one, in the order sent, and the block ends once
+        COMMIT's result is in."""
         with self._reading() as db:
             try:
                 with db.pipeline() as pipeline:
                     self._pipelines[db] = pipeline
-                    db.execute("BEGIN")
+                    db.execute(begin)
                     yield db
                     db.execute("COMMIT")
             except BaseException:
@@ -186,12 +189,17 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
             finally:
                 self._pipelines.pop(db, None)
 
-    def _changed(self, db: psycopg.Connection[Any], statement: str, params: Mapping[str, Any]) -> bool:
-        """Whether the statement changed a row: in a pipeline, once its result (and those queued before it) is in."""
+    def _changed(self, db: psycopg.Connection[Any], statement: str, params: Mapping[str, Any]) -> Taken:
+        """Whether the statement changed a row: in a pipeline, learnt once its result is in, which the next
+        statement whose result the commit reads brings with its own."""
         cursor = db.execute(self.dialect.render(statement), params)
-        if cursor.pgresult is None:
-            self._pipelines[db].sync()
-        return cursor.rowcount > 0
+        pipeline = self._pipelines.get(db)
+        return cursor.rowcount > 0 if pipeline is None else Changed(cursor, pipeline)
+
+    def _rows_later(self, db: psycopg.Connection[Any], cursor: Cursor) -> Callable[[], list[Any]]:
+        """In a pipeline, the rows are read once COMMIT's result is in, which brings theirs: no round trip of their
+        own."""
+        return cursor.fetchall if db in self._pipelines else super()._rows_later(db, cursor)
 
     @contextmanager
     def _translated(self) -> Iterator[None]:
@@ -216,6 +224,19 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
                 return f"all {self._pool.max_size} connections stayed busy for {self._pool.timeout:g} s"
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         return reason.replace(self._password, "***") if self._password else reason
+
+
+class Changed:
+    """Whether a statement sent in a pipeline changed a row, asked once the commit needs to know: its result has come
+    in with a later one's, or the pipeline is synced for it then."""
+
+    def __init__(self, cursor: psycopg.Cursor[Any], pipeline: psycopg.Pipeline) -> None:
+        self._cursor, self._pipeline = cursor, pipeline
+
+    def __bool__(self) -> bool:
+        if self._cursor.pgresult is None:
+            self._pipeline.sync()
+        return self._cursor.rowcount > 0
 
 
 def _roll_back(db: psycopg.Connection[Any]) -> None:

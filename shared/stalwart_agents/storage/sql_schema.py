@@ -159,4 +159,15 @@ MIGRATIONS: list[str] = [
         digest TEXT NOT NULL
     );
     """,
+    # 10: packed rows (``storage._packed``): an event's type, run and time in columns of their own, and whether a
+    # pause or journal entry is packed (NULL: kept as before); a thread's last run is kept only where it is not its
+    # active one.  A run's journal is read whole by (run, key) and sorted, so its index by started order goes.
+    """
+    ALTER TABLE events ADD COLUMN type TEXT;
+    ALTER TABLE events ADD COLUMN run TEXT;
+    ALTER TABLE events ADD COLUMN at_ms {integer};
+    ALTER TABLE pauses ADD COLUMN packed {integer};
+    ALTER TABLE journal ADD COLUMN packed {integer};
+    DROP INDEX journal_in_started_order;
+    """,
 ]
