@@ -11,9 +11,10 @@ import os
 import re
 import secrets
 import socket
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypedDict, Unpack, cast
 
@@ -90,7 +91,7 @@ class Desk:
         worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._engine = Engine(Runtime(self.storage, clock, sleep, self.agents), worker=worker)
         self._shared_approvers = _shared_approvers(self.agents)
-        self._agent_of_run = lru_cache(maxsize=AGENTS_KEPT)(self._run_agent)
+        self._agent_of_run = RunAgents(self._run_agent, AGENTS_KEPT)
 
     @classmethod
     def from_file(
@@ -135,7 +136,9 @@ class Desk:
         if owner is not None:
             found = resolve(self.storage, thread, owner, start=True)
             thread, owned = found.thread, found.owner is not None and same_key(found.owner, owner)
-        started = self._engine.start(thread, text, self.agent(agent), context, session, owner, asker, owned=owned)
+        chosen = self.agent(agent)
+        started = self._engine.start(thread, text, chosen, context, session, owner, asker, owned=owned)
+        self._agent_of_run.note(started.run, chosen.name)
         return self._notified(started)
 
     def confirm(
@@ -501,6 +504,35 @@ EXAMPLES = 4
 """Example turns ``describe`` offers at most: one per tool, as many as a person takes in at a glance."""
 AGENTS_KEPT = 10_000
 """How many runs' agents a Desk remembers for ``may_answer``, the least recently used forgotten first."""
+
+
+class RunAgents:
+    """The agent of each of the runs used last: a run's agent never changes, so it is read from the store once, and
+    not at all for a run this Desk began (``note``), whose reply's cards would otherwise read it back at once."""
+
+    def __init__(self, read: Callable[[str], str], size: int) -> None:
+        self._read, self._size = read, size
+        self._kept: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, run: str) -> str:
+        with self._lock:
+            agent = self._kept.get(run)
+            if agent is not None:
+                self._kept.move_to_end(run)
+                return agent
+        agent = self._read(run)
+        self.note(run, agent)
+        return agent
+
+    def note(self, run: str, agent: str) -> None:
+        with self._lock:
+            self._kept[run] = agent
+            self._kept.move_to_end(run)
+            if len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+
+
 _CONTROL = re.compile(rf"[{CONTROL_CHARACTERS}\ud800-\udfff]")
 
 

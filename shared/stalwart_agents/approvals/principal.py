@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 CLAIMS = ("groups", "roles", "email", "name")
@@ -25,9 +26,10 @@ class Principal:
     claims: Mapping[str, Any] = field(default_factory=dict)
     verified: bool = True
 
-    @property
+    @cached_property
     def key(self) -> str:
-        """What the store keeps as a thread's owner: issuer and subject, unambiguously joined."""
+        """What the store keeps as a thread's owner: issuer and subject, unambiguously joined (read on every move
+        and every request, so made once per principal)."""
         return json.dumps([self.issuer, self.subject], separators=(",", ":"))
 
     @property

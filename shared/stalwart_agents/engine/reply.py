@@ -119,14 +119,15 @@ class Reply:
             not_notified=[missed for missed in self.not_notified if missed["interrupt"] in shown],
         )
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self, waiting: list[dict[str, object]] | None = None) -> dict[str, object]:
         """The reply's JSON, built field by field: it is encoded at once, so its values are shared, not copied
-        (``dataclasses.asdict`` deep-copied every argument and result on every answer)."""
+        (``dataclasses.asdict`` deep-copied every argument and result on every answer).  ``waiting``, where given,
+        is its pauses' JSON as a reader is shown them (each with its card), in their place."""
         return {
             "thread": self.thread,
             "reply": {"id": self.id, "text": self.text},
             "steps": [step.to_dict() for step in self.steps],
-            "waiting": [pause.to_dict() for pause in self.waiting],
+            "waiting": [pause.to_dict() for pause in self.waiting] if waiting is None else waiting,
             "refusals": [refusal.to_dict() for refusal in self.refusals],
             "rollback": self.rollback,
             "not_notified": list(self.not_notified),

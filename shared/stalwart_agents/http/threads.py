@@ -166,7 +166,7 @@ class Threads:
         """A reply's JSON, each pause in it with the card ``reader`` sees of it.  Its ``thread`` is the id the request
         named (``named``), as it always was; each pause shows the id its thread is stored under, which reaches it
         for anyone let in (``approvals/admission.py``)."""
-        return {**reply.to_dict(), "thread": named, "waiting": self.cards(reply.waiting, reader)}
+        return {**reply.to_dict(waiting=self.cards(reply.waiting, reader)), "thread": named}
 
     def answer(self, request: Request, thread: str, body: bytes) -> JSONResponse:
         """An answer, let in as ``admit`` does; also from someone who may answer the pause they name though another
@@ -290,6 +290,7 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         "messages",
         "POST",
         "/threads/{thread}/messages",
+        lean=True,
         body=Turn,
         response_model=None,
         responses=answers(ReplyOut, 400, 401, 404, 409, 413, 415, 503),
@@ -301,6 +302,7 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         "interrupts",
         "GET",
         "/threads/{thread}/interrupts",
+        lean=True,
         response_model=None,
         responses=answers(WaitingOut, 400, 401, 404, 503),
     )
@@ -323,6 +325,7 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         "resume",
         "POST",
         "/threads/{thread}/resume",
+        lean=True,
         body=Resume,
         response_model=None,
         responses=answers(ReplyOut, 400, 401, 404, 409, 410, 413, 415, 503),
@@ -334,6 +337,7 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         "resume",
         "POST",
         "/interrupts/answers",
+        lean=True,
         body=Answers,
         named="answers",
         response_model=None,
@@ -347,6 +351,7 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         "stream",
         "GET",
         "/threads/{thread}/stream",
+        lean=True,
         responses={200: {"content": {"text/event-stream": {}}}, **errors(400, 401, 404, 503)},
     )
     async def steps(thread: Thread, request: Request) -> Response:
@@ -356,6 +361,7 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         "stream",
         "GET",
         "/threads/{thread}/results/{run}/{key}",
+        lean=True,
         named="results",
         response_model=None,
         responses=answers(ResultOut, 400, 401, 404, 503),
@@ -368,6 +374,7 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         "rollback",
         "GET",
         "/threads/{thread}/decisions",
+        lean=True,
         response_model=None,
         responses=answers(DecisionsOut, 400, 401, 404, 503),
     )
@@ -404,6 +411,7 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         "rollback",
         "POST",
         "/threads/{thread}/rollback",
+        lean=True,
         response_model=None,
         responses=answers(ReplyOut, 400, 401, 403, 404, 409, 415, 503),
     )
