@@ -50,20 +50,19 @@ print(json.dumps(sorted({{m for m in sys.modules if "." not in m or m.startswith
 """
 
 
+def printed(code, environ):
+    """What ``code``, run in a fresh interpreter with ``environ``, printed last, as JSON."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=180, cwd=ROOT, env=environ, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
 def loaded(functions, environ):
     """The top-level modules and packages imported once each function of ``functions`` has been loaded, in one
     interpreter, and the modules below ``DEEP``'s packages (cel-python's parser is loaded without its package)."""
-    done = subprocess.run(
-        [sys.executable, "-c", LOADED.format(functions=functions, root=str(ROOT))],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        cwd=ROOT,
-        env=environ,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return set(json.loads(done.stdout.splitlines()[-1]))
+    return set(printed(LOADED.format(functions=functions, root=str(ROOT)), environ))
 
 
 @pytest.fixture
@@ -125,16 +124,7 @@ def test_an_agent_as_its_layer_built_it_is_loaded_without_yaml_or_validators(sta
     build(agent)
     untraced = stack | {"POWERTOOLS_TRACE_DISABLED": "true"}
     assert "yaml" not in loaded(ROUTES, untraced)
-    built = subprocess.run(
-        [sys.executable, "-c", VALIDATORS.format(root=str(ROOT))],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        cwd=ROOT,
-        env=untraced,
-        check=True,
-    )
-    assert json.loads(built.stdout.splitlines()[-1]) == []
+    assert printed(VALIDATORS.format(root=str(ROOT)), untraced) == []
     agent.write_text(agent.read_text() + "# changed since the build\n")
     assert "yaml" in loaded(("messages",), untraced)
 
@@ -156,17 +146,8 @@ def test_in_lambda_a_function_is_built_without_the_collector_and_what_it_built_i
     then in the permanent generation; outside Lambda's runtime nothing is frozen."""
     runtime = {"AWS_LAMBDA_RUNTIME_API": "127.0.0.1:9001"} if in_lambda else {}
     event = json.dumps(turn_event("collected", "look up order 4411"))
-    done = subprocess.run(
-        [sys.executable, "-c", COLLECTOR.format(root=str(ROOT), event=event)],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        cwd=ROOT,
-        env=stack | {"POWERTOOLS_TRACE_DISABLED": "true"} | runtime,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    enabled, frozen, answered = json.loads(done.stdout.splitlines()[-1])
+    untraced = stack | {"POWERTOOLS_TRACE_DISABLED": "true"} | runtime
+    enabled, frozen, answered = printed(COLLECTOR.format(root=str(ROOT), event=event), untraced)
     assert (enabled, answered) == (True, 200)
     assert frozen > 50_000 if in_lambda else frozen == 0
 
@@ -231,17 +212,7 @@ def test_with_tracing_on_each_invocation_is_traced(stack, dynamodb_url):
     """Each invocation's handler and DynamoDB requests, the first's among them, in the invocation's own trace."""
     environ = stack | FAKE_AWS | {"STALWART_STORAGE": dynamodb_url, "LAMBDA_TASK_ROOT": str(ROOT)}
     event = json.dumps(turn_event("traced", "look up order 4411"))
-    done = subprocess.run(
-        [sys.executable, "-c", TRACED.format(root=str(ROOT), event=event)],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        cwd=ROOT,
-        env=environ,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    sent = json.loads(done.stdout.splitlines()[-1])
+    sent = printed(TRACED.format(root=str(ROOT), event=event), environ)
     handlers = [entity for entity in sent if entity["name"] == "## handle"]
     assert [(entity["trace_id"][-1], entity["annotations"]["ColdStart"]) for entity in handlers] == [
         ("0", True),

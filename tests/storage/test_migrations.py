@@ -20,6 +20,7 @@ from stalwart_agents.storage import Event, Storage, open_storage
 from stalwart_agents.storage.sql_schema import MIGRATIONS
 
 from ..conftest import present
+from .stores_before import postgres_at, sqlite_at
 from .writes import claim
 
 SQLITE_BEFORE: list[str] = [
@@ -357,31 +358,20 @@ def assert_the_inbox_lists_the_open_pauses_by_their_back_filled_tool(url: str) -
 
 
 def test_a_sqlite_store_from_before_the_inbox_lists_its_open_pauses_by_tool(tmp_path: Path) -> None:
-    from stalwart_agents.storage.sqlite import SQLITE
-
     path = tmp_path / "runs.db"
-    with sqlite3.connect(path) as db:
-        for script in MIGRATIONS[:BEFORE_THE_INBOX]:
-            db.executescript(script.format_map(SQLITE.words))
-        db.execute(f"PRAGMA user_version = {BEFORE_THE_INBOX}")
-        before_the_inbox(db.execute, "?")
-    assert_the_inbox_lists_the_open_pauses_by_their_back_filled_tool(f"sqlite:///{path}")
+    url = sqlite_at(path, BEFORE_THE_INBOX, before_the_inbox)
+    assert_the_inbox_lists_the_open_pauses_by_their_back_filled_tool(url)
     with sqlite3.connect(path) as db:
         tools = db.execute("SELECT id, tool FROM pauses ORDER BY id").fetchall()
     assert tools == [("pause-1", "charge_card"), ("pause-2", None), ("pause-3", None)]  # the open ones alone
 
 
 def test_a_postgres_store_from_before_the_inbox_lists_its_open_pauses_by_tool(postgres_url: str) -> None:
-    psycopg = pytest.importorskip("psycopg")
-    from stalwart_agents.storage.postgres import POSTGRES
+    assert_the_inbox_lists_the_open_pauses_by_their_back_filled_tool(
+        postgres_at(postgres_url, BEFORE_THE_INBOX, before_the_inbox)
+    )
+    import psycopg
 
-    with psycopg.connect(postgres_url) as db:
-        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        db.execute("INSERT INTO schema_version VALUES (%s)", (BEFORE_THE_INBOX,))
-        for script in MIGRATIONS[:BEFORE_THE_INBOX]:
-            db.execute(script.format_map(POSTGRES.words))
-        before_the_inbox(db.execute, "%s")
-    assert_the_inbox_lists_the_open_pauses_by_their_back_filled_tool(postgres_url)
     with psycopg.connect(postgres_url) as db:
         tools = db.execute("SELECT id, tool FROM pauses ORDER BY id").fetchall()
     assert tools == [("pause-1", "charge_card"), ("pause-2", None), ("pause-3", None)]

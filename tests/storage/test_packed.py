@@ -12,13 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from stalwart_agents.storage import Changes, Event, JournalEntry, PauseRecord, RunRecord, Storage, open_storage
 from stalwart_agents.storage.base import text
-from stalwart_agents.storage.sql_schema import MIGRATIONS
 
 from ..conftest import present
+from .stores_before import postgres_at, sqlite_at
 from .writes import begin_run, journal_start, journal_update, save_run
 
 CREATED = 1_796_204_975.7189283
@@ -193,28 +191,11 @@ def assert_read_as_before_and_written_anew_alike(url: str) -> None:
 
 
 def test_a_sqlite_store_from_before_packing_reads_its_rows_as_they_were(tmp_path: Path) -> None:
-    from stalwart_agents.storage.sqlite import SQLITE
-
-    path = tmp_path / "runs.db"
-    with sqlite3.connect(path) as db:
-        for script in MIGRATIONS[:BEFORE_PACKING]:
-            db.executescript(script.format_map(SQLITE.words))
-        db.execute(f"PRAGMA user_version = {BEFORE_PACKING}")
-        as_before(db.execute, "?")
-    assert_read_as_before_and_written_anew_alike(f"sqlite:///{path}")
+    assert_read_as_before_and_written_anew_alike(sqlite_at(tmp_path / "runs.db", BEFORE_PACKING, as_before))
 
 
 def test_a_postgres_store_from_before_packing_reads_its_rows_as_they_were(postgres_url: str) -> None:
-    psycopg = pytest.importorskip("psycopg")
-    from stalwart_agents.storage.postgres import POSTGRES
-
-    with psycopg.connect(postgres_url) as db:
-        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        db.execute("INSERT INTO schema_version VALUES (%s)", (BEFORE_PACKING,))
-        for script in MIGRATIONS[:BEFORE_PACKING]:
-            db.execute(script.format_map(POSTGRES.words))
-        as_before(db.execute, "%s")
-    assert_read_as_before_and_written_anew_alike(postgres_url)
+    assert_read_as_before_and_written_anew_alike(postgres_at(postgres_url, BEFORE_PACKING, as_before))
 
 
 def test_sqlite_keeps_no_member_of_a_paused_runs_json_that_its_columns_hold(tmp_path: Path) -> None:
