@@ -35,6 +35,8 @@ def serve_lean(route: APIRoute) -> None:
     named = [name for name in inspect.signature(endpoint).parameters if name != "request"]
     if set(named) != set(route.param_convertors):
         raise ValueError(f"{route.path} is served lean only where its endpoint takes its path's parameters alone")
+    if route.dependencies:
+        raise ValueError(f"{route.path} is served lean only without dependencies, which nothing here would run")
     checks = {name: _adapter(hints[name]) for name in named}
 
     async def handle(request: Request) -> Response:
