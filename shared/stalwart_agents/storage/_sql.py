@@ -322,11 +322,7 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             runs, pauses, journal = (cursor.fetchall() for cursor in asked)
         if not runs:
             return None
-        return Snapshot(
-            READ[RunRecord](runs[0]),
-            [READ[PauseRecord](row) for row in pauses],
-            [READ[JournalEntry](row) for row in journal],
-        )
+        return Snapshot(_read(RunRecord, runs)[0], _read(PauseRecord, pauses), _read(JournalEntry, journal))
 
     def get_run(self, run_id: str) -> RunRecord | None:
         with self._reading() as db:
@@ -597,8 +593,7 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         return found[0] if found else None
 
     def _all(self, db: Db, kind: type[records.Record], query: str, params: Mapping[str, Any]) -> list[records.Record]:
-        read = READ[kind]
-        return [read(row) for row in self._execute(db, query, params).fetchall()]
+        return _read(kind, self._execute(db, query, params).fetchall())
 
     def _changed(self, db: Db, statement: str, params: Mapping[str, Any]) -> Taken:
         return self._execute(db, statement, params).rowcount > 0
@@ -640,7 +635,7 @@ def _entry(row: Mapping[str, Any]) -> dict[str, Any]:
 def _inbox_entry(row: Mapping[str, Any]) -> InboxEntry:
     pause = {name: row[f"p_{name}"] for name in COLUMNS[PauseRecord]}
     run = {name: row[f"r_{name}"] for name in COLUMNS[RunRecord]}
-    return InboxEntry(packed.pause_record(pause), records.from_row(RunRecord, run), row["owner"])
+    return InboxEntry(READ[PauseRecord](pause), READ[RunRecord](run), row["owner"])
 
 
 READ: dict[type, Callable[[Mapping[str, Any]], Any]] = {
@@ -649,3 +644,8 @@ READ: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     JournalEntry: packed.entry_record,
 }
 """The record a row of each kind keeps, read from the form ``_packed`` kept it in."""
+
+
+def _read(kind: type[records.Record], rows: list[Any]) -> list[records.Record]:
+    read = READ[kind]
+    return [read(row) for row in rows]
