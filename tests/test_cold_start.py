@@ -17,6 +17,7 @@ import yaml
 
 from stalwart_agents.aws.built_agent import build
 from stalwart_agents.aws.collector import built_for_life
+from stalwart_agents.http.app import LEAN
 
 from .conftest import FAKE_AWS, ROOT, SHOP
 
@@ -105,6 +106,16 @@ def test_with_tracing_off_no_function_imports_what_it_does_not_use(stack):
     assert not {m for m in imported if m.startswith(OPENTELEMETRY)}, sorted(
         m for m in imported if m.startswith(OPENTELEMETRY)
     )
+
+
+def test_a_function_whose_routes_are_all_lean_loads_no_fastapi(stack):
+    """http/app.py's LEAN: the messages, resume and stream functions are built as Lambda builds them on Starlette alone
+    (``lean_app``), since nothing of FastAPI serves them; the interrupts function, whose inbox reads a query, on
+    FastAPI."""
+    untraced = stack | {"POWERTOOLS_TRACE_DISABLED": "true"}
+    for function in LEAN:
+        assert "fastapi" not in loaded((function,), untraced), function
+    assert "fastapi" in loaded(("interrupts",), untraced)
 
 
 VALIDATORS = """

@@ -38,6 +38,7 @@ from stalwart_agents.aws import handlers as lambdas
 from stalwart_agents.aws.fanout import deliver
 from stalwart_agents.errors import Unauthorized
 from stalwart_agents.http import app as serve
+from stalwart_agents.http.app import lean_app
 from stalwart_agents.http.auth import ApiGatewayClaims, NoAuth
 from stalwart_agents.serve import make_app
 
@@ -616,6 +617,69 @@ def test_the_functions_answer_as_the_local_server_does(deployed, tmp_path):
     assert (lambda_missing[0], json.loads(lambda_missing[2])) == (missing.status_code, missing.json())
 
 
+def test_the_lean_functions_answer_as_fastapi_serving_the_same_route(deployed, monkeypatch):
+    """The messages and resume functions serve their routes on Starlette alone (``lean_app``): each answers as the
+    same function served by FastAPI (``door_app``): every error byte for byte (but for the session each mints), a turn
+    and its answer but for their ids, times and the stream's ticket."""
+    built_lean = []
+
+    def built(door, **options):
+        built_lean.append(door)
+        return lean_app(door, **options)
+
+    monkeypatch.setattr(serve, "lean_app", built)
+    lean = {name: deployed.fresh(name) for name in ("MessagesFunction", "ResumeFunction")}
+    monkeypatch.setattr(serve, "LEAN", ())
+    served = {"lean": lean, "fastapi": {name: deployed.fresh(name) for name in lean}}
+    assert len(built_lean) == 2
+    too_large = b'{"text": "' + b"x" * 70_000 + b'"}'
+
+    def answered(kind, name, method, path, body=None, **options):
+        status, headers, text = deployed.call(method, path, body, handler=served[kind][name], **options)
+        minted = {k: "…" if k in ("stalwart-session", "stalwart-ticket") else v for k, v in headers.items()}
+        return status, minted, text.replace(f"same-{kind}", "same")
+
+    turns = {
+        kind: answered(kind, "MessagesFunction", "POST", f"/threads/same-{kind}/messages", CHARGE, claims=ALICE)
+        for kind in served
+    }
+    assert turns["lean"][0] == 200 == turns["fastapi"][0] and turns["lean"][1].keys() == turns["fastapi"][1].keys()
+    assert shape(json.loads(turns["lean"][2])) == shape(json.loads(turns["fastapi"][2]))
+    pauses = {kind: json.loads(turn[2])["waiting"][0] for kind, turn in turns.items()}
+
+    errors = [
+        ("MessagesFunction", "POST", "/threads/" + "x" * 300 + "/messages", CHARGE, {"claims": ALICE}),
+        ("MessagesFunction", "POST", "/threads/t/messages", {"text": ""}, {"claims": ALICE}),
+        ("MessagesFunction", "POST", "/threads/t/messages", None, {"claims": ALICE, "raw": too_large}),
+        (
+            "MessagesFunction",
+            "POST",
+            "/threads/t/messages",
+            CHARGE,
+            {"claims": ALICE, "headers": {"content-type": "text/plain"}},
+        ),
+        ("MessagesFunction", "POST", "/threads/t/messages", CHARGE, {}),
+        ("MessagesFunction", "POST", "/threads/t/resume", CHARGE, {"claims": ALICE}),
+        ("ResumeFunction", "POST", "/threads/nobody/resume", approval(pauses["lean"]), {"claims": ALICE}),
+        ("ResumeFunction", "POST", "/threads/same-lean/resume", approval(pauses["lean"]), {"claims": BOB}),
+    ]
+    for name, method, path, body, options in errors:
+        as_lean = answered("lean", name, method, path, body, **options)
+        assert as_lean[0] in (400, 401, 404, 413, 415) and as_lean == answered(
+            "fastapi", name, method, path, body, **options
+        )
+    for step in range(2):  # the answer, then the same answer again: a 409
+        replies = {
+            kind: answered(
+                kind, "ResumeFunction", "POST", f"/threads/same-{kind}/resume", approval(pauses[kind]), claims=ALICE
+            )
+            for kind in served
+        }
+        assert replies["lean"][0] == (200, 409)[step] == replies["fastapi"][0]
+        assert replies["lean"][1].keys() == replies["fastapi"][1].keys()
+        assert shape(json.loads(replies["lean"][2])) == shape(json.loads(replies["fastapi"][2]))
+
+
 def racing(deployed, path, body, handler):
     """Alice's POST to one cold-started function, from a thread of its own."""
 
@@ -638,7 +702,8 @@ def test_two_resume_functions_racing_one_pause_run_it_once(deployed, ledger):
 
 
 def built_with(monkeypatch, environ):
-    """What ``lambdas.handler`` hands door_app, for a function with this environment."""
+    """What ``lambdas.handler`` hands the service (``lean_app`` for the messages function), for a function with this
+    environment."""
     given = {}
 
     def make(door, **options):
@@ -646,6 +711,7 @@ def built_with(monkeypatch, environ):
         return FastAPI()
 
     monkeypatch.setattr(serve, "door_app", make)
+    monkeypatch.setattr(serve, "lean_app", make)
     lambdas.handler("messages", {"STALWART_CONFIG": str(SHOP), "STALWART_STORAGE": "memory://"} | environ)
     return given
 

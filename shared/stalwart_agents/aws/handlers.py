@@ -170,7 +170,8 @@ def handler(route: str, environ: Mapping[str, str] = os.environ) -> Handler:
     with a ``retry:`` hint, and closes; the browser reconnects with its cursor.
     No route function announces a pause: the fan-out does.  (Slack's clicks have a
     handler of their own, ``aws/slack.py``.)  In Lambda, built without the garbage
-    collector (``collector.py``).
+    collector (``collector.py``).  A route whose every path is served lean (``http.app.LEAN``)
+    is served on Starlette alone (``lean_app``): FastAPI is not loaded where nothing of it is used.
     """
     with built_for_life(environ):
         return _route_handler(route, environ)
@@ -179,7 +180,7 @@ def handler(route: str, environ: Mapping[str, str] = os.environ) -> Handler:
 def _route_handler(route: str, environ: Mapping[str, str]) -> Handler:
     from mangum import Mangum
 
-    from ..http.app import door_app
+    from ..http import app as service
 
     settings = FunctionEnvironment.from_environ(environ)
     observer = observer_from_environ(environ)
@@ -187,7 +188,8 @@ def _route_handler(route: str, environ: Mapping[str, str]) -> Handler:
     desk.default_agent = desk.agent(settings.agent).name
     # The service without the channels agent.yaml names (make_app would announce on them): on AWS the fan-out
     # announces each new pause from the table's stream, once, and settles it there; the Slack function takes clicks.
-    app = door_app(
+    serve = service.lean_app if route in service.LEAN else service.door_app
+    app = serve(
         desk,
         operator_token=settings.operator_token,
         secret=settings.resume_secret,

@@ -4,7 +4,9 @@
 its own server, what each Lambda serves one route of); ``door_app`` is any
 door's, the LangGraph door's included.  Both are the same list of parts: the
 edge (``edge.py``), the thread routes and the inbox (``threads.py``), the pages
-(``pages.py``), the signed links (``link_page.py``).
+(``pages.py``), the signed links (``link_page.py``).  ``lean_app`` is the same
+parts over Starlette alone, for a Lambda whose routes are all served lean
+(``LEAN``): FastAPI is not loaded where nothing of it is used.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import secrets
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack, cast
 
-from fastapi import FastAPI
+from starlette.applications import Starlette
 
 from .. import __version__
 from ..approvals.card import Card, card_of
@@ -28,7 +30,7 @@ from ..engine.pause import Pause
 from . import edge
 from .auth import Auth, NoAuth
 from .budget import RESPONSE_BUDGET, budget_of
-from .declare import Declare
+from .declare import Declare, LeanOnly
 from .link_page import declare_links
 from .pages import declare_pages
 from .session import Sessions
@@ -37,6 +39,8 @@ from .threads import Threads, declare_threads
 from .ticket import Tickets
 
 if TYPE_CHECKING:
+    from fastapi import FastAPI
+
     from ..channels.slack import Slack
 
 ROUTES = (
@@ -52,6 +56,8 @@ ROUTES = (
     "links",
     "slack",
 )
+LEAN = ("messages", "resume", "stream")
+"""The routes whose every path is served lean (``lean.py``): a function serving only these needs no FastAPI."""
 
 OnInterrupt = Callable[[str, Pause], object]
 MAX_HEADERS = 64 * 1024
@@ -128,23 +134,7 @@ def _channels(desk: Desk, service: Service) -> Channels | None:
     return channels_of(named, os.environ, cards, links.mint if links else None, desk.on_interrupt)
 
 
-def door_app(
-    door: Door,
-    *,
-    secret: str | None = None,
-    operator_token: str | None = None,
-    stream_mode: Literal["live", "once"] = "live",
-    routes: Collection[str] = ROUTES,
-    auth: Auth | None = None,
-    allowed_hosts: Collection[str] | None = None,
-    allowed_origins: Collection[str] = (),
-    public_url: str | None = None,
-    link_hours: float = DEFAULT_HOURS,
-    links_alone: bool = False,
-    slack: Slack | None = None,
-    response_budget: int | None = RESPONSE_BUDGET,
-    title: str = "stalwart-agents",
-) -> FastAPI:
+def door_app(door: Door, *, title: str = "stalwart-agents", **service: Unpack[Service]) -> FastAPI:
     """The service's routes over ``door``.
 
     With ``secret`` set, a resume from no one signed in must carry a valid ``Stalwart-Signature``
@@ -167,12 +157,8 @@ def door_app(
     each readable whole at ``GET /threads/{id}/results/{run}/{key}``, and the stream's pages stop before it
     (``budget.py``).
     """
-    unknown = set(routes) - set(ROUTES)
-    if unknown:
-        raise ValueError(f"no such route: {', '.join(sorted(unknown))}; the routes are {', '.join(ROUTES)}")
-    origins = edge.allowed_origins(allowed_origins)
-    auth = auth or NoAuth()
-    key = door.storage.secret("session", secrets.token_hex(32))
+    from fastapi import FastAPI
+
     # No /docs or /redoc: FastAPI's pages load their scripts from a CDN, which would run on the service's origin.
     app = FastAPI(
         title=title,
@@ -180,11 +166,50 @@ def door_app(
         description="People in the loop: pauses, answers, rollbacks.",
         docs_url=None,
         redoc_url=None,
-        **_NO_NATIVE_TELEMETRY,
+        **_native_telemetry_off(FastAPI),
     )
+    _serve(app, Declare, door, **service)
+    edge.no_422(app)
+    return app
+
+
+def lean_app(door: Door, **service: Unpack[Service]) -> Starlette:
+    """``door_app``'s service where every route it serves is lean (``LEAN``), on Starlette alone: the same edge, the
+    same routes and the same answers, with no FastAPI loaded, for a Lambda's cold start.  A route that needs FastAPI
+    is refused (``declare.LeanOnly``); nor has this app an OpenAPI document, which ``door_app``'s serves."""
+    app = Starlette()
+    _serve(app, LeanOnly, door, **service)
+    return app
+
+
+def _serve(
+    app: Starlette,
+    declare: type[Declare],
+    door: Door,
+    *,
+    secret: str | None = None,
+    operator_token: str | None = None,
+    stream_mode: Literal["live", "once"] = "live",
+    routes: Collection[str] = ROUTES,
+    auth: Auth | None = None,
+    allowed_hosts: Collection[str] | None = None,
+    allowed_origins: Collection[str] = (),
+    public_url: str | None = None,
+    link_hours: float = DEFAULT_HOURS,
+    links_alone: bool = False,
+    slack: Slack | None = None,
+    response_budget: int | None = RESPONSE_BUDGET,
+) -> None:
+    """The service's parts on ``app``, each route declared by ``declare`` (``door_app`` says what each option does)."""
+    unknown = set(routes) - set(ROUTES)
+    if unknown:
+        raise ValueError(f"no such route: {', '.join(sorted(unknown))}; the routes are {', '.join(ROUTES)}")
+    origins = edge.allowed_origins(allowed_origins)
+    auth = auth or NoAuth()
+    key = door.storage.secret("session", secrets.token_hex(32))
     clicks = slack is not None and "slack" in routes
     edge.guard(app, Sessions(key), allowed_hosts, origins, signed=(SLACK_PATH,) if clicks else ())
-    route = Declare(app, routes)
+    route = declare(app, routes)
     described = door.describe() if "config" in routes or "interface" in routes else _UNNAMED
     declare_pages(route, door, described, sign_in=not isinstance(auth, NoAuth))
     budget = budget_of(response_budget)
@@ -201,9 +226,7 @@ def door_app(
         app.state.links = links
     if slack is not None:
         declare_slack(route, door, slack)
-    edge.no_422(app)
     app.state.door = door
-    return app
 
 
 def _webhook_of(notify: object) -> Webhook | None:
@@ -215,14 +238,13 @@ def _webhook_of(notify: object) -> Webhook | None:
     return notify if isinstance(notify, Webhook) else None
 
 
-def _native_telemetry_off() -> dict[str, object]:
+def _native_telemetry_off(fastapi: type[FastAPI]) -> dict[str, Any]:
     """FastAPI's own OpenTelemetry spans off, where its version has them: they carry the path sent, which for a
     signed link is the capability itself, and the query string (a stream's ticket).  The service traces each
     request by its route's template instead (``telemetry/asgi.py``)."""
-    if "telemetry" not in inspect.signature(FastAPI.__init__).parameters:
+    if "telemetry" not in inspect.signature(fastapi.__init__).parameters:
         return {}
     return {"telemetry": {"tracing": False, "metrics": False, "logs": False, "operation_spans": False}}
 
 
-_NO_NATIVE_TELEMETRY: dict[str, Any] = _native_telemetry_off()
 _UNNAMED: Described = {"agent": "", "description": "", "examples": []}

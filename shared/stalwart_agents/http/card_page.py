@@ -14,7 +14,7 @@ import hashlib
 import html
 from collections.abc import Iterable
 
-from fastapi.responses import HTMLResponse
+from starlette.responses import HTMLResponse
 
 from ..approvals.card import Answer, Argument, Card
 from ..approvals.strings import Said, read, said, say

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import hmac
 import logging
+import sys
 from collections.abc import Callable, Collection, Mapping
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import ClientDisconnect
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse
 from starlette.routing import Match
 from starlette.types import ASGIApp
 
@@ -32,9 +32,13 @@ from .boundary import LOOPBACK_HOSTS, Boundary
 from .crossing import Crossing
 from .json_answer import JsonAnswer
 from .matched import UNMATCHED
+from .schemas import NOT_TAKEN
 from .session import HEADER as SESSION_HEADER
 from .session import Sessions, digest
 from .ticket import HEADER as TICKET_HEADER
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 __all__ = [
     "CSP",
@@ -63,7 +67,7 @@ log = logging.getLogger("stalwart_agents")
 
 
 def guard(
-    app: FastAPI,
+    app: Starlette,
     sessions: Sessions,
     hosts: Collection[str] | None,
     origins: list[str],
@@ -169,14 +173,20 @@ def no_422(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def handle_errors(app: FastAPI) -> None:
+def handle_errors(app: Starlette) -> None:
     handlers: dict[type[Exception], Callable[[Request, Exception], JSONResponse]] = {
         StalwartError: _stalwart_error,
         HTTPException: _http_error,
-        RequestValidationError: _validation_error,
         ClientDisconnect: _hung_up,
         Exception: _unexpected,
     }
+    fastapi = sys.modules.get("fastapi")
+    if fastapi is not None and isinstance(app, fastapi.FastAPI):
+        # FastAPI's refusal of a parameter, answered as a lean route's is (lean.py); a Starlette app has none, and
+        # FastAPI is not loaded for it.
+        from fastapi.exceptions import RequestValidationError
+
+        handlers[RequestValidationError] = _validation_error
     for kind, handler in handlers.items():
         app.add_exception_handler(kind, handler)
 
@@ -214,7 +224,7 @@ def _allowed(request: Request) -> str:
 
 
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:
-    return _error("bad_request", "the request is not what this route takes", 400)
+    return _error("bad_request", NOT_TAKEN, 400)
 
 
 def _hung_up(request: Request, exc: Exception) -> JSONResponse:

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from fastapi import Request
-from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
 
 from ..approvals.admission import Admission
 from ..approvals.card import WORDS, Card, card_of, expired_of

@@ -6,9 +6,9 @@ import html
 from functools import cache
 from importlib import resources
 
-from fastapi import Request
-from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
 
 from ..door import Described, Door
 from .declare import Declare

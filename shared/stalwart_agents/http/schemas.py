@@ -7,10 +7,11 @@ one route, and only that route's models are then built at its cold start.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from dataclasses import asdict, dataclass
+from typing import Annotated, Any, Literal, get_args
 
-from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic.fields import FieldInfo
 
 from ..approvals.admission import STORED_THREAD_MAX, THREAD_MAX
 from ..approvals.batch import MAX_ANSWERS
@@ -22,10 +23,40 @@ Value = str | int | float | bool | None | list[Any] | dict[str, Any]
 
 NO_CONTROL = f"^[^{CONTROL_CHARACTERS}]+$"
 """An id's pattern: no store is asked for one holding a control character (a NUL alone failed Postgres)."""
+NOT_TAKEN = "the request is not what this route takes"
+"""The message of a 400 for a parameter or a body a route does not take."""
+
+
+@dataclass(frozen=True)
+class InPath:
+    """What a path parameter takes, declared without FastAPI: a route FastAPI serves reads it as FastAPI's ``Path``
+    (``declare.py``), for its check and the OpenAPI document; a route served lean checks it as pydantic's ``Field``
+    (``lean.py``), which is the check FastAPI makes of a ``Path``.  A function serving only lean routes then loads no
+    FastAPI."""
+
+    description: str
+    pattern: str
+    min_length: int | None = None
+    max_length: int | None = None
+
+    def constraints(self) -> dict[str, Any]:
+        """The keywords ``Path`` and ``Field`` both take, as declared."""
+        return {name: value for name, value in asdict(self).items() if value is not None}
+
+    def field(self) -> FieldInfo:
+        return Field(**self.constraints())  # type: ignore[no-any-return]
+
+
+def in_path(annotation: Any) -> tuple[Any, InPath] | None:
+    """The type and the ``InPath`` of an ``Annotated[type, InPath(...)]``; None for any other annotation."""
+    kind, *declared = get_args(annotation) or (annotation,)
+    spec = next((d for d in declared if isinstance(d, InPath)), None)
+    return None if spec is None else (kind, spec)
+
 
 Thread = Annotated[
     str,
-    Path(
+    InPath(
         min_length=1,
         max_length=STORED_THREAD_MAX,
         pattern=NO_CONTROL,
@@ -34,7 +65,7 @@ Thread = Annotated[
 ]
 TurnThread = Annotated[
     str,
-    Path(
+    InPath(
         min_length=1,
         max_length=THREAD_MAX,
         pattern=NO_CONTROL,
@@ -44,9 +75,9 @@ TurnThread = Annotated[
 """A turn's: a thread a turn begins is named by its owner, in at most 200 characters."""
 
 
-RunId = Annotated[str, Path(min_length=1, max_length=100, pattern="^[A-Za-z0-9_-]+$", description="a run's id")]
+RunId = Annotated[str, InPath(min_length=1, max_length=100, pattern="^[A-Za-z0-9_-]+$", description="a run's id")]
 CallKey = Annotated[
-    str, Path(pattern=r"^[0-9]{1,6}(\.[0-9]{1,6})?$", description="a call's key in its run: `3`, or `3.2`")
+    str, InPath(pattern=r"^[0-9]{1,6}(\.[0-9]{1,6})?$", description="a call's key in its run: `3`, or `3.2`")
 ]
 
 SafeInt = Annotated[StrictInt, Field(ge=-SAFE_INTEGER, le=SAFE_INTEGER)]
@@ -277,9 +308,7 @@ def _inlined(schema: Any, defs: dict[str, Any]) -> Any:
 
 BAD_REQUEST = {
     "description": "bad_request: the body, a parameter or the Host is not what this route takes (never a 422)",
-    "content": {
-        "application/json": {"example": {"error": "bad_request", "message": "the request is not what this route takes"}}
-    },
+    "content": {"application/json": {"example": {"error": "bad_request", "message": NOT_TAKEN}}},
 }
 
 

@@ -29,8 +29,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
-from fastapi import BackgroundTasks, Request
-from fastapi.responses import Response
+from starlette.background import BackgroundTasks
+from starlette.requests import Request
+from starlette.responses import Response
 
 from ..approvals.admission import Admission
 from ..approvals.card import WORDS

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal, cast
 
-from fastapi import Query, Request
-from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 
 from ..approvals import record
 from ..approvals.admission import STORED_THREAD_MAX, Admission
@@ -309,17 +309,8 @@ def declare_threads(route: Declare, threads: Threads) -> None:
     async def interrupts(thread: Thread, request: Request) -> JSONResponse:
         return await run_in_threadpool(threads.waiting, request, thread)
 
-    @route("interrupts", "GET", "/interrupts", response_model=None, responses=answers(InboxOut, 400, 401, 503))
-    async def inbox(
-        request: Request,
-        kind: PauseKind | None = None,
-        tool: str | None = Query(None, pattern=TOOL_PATTERN, description="only pauses about this tool"),
-        cursor: str | None = Query(None, pattern=CURSOR_PATTERN, description="the `next` of the page before"),
-        limit: int = Query(50, ge=1, le=MAX_LIMIT),
-    ) -> JSONResponse:
-        """Every open pause the caller may answer, across threads, newest first; ``next`` reads on."""
-        filters = {"kind": kind, "tool": tool, "cursor": cursor, "limit": limit}
-        return await run_in_threadpool(lambda: threads.inbox(request, **filters))
+    if route.serves("interrupts"):
+        _declare_inbox(route, threads)
 
     @route(
         "resume",
@@ -382,6 +373,54 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         """The thread's decisions, oldest first, as its decision record keeps them: for its owner, or an operator."""
         return await run_in_threadpool(threads.decisions, request, thread)
 
+    if route.serves("rollback"):
+        _declare_audit(route, threads)
+
+    @route(
+        "rollback",
+        "POST",
+        "/threads/{thread}/rollback",
+        lean=True,
+        response_model=None,
+        responses=answers(ReplyOut, 400, 401, 403, 404, 409, 415, 503),
+    )
+    async def rollback(thread: Thread, request: Request) -> JSONResponse:
+        return await run_in_threadpool(threads.rollback, request, thread)
+
+    @route(
+        "feedback",
+        "POST",
+        "/threads/{thread}/feedback",
+        body=Thumb,
+        response_model=FeedbackOut,
+        responses=errors(400, 401, 403, 404, 413, 415, 503),
+    )
+    async def thumb(thread: Thread, request: Request) -> dict[str, str]:
+        stored = await run_in_threadpool(threads.enter, request, thread)
+        return await run_in_threadpool(threads.rate, request, stored, await raw(request))
+
+
+def _declare_inbox(route: Declare, threads: Threads) -> None:
+    """The inbox, whose query FastAPI checks: declared, and FastAPI imported, only where it is served."""
+    from fastapi import Query
+
+    @route("interrupts", "GET", "/interrupts", response_model=None, responses=answers(InboxOut, 400, 401, 503))
+    async def inbox(
+        request: Request,
+        kind: PauseKind | None = None,
+        tool: str | None = Query(None, pattern=TOOL_PATTERN, description="only pauses about this tool"),
+        cursor: str | None = Query(None, pattern=CURSOR_PATTERN, description="the `next` of the page before"),
+        limit: int = Query(50, ge=1, le=MAX_LIMIT),
+    ) -> JSONResponse:
+        """Every open pause the caller may answer, across threads, newest first; ``next`` reads on."""
+        filters = {"kind": kind, "tool": tool, "cursor": cursor, "limit": limit}
+        return await run_in_threadpool(lambda: threads.inbox(request, **filters))
+
+
+def _declare_audit(route: Declare, threads: Threads) -> None:
+    """The decision record's pages, whose query FastAPI checks: declared, and FastAPI imported, only where served."""
+    from fastapi import Query
+
     @route(
         "rollback",
         "GET",
@@ -406,26 +445,3 @@ def declare_threads(route: Declare, threads: Threads) -> None:
     ) -> Response:
         """The decision record, oldest first, a page at a time: for an operator (the operator token)."""
         return await run_in_threadpool(threads.audit, request, since, thread, format, after)
-
-    @route(
-        "rollback",
-        "POST",
-        "/threads/{thread}/rollback",
-        lean=True,
-        response_model=None,
-        responses=answers(ReplyOut, 400, 401, 403, 404, 409, 415, 503),
-    )
-    async def rollback(thread: Thread, request: Request) -> JSONResponse:
-        return await run_in_threadpool(threads.rollback, request, thread)
-
-    @route(
-        "feedback",
-        "POST",
-        "/threads/{thread}/feedback",
-        body=Thumb,
-        response_model=FeedbackOut,
-        responses=errors(400, 401, 403, 404, 413, 415, 503),
-    )
-    async def thumb(thread: Thread, request: Request) -> dict[str, str]:
-        stored = await run_in_threadpool(threads.enter, request, thread)
-        return await run_in_threadpool(threads.rate, request, stored, await raw(request))
