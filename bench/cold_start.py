@@ -12,7 +12,8 @@ package's build makes, where it makes one):
 - **handler ready**: ``functions/<route>/app.py`` loaded as Lambda loads it, with the environment template.yaml
   gives it (Powertools on, traces on, the shop's agent) over DynamoDB on moto's server, against a floor app doing
   the same job with fastapi, mangum and boto3 alone, and against ``import fastapi, mangum, boto3`` (issue 31's
-  ratio); the same with the stack's ``Tracing=PassThrough``;
+  ratio); the same with the stack's ``Tracing=PassThrough``.  Beside them, the same floor app without FastAPI
+  (starlette, mangum and boto3), which a function whose routes are all lean stands against (``http.app.LEAN``);
 - **first invocation**: the CPU of the first request the function answers once its handler is ready (messages: a
   turn that pauses a charge; resume: one refused, its thread unknown), so that what a cold start leaves to the
   first request is seen.
@@ -53,6 +54,26 @@ from stalwart_agents.storage import open_storage  # noqa: E402
 
 IMPORTS = "floor: import fastapi, mangum, boto3"
 FLOOR_APP_CASE = "floor app (fastapi, mangum, boto3)"
+STARLETTE_APP_CASE = "floor app without FastAPI (starlette)"
+STARLETTE_APP = """
+import boto3
+from mangum import Mangum
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+client = boto3.client("dynamodb", region_name="us-east-1", endpoint_url={endpoint!r})
+
+
+async def interrupts(request):
+    key = {{"pk": {{"S": "T#" + request.path_params["thread"]}}, "sk": {{"S": "THREAD"}}}}
+    return JSONResponse(client.get_item(TableName="cold", Key=key))
+
+
+app = Starlette(routes=[Route("/threads/{{thread}}/interrupts", interrupts)])
+handler = Mangum(app, lifespan="off")
+"""
+"""The floor app's job, one route and a boto3 DynamoDB client, on Starlette without FastAPI, as ``lean_app`` serves."""
 
 
 def main() -> None:
@@ -71,6 +92,8 @@ def main() -> None:
             python = [args.python]
             floor_app = Path(tmp) / "floor_app.py"
             floor_app.write_text(FLOOR_APP.format(endpoint=endpoint))
+            starlette_app = Path(tmp) / "starlette_app.py"
+            starlette_app.write_text(STARLETTE_APP.format(endpoint=endpoint))
             app = READY.format(path=str(ROOT / "functions" / args.route / "app.py"))
             modules: dict[str, Case] = {}
             started: dict[str, Case] = {}
@@ -83,6 +106,7 @@ def main() -> None:
                     modules[IMPORTS] = (FLOOR, env, python)
                     started[IMPORTS] = (FLOOR, env, python)
                     started[FLOOR_APP_CASE] = (READY.format(path=str(floor_app)), env, python)
+                    started[STARLETTE_APP_CASE] = (READY.format(path=str(starlette_app)), env, python)
                 modules[f"{args.route} [{n}]: its modules"] = (loaded_modules(args.route, env, python), env, python)
                 started[f"{args.route} [{n}]: handler ready"] = (app, env, python)
                 untraced = env | {"POWERTOOLS_TRACE_DISABLED": "true"}
