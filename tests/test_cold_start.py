@@ -109,9 +109,9 @@ def test_with_tracing_off_no_function_imports_what_it_does_not_use(stack):
 
 
 def test_a_function_whose_routes_are_all_lean_loads_no_fastapi(stack):
-    """http/app.py's LEAN: the messages, resume and stream functions are built as Lambda builds them on Starlette alone
-    (``lean_app``), since nothing of FastAPI serves them; the interrupts function, whose inbox reads a query, on
-    FastAPI."""
+    """http/app.py's LEAN: the messages, resume, stream and feedback functions are built as Lambda builds them on
+    Starlette alone (``lean_app``), since nothing of FastAPI serves them; the interrupts function, whose inbox reads a
+    query, on FastAPI."""
     untraced = stack | {"POWERTOOLS_TRACE_DISABLED": "true"}
     for function in LEAN:
         assert "fastapi" not in loaded((function,), untraced), function

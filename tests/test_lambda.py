@@ -40,6 +40,8 @@ from stalwart_agents.errors import Unauthorized
 from stalwart_agents.http import app as serve
 from stalwart_agents.http.app import lean_app
 from stalwart_agents.http.auth import ApiGatewayClaims, NoAuth
+from stalwart_agents.http.session import HEADER as SESSION_HEADER
+from stalwart_agents.http.ticket import HEADER as TICKET_HEADER
 from stalwart_agents.serve import make_app
 
 from .conftest import ROOT, SHOP, delivery_of, present
@@ -617,10 +619,14 @@ def test_the_functions_answer_as_the_local_server_does(deployed, tmp_path):
     assert (lambda_missing[0], json.loads(lambda_missing[2])) == (missing.status_code, missing.json())
 
 
+MINTED = (SESSION_HEADER.lower(), TICKET_HEADER.lower())
+"""Headers each answer mints anew: a session where none was sent, a ticket to the thread's stream."""
+
+
 def test_the_lean_functions_answer_as_fastapi_serving_the_same_route(deployed, monkeypatch):
-    """The messages and resume functions serve their routes on Starlette alone (``lean_app``): each answers as the
-    same function served by FastAPI (``door_app``): every error byte for byte (but for the session each mints), a turn
-    and its answer but for their ids, times and the stream's ticket."""
+    """The messages, resume and feedback functions serve their routes on Starlette alone (``lean_app``): each answers
+    as the same function served by FastAPI (``door_app``): every error byte for byte, a turn, its answer and a thumb
+    on it but for their ids and times, and every answer but for the session and the stream's ticket it mints."""
     built_lean = []
 
     def built(door, **options):
@@ -628,56 +634,82 @@ def test_the_lean_functions_answer_as_fastapi_serving_the_same_route(deployed, m
         return lean_app(door, **options)
 
     monkeypatch.setattr(serve, "lean_app", built)
-    lean = {name: deployed.fresh(name) for name in ("MessagesFunction", "ResumeFunction")}
+    lean = {name: deployed.fresh(name) for name in ("MessagesFunction", "ResumeFunction", "FeedbackFunction")}
     monkeypatch.setattr(serve, "LEAN", ())
     served = {"lean": lean, "fastapi": {name: deployed.fresh(name) for name in lean}}
-    assert len(built_lean) == 2
+    assert len(built_lean) == 3
     too_large = b'{"text": "' + b"x" * 70_000 + b'"}'
 
     def answered(kind, name, method, path, body=None, **options):
         status, headers, text = deployed.call(method, path, body, handler=served[kind][name], **options)
-        minted = {k: "…" if k in ("stalwart-session", "stalwart-ticket") else v for k, v in headers.items()}
-        return status, minted, text.replace(f"same-{kind}", "same")
+        return status, headers, text.replace(f"same-{kind}", "same")
+
+    def minted(answer):
+        """An answer with the session and the stream's ticket it mints blanked: each request mints its own."""
+        status, headers, text = answer
+        return status, {k: "…" if k in MINTED else v for k, v in headers.items()}, text
+
+    def alike(answers, status):
+        """The same status, headers (but the length, as ids differ) and JSON but for ids and times."""
+        (lean_status, lean_headers, lean_text), fastapi = minted(answers["lean"]), minted(answers["fastapi"])
+        assert lean_status == status == fastapi[0]
+        assert lean_headers | {"content-length": ""} == fastapi[1] | {"content-length": ""}
+        assert shape(json.loads(lean_text)) == shape(json.loads(fastapi[2]))
 
     turns = {
         kind: answered(kind, "MessagesFunction", "POST", f"/threads/same-{kind}/messages", CHARGE, claims=ALICE)
         for kind in served
     }
-    assert turns["lean"][0] == 200 == turns["fastapi"][0] and turns["lean"][1].keys() == turns["fastapi"][1].keys()
-    assert shape(json.loads(turns["lean"][2])) == shape(json.loads(turns["fastapi"][2]))
+    alike(turns, 200)
     pauses = {kind: json.loads(turn[2])["waiting"][0] for kind, turn in turns.items()}
 
     errors = [
-        ("MessagesFunction", "POST", "/threads/" + "x" * 300 + "/messages", CHARGE, {"claims": ALICE}),
-        ("MessagesFunction", "POST", "/threads/t/messages", {"text": ""}, {"claims": ALICE}),
-        ("MessagesFunction", "POST", "/threads/t/messages", None, {"claims": ALICE, "raw": too_large}),
+        ("MessagesFunction", "/threads/" + "x" * 300 + "/messages", CHARGE, {"claims": ALICE}),
+        ("MessagesFunction", "/threads/t/messages", {"text": ""}, {"claims": ALICE}),
+        ("MessagesFunction", "/threads/t/messages", None, {"claims": ALICE, "raw": too_large}),
         (
             "MessagesFunction",
-            "POST",
             "/threads/t/messages",
             CHARGE,
             {"claims": ALICE, "headers": {"content-type": "text/plain"}},
         ),
-        ("MessagesFunction", "POST", "/threads/t/messages", CHARGE, {}),
-        ("MessagesFunction", "POST", "/threads/t/resume", CHARGE, {"claims": ALICE}),
-        ("ResumeFunction", "POST", "/threads/nobody/resume", approval(pauses["lean"]), {"claims": ALICE}),
-        ("ResumeFunction", "POST", "/threads/same-lean/resume", approval(pauses["lean"]), {"claims": BOB}),
+        ("MessagesFunction", "/threads/t/messages", CHARGE, {}),
+        ("MessagesFunction", "/threads/t/resume", CHARGE, {"claims": ALICE}),
+        ("ResumeFunction", "/threads/nobody/resume", approval(pauses["lean"]), {"claims": ALICE}),
+        ("ResumeFunction", "/threads/same-lean/resume", approval(pauses["lean"]), {"claims": BOB}),
+        ("FeedbackFunction", "/threads/same-lean/feedback", {"message": "m-1", "thumb": "up"}, {"claims": ALICE}),
+        ("FeedbackFunction", "/threads/same-lean/feedback", {"message": "m-1", "thumb": "meh"}, {"claims": ALICE}),
     ]
-    for name, method, path, body, options in errors:
-        as_lean = answered("lean", name, method, path, body, **options)
-        assert as_lean[0] in (400, 401, 404, 413, 415) and as_lean == answered(
-            "fastapi", name, method, path, body, **options
-        )
-    for step in range(2):  # the answer, then the same answer again: a 409
+    statuses = []
+    for name, path, body, options in errors:
+        as_lean = minted(answered("lean", name, "POST", path, body, **options))
+        assert as_lean == minted(answered("fastapi", name, "POST", path, body, **options))
+        statuses.append(as_lean[0])
+    assert statuses == [400, 400, 413, 415, 401, 404, 404, 404, 403, 400]
+    for status in (200, 409):  # the answer, then the same answer again
         replies = {
             kind: answered(
                 kind, "ResumeFunction", "POST", f"/threads/same-{kind}/resume", approval(pauses[kind]), claims=ALICE
             )
             for kind in served
         }
-        assert replies["lean"][0] == (200, 409)[step] == replies["fastapi"][0]
-        assert replies["lean"][1].keys() == replies["fastapi"][1].keys()
-        assert shape(json.loads(replies["lean"][2])) == shape(json.loads(replies["fastapi"][2]))
+        if status == 200:
+            answers = replies
+        alike(replies, status)
+    thumbs = {
+        kind: answered(
+            kind,
+            "FeedbackFunction",
+            "POST",
+            f"/threads/same-{kind}/feedback",
+            {"message": json.loads(answer[2])["reply"]["id"], "thumb": "up"},
+            claims=ALICE,
+            headers={"stalwart-session": answer[1]["stalwart-session"]},
+        )
+        for kind, answer in answers.items()
+    }
+    assert [json.loads(thumbs[kind][2])["thumb"] for kind in served] == ["up", "up"]
+    alike({kind: (s, h, t.replace(json.loads(t)["message"], "…")) for kind, (s, h, t) in thumbs.items()}, 200)
 
 
 def racing(deployed, path, body, handler):

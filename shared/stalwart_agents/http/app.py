@@ -56,7 +56,7 @@ ROUTES = (
     "links",
     "slack",
 )
-LEAN = ("messages", "resume", "stream")
+LEAN = ("messages", "resume", "stream", "feedback")
 """The routes whose every path is served lean (``lean.py``): a function serving only these needs no FastAPI."""
 
 OnInterrupt = Callable[[str, Pause], object]

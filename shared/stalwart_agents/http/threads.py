@@ -391,13 +391,14 @@ def declare_threads(route: Declare, threads: Threads) -> None:
         "feedback",
         "POST",
         "/threads/{thread}/feedback",
+        lean=True,
         body=Thumb,
-        response_model=FeedbackOut,
-        responses=errors(400, 401, 403, 404, 413, 415, 503),
+        response_model=None,
+        responses=answers(FeedbackOut, 400, 401, 403, 404, 413, 415, 503),
     )
-    async def thumb(thread: Thread, request: Request) -> dict[str, str]:
+    async def thumb(thread: Thread, request: Request) -> JSONResponse:
         stored = await run_in_threadpool(threads.enter, request, thread)
-        return await run_in_threadpool(threads.rate, request, stored, await raw(request))
+        return JsonAnswer(await run_in_threadpool(threads.rate, request, stored, await raw(request)))
 
 
 def _declare_inbox(route: Declare, threads: Threads) -> None:
