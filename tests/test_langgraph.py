@@ -246,3 +246,37 @@ def test_a_graph_whose_output_leaves_its_messages_out_still_replies_with_them(tm
     assert (pause.tool, pause.arguments[1]["value"]) == ("charge_card", "4411")
     done = server.resume("t", pause.id, "approve", pause.token)
     assert (done.text, [step.result for step in done.steps]) == ("Charged order 4411: ch-4411.", ["ch-4411"])
+
+
+def test_an_interrupt_inside_a_subgraph_is_the_turns_pause_and_its_answer_ends_the_graph(tmp_path):
+    """What a run returned names the interrupts its subgraphs stopped on, as the checkpoint does."""
+    from typing import TypedDict
+
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.types import interrupt
+
+    class Order(TypedDict, total=False):
+        said: str
+        charged: str
+
+    def charge(state: Order) -> Order:
+        return {"charged": interrupt({"tool": "charge_card", "arguments": {"order_id": state["said"]}})}
+
+    inner = StateGraph(Order)
+    inner.add_node("charge", charge)
+    inner.add_edge(START, "charge")
+    inner.add_edge("charge", END)
+    outer = StateGraph(Order)
+    outer.add_node("checkout", inner.compile())
+    outer.add_edge(START, "checkout")
+    outer.add_edge("checkout", END)
+    graph = outer.compile(checkpointer=sqlite_saver(str(tmp_path / "c.db")))
+    server = GraphDoor(
+        graph, storage="memory://", turn=lambda text: {"said": text}, reply=lambda values: values.get("charged", "")
+    )
+
+    [pause] = server.send("t", "4411").waiting
+    [interrupt_] = graph.get_state({"configurable": {"thread_id": "t"}}).interrupts
+    assert (pause.id, pause.tool, pause.arguments[0]["value"]) == (interrupt_.id, "charge_card", "4411")
+    done = server.resume("t", pause.id, "approve", pause.token)
+    assert (done.text, done.waiting) == ("approve", [])
