@@ -20,7 +20,13 @@ their turns in rotating blocks, each block a door run and a plain run; printed
 besides, for each package after the first, the medians of the rounds' ratios
 of its door's time and CPU per cycle to the first's.
 
+With ``--parts`` the door's cycle is split, in this process, into the graph's
+runs, its state read back, the store's commits, the store's reads and the door's
+own Python (the rest), in CPU milliseconds a cycle, beside plain LangGraph's whole
+cycle, and the number of times each is called.
+
     python bench/langgraph_door.py [--cycles 200] [--runs 5] [--memory] [--package DIR ...]
+    python bench/langgraph_door.py --parts [--cycles 500] [--memory]
 """
 
 from __future__ import annotations
@@ -143,6 +149,44 @@ def counting(write: Callable[..., Any], counted: list[int]) -> Callable[..., Any
     return counted_write
 
 
+def parts(server: GraphDoor, cycles: int) -> dict[str, tuple[float, float]]:
+    """Where the door's cycle goes: each part's CPU milliseconds a cycle (``time.process_time``, every thread's) and
+    calls a cycle; a call made inside another part's call is that part's (a read inside a commit is the commit's)."""
+    spent: dict[str, tuple[float, int]] = {}
+    inside = [False]
+
+    def timed(call: Callable[..., Any], part: str) -> Callable[..., Any]:
+        def timed_call(*args: Any, **kwargs: Any) -> Any:
+            if inside[0]:
+                return call(*args, **kwargs)
+            inside[0], began = True, time.process_time()
+            try:
+                return call(*args, **kwargs)
+            finally:
+                inside[0] = False
+                seconds, calls = spent.get(part, (0.0, 0))
+                spent[part] = (seconds + time.process_time() - began, calls + 1)
+
+        return timed_call
+
+    graph, store = server.graph, server.storage
+    reads = [name for name in dir(type(store)) if not name.startswith("_") and callable(getattr(store, name))]
+    wrapped = [(graph, "invoke", "the graph's runs (invoke)"), (graph, "get_state", "its state read (get_state)")]
+    wrapped += [(store, name, "commits to the store" if name in WRITES else "reads of the store") for name in reads]
+    for target, name, part in wrapped:
+        setattr(target, name, timed(getattr(target, name), part))
+    try:
+        began = time.process_time()
+        for _ in range(cycles):
+            door_cycle(server)
+        total = time.process_time() - began
+    finally:
+        for target, name, _ in wrapped:
+            delattr(target, name)
+    spent["the door's own Python (the rest)"] = (total - sum(seconds for seconds, _ in spent.values()), 0)
+    return {part: (seconds * 1000 / cycles, calls / cycles) for part, (seconds, calls) in spent.items()}
+
+
 class Sides:
     """The door and plain LangGraph, each on its own checkpointer, in this process."""
 
@@ -202,6 +246,21 @@ class Worker:
         self.process.wait(timeout=60)
 
 
+def show_parts(cycles: int, memory: bool) -> None:
+    print(f"load average before: {load()}")
+    with tempfile.TemporaryDirectory() as folder:
+        sides = Sides(Path(folder), memory)
+        split = parts(sides.server, cycles)
+        plain = rate(sides.plain_cycle, cycles)[1]
+    print(f"load average after: {load()}")
+    checkpointer = "InMemorySaver, memory://" if memory else "SqliteSaver (WAL, FULL), SQLite"
+    print(f"{stalwart_agents.__file__}; {checkpointer}; {cycles} cycles, CPU ms a cycle")
+    for part, (ms, calls) in sorted(split.items(), key=lambda item: -item[1][0]):
+        print(f"  {part:36s} {ms:6.3f}" + (f"  ({calls:g} calls)" if calls else ""))
+    print(f"  {'the door, whole':36s} {sum(ms for ms, _ in split.values()):6.3f}")
+    print(f"  {'plain LangGraph, whole, just after':36s} {plain:6.3f}")
+
+
 def load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
@@ -223,10 +282,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--memory", action="store_true", help="InMemorySaver on both sides, memory:// for the door")
     parser.add_argument("--package", type=Path, action="append", help="a stalwart_agents folder (repeat to compare)")
+    parser.add_argument("--parts", action="store_true", help="where the door's cycle goes, in this process")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.serve:
         serve(options.memory)
+        return
+    if options.parts:
+        show_parts(options.cycles, options.memory)
         return
     checkpointer = "InMemorySaver" if options.memory else "SqliteSaver (WAL, FULL)"
     print(f"load average before: {load()}")

@@ -190,3 +190,93 @@ def test_a_turn_whose_hold_was_taken_meanwhile_still_registers_its_pause(chat, c
     assert "ran out before its graph ended" in caplog.text
     assert server.interrupts("t") == [pause]
     assert server.resume("t", pause.id, "approve", pause.token).waiting == []
+
+
+def test_each_request_reads_the_graphs_state_once_and_takes_the_state_a_run_left_from_the_run(chat, monkeypatch):
+    """A turn reads the checkpoint before it runs the graph (what waits there refuses the turn) and an answer before
+    it claims (the interrupt's value); the reply and the pauses come from the state the run returned."""
+    server, _ = chat
+    reads, get_state = [], server.graph.get_state
+
+    def counted(config, *args, **kwargs):
+        reads.append(config["configurable"]["thread_id"])
+        return get_state(config, *args, **kwargs)
+
+    monkeypatch.setattr(server.graph, "get_state", counted)
+    [pause] = server.send("t", "charge order 4411").waiting
+    assert reads == ["t"]
+    assert server.interrupts("t") == [pause]
+    reads.clear()
+    done = server.resume("t", pause.id, "approve", pause.token)
+    assert reads == ["t"]
+    assert (done.text, done.waiting, [step.tool for step in done.steps]) == (
+        "Charged order 4411: ch-4411.",
+        [],
+        ["charge_card"],
+    )
+
+
+def test_a_graph_whose_output_leaves_its_messages_out_still_replies_with_them(tmp_path, monkeypatch):
+    """The reply is read from the whole state, as the checkpoint keeps it, not from what the graph outputs."""
+    from typing import TypedDict
+
+    from langgraph.graph import END, START, MessagesState, StateGraph
+
+    from .langgraph_shop import model, tools
+
+    class Shop(MessagesState):
+        orders: int
+
+    class Outcome(TypedDict):
+        orders: int
+
+    def counted(state: Shop) -> dict:
+        return {**model(state), "orders": state.get("orders", 0) + 1}
+
+    monkeypatch.setenv("LANGGRAPH_LEDGER", str(tmp_path / "ledger.jsonl"))
+    builder = StateGraph(Shop, output_schema=Outcome)
+    builder.add_node("model", counted)
+    builder.add_node("tools", tools)
+    builder.add_edge(START, "model")
+    builder.add_conditional_edges("model", lambda state: "tools" if state["messages"][-1].tool_calls else END)
+    builder.add_edge("tools", "model")
+    server = GraphDoor(builder.compile(checkpointer=sqlite_saver(str(tmp_path / "c.db"))), storage="memory://")
+
+    [pause] = server.send("t", "charge order 4411").waiting
+    assert (pause.tool, pause.arguments[1]["value"]) == ("charge_card", "4411")
+    done = server.resume("t", pause.id, "approve", pause.token)
+    assert (done.text, [step.result for step in done.steps]) == ("Charged order 4411: ch-4411.", ["ch-4411"])
+
+
+def test_an_interrupt_inside_a_subgraph_is_the_turns_pause_and_its_answer_ends_the_graph(tmp_path):
+    """What a run returned names the interrupts its subgraphs stopped on, as the checkpoint does."""
+    from typing import TypedDict
+
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.types import interrupt
+
+    class Order(TypedDict, total=False):
+        said: str
+        charged: str
+
+    def charge(state: Order) -> Order:
+        return {"charged": interrupt({"tool": "charge_card", "arguments": {"order_id": state["said"]}})}
+
+    inner = StateGraph(Order)
+    inner.add_node("charge", charge)
+    inner.add_edge(START, "charge")
+    inner.add_edge("charge", END)
+    outer = StateGraph(Order)
+    outer.add_node("checkout", inner.compile())
+    outer.add_edge(START, "checkout")
+    outer.add_edge("checkout", END)
+    graph = outer.compile(checkpointer=sqlite_saver(str(tmp_path / "c.db")))
+    server = GraphDoor(
+        graph, storage="memory://", turn=lambda text: {"said": text}, reply=lambda values: values.get("charged", "")
+    )
+
+    [pause] = server.send("t", "4411").waiting
+    [interrupt_] = graph.get_state({"configurable": {"thread_id": "t"}}).interrupts
+    assert (pause.id, pause.tool, pause.arguments[0]["value"]) == (interrupt_.id, "charge_card", "4411")
+    done = server.resume("t", pause.id, "approve", pause.token)
+    assert (done.text, done.waiting) == ("approve", [])

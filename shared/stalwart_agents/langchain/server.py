@@ -81,6 +81,8 @@ __all__ = ["GraphDoor", "GraphFailed", "InterruptServer", "Webhook", "langgraph_
 HOLD_SECONDS = 300.0
 """How long a request holds a thread while its graph runs; a worker that dies holding it frees it after this."""
 ROLLBACK = "cancel_all"
+INTERRUPT = "__interrupt__"
+"""The key of the interrupts the graph stopped on in what ``invoke`` returns, beside the state's values."""
 UNKNOWN = ".outcome"
 """What an ``outcome_unknown`` pause's id adds to its interrupt's id, before the count of such pauses."""
 SCHEMAS_KEPT = 1024
@@ -183,8 +185,8 @@ class GraphDoor:
                 raise RunWaiting("this thread's graph waits for a decision; answer it before a new turn", waiting)
             if pending:
                 raise RunBusy("an answer in this thread is being taken; try again in a moment")
-            self._invoke(self.turn(text), thread, "on this turn")
-            ending = self._ending(hold.run, session, hold=hold)
+            after = self._invoke(self.turn(text), thread, "on this turn")
+            ending = self._ending(hold.run, session, after, hold=hold)
         return self._told(ending, hold.written)
 
     def waiting_for(self, admitted: Admission) -> list[Pause]:
@@ -214,7 +216,7 @@ class GraphDoor:
         value = answer.checked(shown)
         if answer.decision not in shown.answers:
             raise BadRequest(f"this pause takes {', '.join(shown.answers)}, not {answer.decision!r}")
-        edits = self._judged(shown, answer)
+        edits = self._judged(shown, answer, pending)
         if stored.status != "open":
             if self._redriven(thread, stored, answer.decision, value, edits):
                 return self._reply(run, session)
@@ -237,11 +239,12 @@ class GraphDoor:
                 shown, answer.decision, answer.channel, answer.reference(self.storage), (), 0
             )
             if shown.kind == "outcome_unknown":
-                self._settle(thread, shown, answer.decision)
+                after = self._settle(thread, shown, answer.decision)
             else:
                 asked = next((i.value for i in pending if i.id == shown.id), None)
-                self._take(thread, shown, resumed(asked, shown.kind, answer.decision, value, edits))
-            ending = self._ending(hold.run, session, (shown, approved) if approved is not None else None, hold=hold)
+                after = self._take(thread, shown, resumed(asked, shown.kind, answer.decision, value, edits))
+            changed = (shown, approved) if approved is not None else None
+            ending = self._ending(hold.run, session, after, changed, hold=hold)
         return self._told(ending, hold.written)
 
     def rollback(self, user: str, *, session: str | None = None) -> Reply:
@@ -259,9 +262,8 @@ class GraphDoor:
                 for p in open_now
                 if _cancellable(p) and self._claimed_for_rollback(p, run)
             }
-            if cancelled:
-                self._invoke(_command(cancelled), user, "while rolling back")
-            ending = self._ending(hold.run, session, hold=hold)
+            after = self._invoke(_command(cancelled), user, "while rolling back") if cancelled else None
+            ending = self._ending(hold.run, session, after, hold=hold)
         reply = self._told(ending, hold.written)
         report: RollbackReport = {
             "reason": "operator",
@@ -351,25 +353,28 @@ class GraphDoor:
         to the graph again now."""
         return _same(stored.answer, decision, value, edits) and stored.id in self.redrive(thread)
 
-    def _judged(self, pause: Pause, answer: Answer) -> dict[str, JSON]:
-        """The changes an approval makes to the call, judged (``interrupts.judged``); a signed link changes nothing."""
+    def _judged(self, pause: Pause, answer: Answer, pending: list[Any]) -> dict[str, JSON]:
+        """The changes an approval makes to the call, judged (``interrupts.judged``); a signed link changes nothing.
+        ``pending``: the interrupts the request read pending, the one asked among them."""
         if not answer.edits:
             return {}
         if answer.channel == "link":
             raise BadRequest("edits: a signed link approves a call as it was asked; open the conversation to change it")
         if answer.decision != "approve":
             raise BadRequest(f"edits: only an approval changes a call, not {answer.decision!r}")
-        return judged(pause, self._schemas_of(pause), answer.edits)
+        return judged(pause, self._schemas_of(pause, pending), answer.edits)
 
-    def _schemas_of(self, pause: Pause) -> Schemas:
+    def _schemas_of(self, pause: Pause, pending: list[Any] | None = None) -> Schemas:
         """The schemas of the arguments ``pause`` lets a person change, as its interrupt gave them; read from the
-        checkpoint once per interrupt (its value never changes; none once it was taken)."""
+        checkpoint (unless the request read the ``pending`` interrupts already) once per interrupt (its value never
+        changes; none once it was taken)."""
         if not pause.editable:
             return {}
         interrupt = _interrupt_of(pause.id)
         kept = self._schemas.get(interrupt)
         if kept is None:
-            kept = schemas_of(self._asked(pause.thread).get(interrupt))
+            asked = self._asked(pause.thread) if pending is None else {i.id: i.value for i in pending}
+            kept = schemas_of(asked.get(interrupt))
             with self._schemas_lock:
                 while len(self._schemas) >= SCHEMAS_KEPT:
                     self._schemas.pop(next(iter(self._schemas)))
@@ -380,11 +385,12 @@ class GraphDoor:
         """The value of each interrupt LangGraph's checkpoint shows pending, by its id."""
         return {i.id: i.value for i in _interrupts_of(self.graph.get_state(_config(thread)))}
 
-    def _take(self, thread: str, pause: Pause, value: JSON) -> None:
-        """Resume the graph with an answer; where it raises with the interrupt still pending, ask a person whether
-        the node's write happened, unless the team declared the node safe to re-run."""
+    def _take(self, thread: str, pause: Pause, value: JSON) -> _After | None:
+        """Resume the graph with an answer, and the state it left; where it raises with the interrupt still pending,
+        ask a person whether the node's write happened (None: the state is read afresh), unless the team declared
+        the node safe to re-run."""
         try:
-            self.graph.invoke(_command({_interrupt_of(pause.id): value}), _config(thread))
+            return self._run_graph(_command({_interrupt_of(pause.id): value}), thread)
         except Exception as exc:
             log.exception("the graph of thread %s raised while taking an answer", thread)
             node = self._nodes(thread).get(_interrupt_of(pause.id))
@@ -394,20 +400,22 @@ class GraphDoor:
                 raise GraphFailed(f"the graph raised {type(exc).__name__} {_KEPT}") from exc
             cause = f"the graph raised {type(exc).__name__} after it took the answer"
             self._ask_whether_it_happened(thread, pause, cause, [])
+            return None
 
-    def _settle(self, thread: str, unknown: Pause, decision: str) -> None:
+    def _settle(self, thread: str, unknown: Pause, decision: str) -> _After | None:
         """A person's word on a write nobody knew the outcome of: ``happened`` carries the graph on past the node,
-        which never runs again; ``did_not_happen`` runs it again with the answer it was given."""
+        which never runs again; ``did_not_happen`` runs it again with the answer it was given.  The state the graph
+        was left in, where it ran."""
         interrupt = _interrupt_of(unknown.id)
         if decision == "happened":
             node = self._nodes(thread).get(interrupt)
-            if node is not None:
-                config = _config(thread)
-                self.graph.update_state(config, self.settled(self.graph.get_state(config).values), as_node=node)
-                self._invoke(None, thread, "after a person said the call happened")
-            return
+            if node is None:
+                return None
+            config = _config(thread)
+            self.graph.update_state(config, self.settled(self.graph.get_state(config).values), as_node=node)
+            return self._invoke(None, thread, "after a person said the call happened")
         given = next(p for p in self.storage.run_pauses(_run_id(thread)) if p.id == interrupt)
-        self._take(thread, unknown, _taken(given, self._asked(thread).get(interrupt)))
+        return self._take(thread, unknown, _taken(given, self._asked(thread).get(interrupt)))
 
     def _ask_whether_it_happened(self, thread: str, pause: Pause, cause: str, missed: list[NotNotified]) -> None:
         run = self._run(thread)
@@ -471,25 +479,27 @@ class GraphDoor:
 
     def _reply(self, run: RunRecord, session: str | None) -> Reply:
         """The service's answer to a request that did not run the graph itself: what the graph's state says now."""
-        return self._told(self._ending(run, session), written=False)
+        return self._told(self._ending(run, session, None), written=False)
 
     def _ending(
         self,
         run: RunRecord,
         session: str | None,
+        after: _After | None,
         approved: tuple[Pause, list[ArgumentDict]] | None = None,
         *,
         hold: _Hold | None = None,
     ) -> _Ending:
-        """The service's answer after the graph ran: its words, its calls, and what now waits; kept as shown to
-        ``session`` (a digest), so that session alone may rate it.  ``approved`` is a call a person changed before
-        approving, and its arguments as approved, which its step shows.
+        """The service's answer after the graph ran: its words, its calls, and what now waits, from the state the run
+        left (``after``; read from the checkpoint where the run did not say it); kept as shown to ``session`` (a
+        digest), so that session alone may rate it.  ``approved`` is a call a person changed before approving, and
+        its arguments as approved, which its step shows.
 
         Read while the request still ``hold``s the thread, the pauses of the graph's new interrupts (each with its
         token) and the reply as shown are staged on the hold, to be kept in the commit that lets it go: one commit
         where a pause registered on its own, then the hold let go, then the reply shown, made three.
         """
-        state = self.graph.get_state(_config(run.thread))
+        state = self.graph.get_state(_config(run.thread)) if after is None else after
         pending, values = _interrupts_of(state), state.values
         steps = _as_approved(tool_steps(values), *approved) if approved else tool_steps(values)
         reply = Reply(run.thread, run.id, "done", self.words(values), steps)
@@ -532,12 +542,17 @@ class GraphDoor:
             self.storage.commit(Changes(shown=ending.staged.shown))
         return replace(reply, status="waiting" if waiting else "done", waiting=waiting, not_notified=missed)
 
-    def _invoke(self, given: Any, thread: str, what: str) -> None:
+    def _invoke(self, given: Any, thread: str, what: str) -> _After | None:
         try:
-            self.graph.invoke(given, _config(thread))
+            return self._run_graph(given, thread)
         except Exception as exc:
             log.exception("the graph of thread %s raised %s", thread, what)
             raise GraphFailed(f"the graph raised {type(exc).__name__} {what}") from exc
+
+    def _run_graph(self, given: Any, thread: str) -> _After | None:
+        """Run the graph on ``given``; the state it left, as its ``invoke`` returned it (so the checkpoint it has
+        just written need not be read back), or None where the output does not say it whole."""
+        return _left(self.graph.invoke(given, _config(thread), output_keys=self.graph.stream_channels_asis))
 
     def _pending(self, thread: str) -> set[str]:
         """The ids of the interrupts LangGraph's checkpoint shows pending."""
@@ -728,6 +743,26 @@ class _Hold:
                 self._store.commit(Changes(run=freed, version=self._run.version))
             except VersionConflict:
                 log.warning("the hold on thread %s ran out before its graph ended", self._run.thread)
+
+
+@dataclass(frozen=True)
+class _After:
+    """The state a run of the graph left: what a ``StateSnapshot`` says of it that the door reads."""
+
+    values: dict[str, Any]
+    interrupts: list[Any]
+
+
+def _left(output: object) -> _After | None:
+    """The state behind ``invoke``'s output, asked for with every channel the state has (``stream_channels_asis``,
+    the keys of ``get_state().values``): the values, and the interrupts under ``__interrupt__``.  None where the
+    output is not a mapping of values, or has nothing but interrupts (then the run emitted no values, or its state
+    is not a mapping, and the checkpoint says what it is)."""
+    if not isinstance(output, dict):
+        return None
+    values = {key: value for key, value in output.items() if key != INTERRUPT}
+    interrupts = list({interrupt.id: interrupt for interrupt in output.get(INTERRUPT, ())}.values())
+    return _After(values, interrupts) if values or not interrupts else None
 
 
 @dataclass(frozen=True)
