@@ -110,7 +110,14 @@ class Oversize:
 
 
 def oversize(what: str, value: object, limit: int) -> Oversize | None:
-    """``value`` measured, if a store may not keep it (over ``limit``, or not JSON it can write); else None.
+    """``value`` measured, if a store may not keep it (over ``limit``, or not JSON it can write); else None."""
+    measured = measure(what, value, limit)
+    return measured if isinstance(measured, Oversize) else None
+
+
+def measure(what: str, value: object, limit: int) -> Oversize | str:
+    """``value`` as the stores keep it (``storage.text``), where a store may keep it; else why not (``Oversize``).
+    The encoding is the one a store then writes (``storage.encoded_as``), so a value kept is encoded once.
 
     The depth is walked only where the encoding could be that deep: a value nests no deeper than its encoding
     opens brackets, which C counts at once, while the walk is Python's.
@@ -121,7 +128,7 @@ def oversize(what: str, value: object, limit: int) -> Oversize | None:
         return Oversize(what, 0, limit, DEEP if deeper_than(value) else exc.flaw)
     if encoded.count("[") + encoded.count("{") > MAX_DEPTH and deeper_than(value):
         return Oversize(what, 0, limit, DEEP)
-    return Oversize(what, size, limit) if size > limit else None
+    return Oversize(what, size, limit) if size > limit else encoded
 
 
 def refuse(what: str, value: object, limit: int) -> None:

@@ -70,16 +70,20 @@ def to_row(record: RunRecord | PauseRecord | JournalEntry) -> Row:
     if record.status not in STATUSES[kind]:
         raise ValueError(f"a {kind.__name__} status is one of {', '.join(STATUSES[kind])}, not {record.status!r}")
     row: Row | None = record.__dict__.get(ENCODED)
-    if row is None:
-        row = record.__dict__[ENCODED] = _row(record)
+    if row is None or len(row) < len(COLUMNS[kind]):
+        row = record.__dict__[ENCODED] = _row(record, row or {})
     return dict(row)
 
 
-def _row(record: RunRecord | PauseRecord | JournalEntry) -> Row:
+def _row(record: RunRecord | PauseRecord | JournalEntry, made: Row) -> Row:
+    """The record's row, taking each column ``made`` holds from it and encoding the rest."""
     kind = type(record)
     json_fields = JSON_FIELDS[kind]
     fields = record.__dict__
-    return {name: dump(fields[name]) if name in json_fields else fields[name] for name in columns(kind)}
+    return {
+        name: made[name] if name in made else dump(fields[name]) if name in json_fields else fields[name]
+        for name in columns(kind)
+    }
 
 
 def stored_bytes(record: RunRecord | PauseRecord | JournalEntry | ShownMessage) -> int:

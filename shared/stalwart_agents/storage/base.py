@@ -44,7 +44,9 @@ def utf8_size(text: str) -> int:
 
 ENCODED = "_encoded"
 """Where a record or event keeps its own encoding once made: the engine measures it, the store then writes it, and
-neither encodes it again.  Records are values, never changed in place."""
+neither encodes it again.  Records are values, never changed in place.  A record's is its row as far as it is made
+(``_records.to_row``): a copy that changes a JSON field keeps the others' text, and a field the engine measured
+keeps the text it measured (``encoded_as``)."""
 
 
 Kept = TypeVar("Kept", "RunRecord", "PauseRecord", "JournalEntry")
@@ -60,11 +62,21 @@ def _replaced(record: Kept, changes: Mapping[str, Any]) -> Kept:
     copy.__dict__.update(record.__dict__)
     copy.__dict__.update(changes)
     row = record.__dict__.get(ENCODED)
-    if row is not None and changes.keys().isdisjoint(JSON_FIELDS[type(record)]):
-        copy.__dict__[ENCODED] = row | changes
-    else:
-        copy.__dict__.pop(ENCODED, None)
+    if row is not None:
+        changed = JSON_FIELDS[type(record)].intersection(changes)
+        kept = row | changes
+        for name in changed:
+            del kept[name]
+        copy.__dict__[ENCODED] = kept
     return copy
+
+
+def encoded_as(record: Kept, name: str, encoding: str) -> Kept:
+    """``record``, keeping ``encoding`` as the text of its JSON field ``name``: the text it was measured by, which
+    the store then writes rather than encoding the value again.  ``encoding`` is ``text(getattr(record, name))``."""
+    row = record.__dict__.setdefault(ENCODED, {})
+    row[name] = encoding
+    return record
 
 
 @dataclass(frozen=True)
@@ -141,8 +153,8 @@ JSON_FIELDS: dict[type, frozenset[str]] = {
     PauseRecord: frozenset({"payload", "answer", "delivery"}),
     JournalEntry: frozenset({"arguments", "result"}),
 }
-"""The fields a store keeps as JSON text: a copy that changes none of them keeps its record's encoding of them (a
-run is copied at each commit, its state only where a move ends)."""
+"""The fields a store keeps as JSON text: a copy keeps its record's encoding of those it does not change (a run is
+copied at each commit, its state only where a move ends; a journal entry finished keeps its arguments' text)."""
 
 
 @dataclass(frozen=True)
