@@ -120,9 +120,7 @@ class Ledger:
         """Why the call at ``key`` is refused, its arguments being over the limit (noted, ``failed``); else None."""
         return self.measured_arguments(key, tool, arguments)[0]
 
-    def measured_arguments(
-        self, key: str, tool: str, arguments: Sequence[Argument]
-    ) -> tuple[str | None, str | None]:
+    def measured_arguments(self, key: str, tool: str, arguments: Sequence[Argument]) -> tuple[str | None, str | None]:
         """Why the call at ``key`` is refused, its arguments being over the limit (noted, ``failed``), else None;
         and, where they were measured, their encoding as the call's journal entry keeps them (``start``).
 

@@ -66,9 +66,9 @@ def event_body(row: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": row["type"], "run": row["run"], **body, "at": _iso_of_milliseconds(row["at_ms"])}
 
 
-def pause(row: Row) -> Row:
-    """The pause's row as SQL keeps it: with its tool (``pause_tool``), packed where it can be."""
-    payload = records.load(row["payload"])
+def pause(row: Row, payload: dict[str, Any]) -> Row:
+    """The pause's row as SQL keeps it: with its tool (``pause_tool``), packed where it can be.  ``payload`` is the
+    value ``row`` holds as JSON: the packed form is made from it, and read back as the JSON would be."""
     tool, members = pause_tool(payload), list(payload)
     stored = row | {"tool": tool, "packed": None}
     if tool is None or members[0] != "tool" or members[-1] != "created_at":
@@ -96,12 +96,12 @@ def pause_record(row: Mapping[str, Any]) -> PauseRecord:
     return records.from_row(PauseRecord, row, loaded={"payload": payload})
 
 
-def entry(row: Row) -> Row:
-    """The journal entry's row as SQL keeps it, packed where it can be."""
-    arguments = _packed_arguments(records.load(row["arguments"]))
-    if arguments is None or row["idempotency_key"] != _idempotency_key(row):
+def entry(row: Row, arguments: Any) -> Row:
+    """The journal entry's row as SQL keeps it, packed where it can be; ``arguments`` as for ``pause``."""
+    packed = _packed_arguments(arguments)
+    if packed is None or row["idempotency_key"] != _idempotency_key(row):
         return row | {"packed": None}
-    return row | {"arguments": text(arguments), "idempotency_key": "", "packed": PACKED}
+    return row | {"arguments": text(packed), "idempotency_key": "", "packed": PACKED}
 
 
 def entry_record(row: Mapping[str, Any]) -> JournalEntry:
