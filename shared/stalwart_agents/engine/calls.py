@@ -22,7 +22,7 @@ from typing import cast
 
 from .. import telemetry
 from ..storage import JournalEntry
-from ..storage.base import encoded_as
+from ..storage.base import encoded_as, one_pass
 from ..tools.python import OutcomeUnknown, Tool
 from ..vocabulary import JSON
 from .arguments import Argument, keywords
@@ -31,7 +31,7 @@ from .pause import PausePoint
 from .sizes import call_named, measure
 
 RESEND_ATTEMPTS = 3
-AS_TEXT = json.JSONEncoder(default=str)
+AS_TEXT = one_pass(json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str))
 """What ``jsonable`` encodes with: what JSON cannot hold, as its text."""
 UNSETTLED = ("started", "unknown")
 
@@ -132,6 +132,6 @@ def jsonable(value: object) -> JSON:
     for the size check (``sizes.py``) to refuse by name rather than fail here.
     """
     try:
-        return cast(JSON, json.loads(AS_TEXT.encode(value)))
+        return cast(JSON, json.loads("".join(AS_TEXT(value, 0))))
     except (RecursionError, ValueError):
         return cast(JSON, value)

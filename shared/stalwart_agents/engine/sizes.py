@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import ValueTooLarge
 from ..storage import Event, text
-from ..storage.base import utf8_size
+from ..storage.base import ENCODER, utf8_size
 from ..vocabulary import JSON
 
 SETTING = "settings.max_value_bytes in agent.yaml"
@@ -50,7 +50,10 @@ def json_size(value: object) -> int:
 def _measured(value: object) -> tuple[str, int]:
     """``value`` as the stores keep it, and its bytes; Unkeepable where they could not keep it."""
     try:
-        encoded = text(value)
+        try:
+            encoded = text(value)
+        except RecursionError:
+            encoded = ENCODER.encode(value)  # which says where it is a value that contains itself
         return encoded, utf8_size(encoded)
     except RecursionError:
         raise Unkeepable(DEEP) from None

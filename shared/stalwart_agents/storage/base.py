@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from _json import encode_basestring, encode_basestring_ascii, make_encoder
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -32,9 +33,25 @@ ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=
 builds a new one for every value."""
 
 
+def one_pass(encoder: json.JSONEncoder) -> make_encoder:
+    """``encoder``'s C encoder (one without indent), made once, called as ``"".join(encode(value, 0))``.
+
+    ``encoder.encode`` makes one for every value (a microsecond each, of some twenty encodes a cycle), to look for a
+    value that contains itself as it goes.  This one leaves that to the recursion limit (RecursionError, as for a
+    value nested too deeply); ``ENCODER`` tells the two apart where a sentence must (``engine.sizes``).
+    """
+    strings = encode_basestring_ascii if encoder.ensure_ascii else encode_basestring
+    separators = (encoder.key_separator, encoder.item_separator)
+    flags = (encoder.sort_keys, encoder.skipkeys, encoder.allow_nan)
+    return make_encoder(None, encoder.default, strings, None, *separators, *flags)
+
+
+ENCODE = one_pass(ENCODER)
+
+
 def text(value: Any) -> str:
     """``value`` as compact JSON text, exactly as every store writes it."""
-    return ENCODER.encode(value)
+    return "".join(ENCODE(value, 0))
 
 
 def utf8_size(text: str) -> int:
