@@ -22,7 +22,7 @@ from typing import cast
 
 from .. import telemetry
 from ..storage import JournalEntry
-from ..storage.base import encoded_as, one_pass
+from ..storage.base import encoded_as, one_pass, parsed
 from ..tools.python import OutcomeUnknown, Tool
 from ..vocabulary import JSON
 from .arguments import Argument, keywords
@@ -132,6 +132,6 @@ def jsonable(value: object) -> JSON:
     for the size check (``sizes.py``) to refuse by name rather than fail here.
     """
     try:
-        return cast(JSON, json.loads("".join(AS_TEXT(value, 0))))
+        return cast(JSON, parsed("".join(AS_TEXT(value, 0))))
     except (RecursionError, ValueError):
         return cast(JSON, value)

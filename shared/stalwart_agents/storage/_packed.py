@@ -25,7 +25,7 @@ from typing import Any
 
 from . import _records as records
 from ._records import Row
-from .base import JournalEntry, PauseRecord, pause_tool, text
+from .base import JournalEntry, PauseRecord, parsed, pause_tool, text
 
 PACKED = 1
 """``packed`` of a pause or journal entry kept packed; NULL for one kept as the shared form has it."""
@@ -60,7 +60,7 @@ def _string(encoded: str) -> str:
 
 def event_body(row: Mapping[str, Any]) -> dict[str, Any]:
     """The body an event's row keeps, as it was written."""
-    body: dict[str, Any] = json.loads(row["body"])
+    body: dict[str, Any] = parsed(row["body"])
     if row["type"] is None:
         return body
     return {"type": row["type"], "run": row["run"], **body, "at": _iso_of_milliseconds(row["at_ms"])}
@@ -89,7 +89,7 @@ def pause_record(row: Mapping[str, Any]) -> PauseRecord:
     """The pause a SQL row keeps, in either form."""
     if row["packed"] is None:
         return records.from_row(PauseRecord, row)
-    rest = json.loads(row["payload"])
+    rest = parsed(row["payload"])
     if "arguments" in rest:
         rest["arguments"] = _arguments(rest["arguments"])
     payload = {"tool": row["tool"], **rest, "created_at": _iso_of_seconds(row["created_at"])}
@@ -108,7 +108,7 @@ def entry_record(row: Mapping[str, Any]) -> JournalEntry:
     """The journal entry a SQL row keeps, in either form."""
     if row["packed"] is None:
         return records.from_row(JournalEntry, row)
-    arguments = _arguments(json.loads(row["arguments"]))
+    arguments = _arguments(parsed(row["arguments"]))
     unpacked = {**row, "idempotency_key": _idempotency_key(row)}
     return records.from_row(JournalEntry, unpacked, loaded={"arguments": arguments})
 

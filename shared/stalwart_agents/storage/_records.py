@@ -8,7 +8,6 @@ reference into the store.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -25,6 +24,7 @@ from .base import (
     PauseRecord,
     RunRecord,
     ShownMessage,
+    parsed,
     text,
     utf8_size,
 )
@@ -58,7 +58,7 @@ def dump(value: Any) -> str | None:
 
 
 def load(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+    return None if text is None else parsed(text)
 
 
 def to_row(record: RunRecord | PauseRecord | JournalEntry) -> Row:

@@ -54,6 +54,20 @@ def text(value: Any) -> str:
     return "".join(ENCODE(value, 0))
 
 
+SCAN = json.JSONDecoder().scan_once
+
+
+def parsed(text: str) -> Any:
+    """The value JSON ``text`` holds, as ``json.loads`` reads it, with the scanner called directly: ``json.loads``
+    looks for a byte order mark and space around the value first, which the stores' text never has (text the
+    scanner does not read whole goes to ``json.loads``, which reads it or says why not)."""
+    try:
+        value, end = SCAN(text, 0)
+    except (StopIteration, TypeError):
+        return json.loads(text)
+    return value if end == len(text) else json.loads(text)
+
+
 def utf8_size(text: str) -> int:
     """``text``'s length in UTF-8, without encoding it where it is ASCII (which Python knows without looking)."""
     return len(text) if text.isascii() else len(text.encode())
