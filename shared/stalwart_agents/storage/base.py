@@ -54,7 +54,7 @@ def text(value: Any) -> str:
     return "".join(ENCODE(value, 0))
 
 
-SCAN = json.JSONDecoder().scan_once
+SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def parsed(text: str) -> Any:
