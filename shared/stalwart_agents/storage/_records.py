@@ -66,13 +66,18 @@ def to_row(record: RunRecord | PauseRecord | JournalEntry) -> Row:
 
     A record is encoded once (``base.ENCODED``), whether the engine measured it first or a store writes it first.
     """
+    return dict(_encoded(record))
+
+
+def _encoded(record: RunRecord | PauseRecord | JournalEntry) -> Row:
+    """The record's own row (``base.ENCODED``), made whole where it is not yet: never to be changed."""
     kind = type(record)
     if record.status not in STATUSES[kind]:
         raise ValueError(f"a {kind.__name__} status is one of {', '.join(STATUSES[kind])}, not {record.status!r}")
     row: Row | None = record.__dict__.get(ENCODED)
     if row is None or len(row) < len(COLUMNS[kind]):
         row = record.__dict__[ENCODED] = _row(record, row or {})
-    return dict(row)
+    return row
 
 
 def _row(record: RunRecord | PauseRecord | JournalEntry, made: Row) -> Row:
@@ -88,8 +93,9 @@ def _row(record: RunRecord | PauseRecord | JournalEntry, made: Row) -> Row:
 
 def stored_bytes(record: RunRecord | PauseRecord | JournalEntry | ShownMessage) -> int:
     """About what a store writes of ``record``: its text as encoded (JSON fields included), 8 bytes a number."""
-    values = vars(record).values() if isinstance(record, ShownMessage) else to_row(record).values()
-    return sum(utf8_size(value) if isinstance(value, str) else 8 for value in values)
+    values = vars(record).values() if isinstance(record, ShownMessage) else _encoded(record).values()
+    texts = [value for value in values if isinstance(value, str)]
+    return utf8_size("".join(texts)) + 8 * (len(values) - len(texts))
 
 
 def from_row(kind: type[Record], row: Mapping[str, Any], loaded: Mapping[str, Any] | None = None) -> Record:
