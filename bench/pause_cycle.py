@@ -18,7 +18,8 @@ B C D A, ...), so a change in the machine's load falls on all of them alike:
 
 Each package's arms run in a process of their own; with ``--before PATH`` (a
 checkout's ``shared`` folder) that package's arms run too, in the same rotation.
-Printed: the load average, each arm's median time per cycle, the median of the
+Printed: the load average, each arm's median time per cycle (and its CPU time,
+which the machine's other work moves less than the wall clock), the median of the
 per-round ratios (and the share of our cycle above the fair floor), the write
 transactions per cycle, and what each commit of a cycle adds to the WAL.
 
@@ -67,27 +68,32 @@ def main() -> None:
     workers = {name: Worker(path) for name, path in packages.items()}
     pairs = [(name, arm) for name in workers for arm in ARMS]
     times: dict[tuple[str, str], list[float]] = {pair: [] for pair in pairs}
+    cpu: dict[tuple[str, str], list[float]] = {pair: [] for pair in pairs}
     for round_ in range(args.rounds):
         shift = round_ % len(pairs)
         for name, arm in pairs[shift:] + pairs[:shift]:
-            times[name, arm].append(workers[name].time(arm, args.cycles))
+            wall, used = workers[name].time(arm, args.cycles)
+            times[name, arm].append(wall)
+            cpu[name, arm].append(used)
     print(f"load average after : {load()}")
     print(f"blocks of {args.cycles} cycles, {args.rounds} rounds, the arms in rotating order")
     for name, worker in workers.items():
-        report(name, worker, {arm: times[name, arm] for arm in ARMS})
+        report(name, worker, {arm: times[name, arm] for arm in ARMS}, {arm: cpu[name, arm] for arm in ARMS})
         worker.close()
     if "before" in workers:
         for arm in ARMS:
             ratio = median_ratio(times["ours", arm], times["before", arm])
-            print(f"{arm}, ours / before = {ratio:.2f} (median of per-round ratios)")
+            used = median_ratio(cpu["ours", arm], cpu["before", arm])
+            print(f"{arm}, ours / before = {ratio:.2f}, CPU {used:.2f} (medians of per-round ratios)")
 
 
-def report(name: str, worker: Worker, times: dict[str, list[float]]) -> None:
+def report(name: str, worker: Worker, times: dict[str, list[float]], cpu: dict[str, list[float]]) -> None:
     sqlite, memory, floor, old = (times[arm] for arm in ARMS)
     above = statistics.median((ours - bare) / ours for ours, bare in zip(sqlite, floor, strict=True))
     print(f"{name} ({worker.package}):")
     for arm in ARMS:
-        print(f"  {arm:9s}: {statistics.median(times[arm]) * 1000:6.3f} ms per cycle (median)")
+        wall, used = statistics.median(times[arm]) * 1000, statistics.median(cpu[arm]) * 1000
+        print(f"  {arm:9s}: {wall:6.3f} ms per cycle, {used:6.3f} ms CPU (medians)")
     print(f"  write transactions per cycle on SQLite: {worker.transactions} (the fair floor replays as many)")
     print(f"  {above:.1%} of our cycle above the fair floor (median of per-round ratios; target <= 50%)")
     print(f"  sqlite / fair floor = {median_ratio(sqlite, floor):.2f}")
@@ -117,12 +123,13 @@ class Worker:
         self.transactions = int(self._line())
         self.wal = self._line()
 
-    def time(self, arm: str, cycles: int) -> float:
-        """Seconds per cycle over one block of ``arm``."""
+    def time(self, arm: str, cycles: int) -> tuple[float, float]:
+        """Seconds per cycle over one block of ``arm``, by the wall clock and in the worker's CPU."""
         assert self.process.stdin is not None
         self.process.stdin.write(f"{arm}\t{cycles}\n")
         self.process.stdin.flush()
-        return float(self._line())
+        wall, used = self._line().split("\t")
+        return float(wall), float(used)
 
     def close(self) -> None:
         assert self.process.stdin is not None
@@ -146,7 +153,8 @@ def work() -> None:
         print(arms.wal_per_commit(), flush=True)
         for line in sys.stdin:
             arm, cycles = line.split("\t")
-            print(arms.seconds_per_cycle(arm, int(cycles)), flush=True)
+            wall, used = arms.seconds_per_cycle(arm, int(cycles))
+            print(f"{wall}\t{used}", flush=True)
 
 
 class Arms:
@@ -163,8 +171,9 @@ class Arms:
         self.floor.cycles(WARM_UP)
         self.old_floor.cycles(WARM_UP)
 
-    def seconds_per_cycle(self, arm: str, count: int) -> float:
-        started = time.perf_counter()
+    def seconds_per_cycle(self, arm: str, count: int) -> tuple[float, float]:
+        """By the wall clock and in this process's CPU."""
+        started, used = time.perf_counter(), time.process_time()
         if arm == "sqlite":
             cycles(self.sqlite, count)
         elif arm == "memory":
@@ -173,7 +182,7 @@ class Arms:
             self.floor.cycles(count)
         else:
             self.old_floor.cycles(count)
-        return (time.perf_counter() - started) / count
+        return (time.perf_counter() - started) / count, (time.process_time() - used) / count
 
     def wal_per_commit(self) -> str:
         """What each commit of one cycle adds to the WAL file (automatic checkpoints off), in bytes and in frames

@@ -171,6 +171,19 @@ def test_arguments_over_the_limit_are_refused_before_anything_is_stored_naming_t
     assert desk.send("t", "echo it", context={"text": "short"}).status == "done"
 
 
+def test_a_turn_is_kept_up_to_the_limit_and_one_past_it_is_refused_naming_the_turn(desk):
+    desk.send("s", "echo it", context={"text": ""})
+    empty = json_size(desk.storage.last_run("s").state)
+    within = (LIMIT - empty) // 2  # the turn keeps the application's text twice: as given, and as echo's argument
+    reply = desk.send("t", "echo it", context={"text": "z" * within})
+    assert reply.status == "done"
+    assert LIMIT - 1 <= json_size(desk.storage.get_run(reply.run).state) <= LIMIT
+    over = r"this turn, with what the application gave it, is [\d,]+ bytes as JSON, over the limit"
+    with pytest.raises(ValueTooLarge, match=over):
+        desk.send("u", "echo it", context={"text": "z" * (within + 1)})
+    assert desk.storage.last_run("u") is None
+
+
 def test_a_step_calling_a_tool_with_arguments_over_the_limit_is_refused_naming_the_call(desk):
     with pytest.raises(ValueTooLarge, match=r"the arguments of echo \(step 1, call 1\) are"):
         desk.send("t", "relay 200000")

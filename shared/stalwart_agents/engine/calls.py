@@ -22,15 +22,16 @@ from typing import cast
 
 from .. import telemetry
 from ..storage import JournalEntry
+from ..storage.base import encoded_as, one_pass, parsed
 from ..tools.python import OutcomeUnknown, Tool
 from ..vocabulary import JSON
 from .arguments import Argument, keywords
 from .ledger import Ledger
 from .pause import PausePoint
-from .sizes import call_named, oversize
+from .sizes import call_named, measure
 
 RESEND_ATTEMPTS = 3
-AS_TEXT = json.JSONEncoder(default=str)
+AS_TEXT = one_pass(json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str))
 """What ``jsonable`` encodes with: what JSON cannot hold, as its text."""
 UNSETTLED = ("started", "unknown")
 
@@ -46,10 +47,11 @@ class Caller:
         entry = self._ledger.entry(key)
         if entry is not None:
             return entry
-        refused = self._ledger.refused_arguments(key, tool.name, arguments)
+        refused, measured = self._ledger.measured_arguments(key, tool.name, arguments)
         if refused is not None:
             return JournalEntry(self._ledger.journal_of, key, tool.name, [], "failed", error=refused)
-        return self._run(self._ledger.start(key, tool.name, arguments, durable=tool.write), tool, arguments)
+        started = self._ledger.start(key, tool.name, arguments, durable=tool.write, measured=measured)
+        return self._run(started, tool, arguments)
 
     def again(self, entry: JournalEntry, tool: Tool, arguments: Sequence[Argument]) -> JournalEntry:
         """The call of ``entry`` sent again, as its next attempt, with the same idempotency key."""
@@ -78,11 +80,13 @@ class Caller:
         return self._ledger.finish(self._kept(_traced(tool, arguments, started), tool, arguments))
 
     def _kept(self, outcome: JournalEntry, tool: Tool, arguments: Sequence[Argument]) -> JournalEntry:
-        """The outcome as the journal may keep it: a result over the limit refused (failed, or a write's marker)."""
-        what = f"the result of {call_named(tool.name, outcome.key)}"
-        over = oversize(what, outcome.result, self._ledger.limit) if outcome.status == "done" else None
-        if over is None:
+        """The outcome as the journal may keep it: a result over the limit refused (failed, or a write's marker); a
+        result kept keeps the encoding it was measured by, which the store writes."""
+        if outcome.status != "done":
             return outcome
+        over = measure(f"the result of {call_named(tool.name, outcome.key)}", outcome.result, self._ledger.limit)
+        if isinstance(over, str):
+            return encoded_as(outcome, "result", over)
         if not tool.write:
             said = f"{over.sentence}; it was not kept"
             self._ledger.refuse(outcome.key, tool.name, arguments, over, "failed", said)
@@ -128,6 +132,6 @@ def jsonable(value: object) -> JSON:
     for the size check (``sizes.py``) to refuse by name rather than fail here.
     """
     try:
-        return cast(JSON, json.loads(AS_TEXT.encode(value)))
+        return cast(JSON, parsed("".join(AS_TEXT(value, 0))))
     except (RecursionError, ValueError):
         return cast(JSON, value)

@@ -32,7 +32,6 @@ from typing import Protocol, Self
 from ..errors import StalwartError, VersionConflict
 from ..storage import Changes, Event, JournalEntry, PauseRecord, RunRecord, ShownMessage, Storage, stored_bytes
 from ..storage.base import listings, utf8_size
-from .sizes import json_size
 
 RECORDS_PER_COMMIT = 50
 BYTES_PER_COMMIT = 2 * 1024 * 1024
@@ -52,18 +51,20 @@ class Lease:
         clock: Callable[[], float],
         begin: bool = False,
         claim: tuple[str, dict[str, object]] | None = None,
+        claim_bytes: int = 0,
         version: int | None = None,
         owner: str | None = None,
     ) -> None:
         """``run`` is the run as this worker will hold it; ``begin`` says it is new (in a thread that ``owner``, where
         given, owns or then owns: ``Changes.owner``); otherwise ``version`` is the stored version it was read at (and
-        ``claim`` the pause it answers)."""
+        ``claim`` the pause it answers, with ``claim_bytes`` its answer's bytes as measured before it was taken)."""
         self._store = store
         self._run = run
         self._seconds = seconds
         self._clock = clock
         self._begin = begin
         self._claim = claim
+        self._claim_bytes = claim_bytes
         self._version = run.version if version is None else version
         self._held = False
         self._staged = Changes()
@@ -169,7 +170,7 @@ class Lease:
         self._unmeasured = []
         if self._run_bytes is None:
             self._run_bytes = _bytes(self._run)
-        claim = json_size(self._claim[1]) if self._claim is not None else 0
+        claim = self._claim_bytes if self._claim is not None else 0
         return self._staged_bytes + self._run_bytes + claim
 
     def __enter__(self) -> Self:

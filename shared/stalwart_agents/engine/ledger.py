@@ -20,6 +20,7 @@ from typing import TypedDict, Unpack, cast
 
 from .. import telemetry
 from ..storage import Changes, Event, JournalEntry, PauseRecord, RunRecord
+from ..storage.base import encoded_as
 from ..tools.python import Tool
 from ..tools.steps import StepFunction
 from ..vocabulary import JSON, CallStatus, JournalStatus, PauseKind
@@ -30,7 +31,7 @@ from .exact import unshowable
 from .lease import Lease
 from .pause import ANSWERS, Pause, PausePoint, UndoFailure, UndoLine, canonical, default_question, iso, new_token
 from .reply import CallOutcome
-from .sizes import Oversize, bounded, call_named, oversize
+from .sizes import Oversize, bounded, call_named, measure
 
 DELEGATED = "Pass this turn to the assistant"
 """The title of a delegate pause, which is about the turn and no tool."""
@@ -116,18 +117,25 @@ class Ledger:
         return self._too_large
 
     def refused_arguments(self, key: str, tool: str, arguments: Sequence[Argument]) -> str | None:
-        """Why the call at ``key`` is refused, its arguments being over the limit (noted, ``failed``); else None.
+        """Why the call at ``key`` is refused, its arguments being over the limit (noted, ``failed``); else None."""
+        return self.measured_arguments(key, tool, arguments)[0]
 
-        An undo's are not measured: they are its call's arguments and result, each already within the limit.
+    def measured_arguments(self, key: str, tool: str, arguments: Sequence[Argument]) -> tuple[str | None, str | None]:
+        """Why the call at ``key`` is refused, its arguments being over the limit (noted, ``failed``), else None;
+        and, where they were measured, their encoding as the call's journal entry keeps them (``start``).
+
+        They are measured as the entry lists them, in the order given: a call's are by name, as ``shown`` lists
+        them.  An undo's are not measured: they are its call's arguments and result, each already
+        within the limit.
         """
         if not is_call(key):
-            return None
-        over = oversize(f"the arguments of {call_named(tool, key)}", shown(arguments), self.limit)
-        if over is None:
-            return None
-        said = f"{over.sentence}; {tool} was not run"
-        self.refuse(key, tool, arguments, over, "failed", said)
-        return said
+            return None, None
+        measured = measure(f"the arguments of {call_named(tool, key)}", _listed(arguments), self.limit)
+        if isinstance(measured, str):
+            return None, measured
+        said = f"{measured.sentence}; {tool} was not run"
+        self.refuse(key, tool, arguments, measured, "failed", said)
+        return said, None
 
     def unshown(self, key: str, about: Tool | StepFunction, arguments: Sequence[Argument]) -> str | None:
         """Why the call at ``key`` opens no pause: its arguments hold a number a person would be shown rounded (past
@@ -167,17 +175,22 @@ class Ledger:
         """Whether the call at ``key`` is the one a value over the limit stopped in this move."""
         return self._too_large is not None and self._too_large_at == key
 
-    def start(self, key: str, tool: str, arguments: Sequence[Argument], *, durable: bool) -> JournalEntry:
-        """A call's ``started`` entry; a durable one (a write's) is committed before the call runs."""
+    def start(
+        self, key: str, tool: str, arguments: Sequence[Argument], *, durable: bool, measured: str | None = None
+    ) -> JournalEntry:
+        """A call's ``started`` entry; a durable one (a write's) is committed before the call runs.  ``measured``:
+        the arguments' encoding, where ``measured_arguments`` made it."""
         entry = JournalEntry(
             self.journal_of,
             key,
             tool,
-            [a.to_dict() for a in arguments],
+            _listed(arguments),
             "started",
             idempotency_key=f"{self.journal_of}:{key}",
             started_at=self._clock(),
         )
+        if measured is not None:
+            encoded_as(entry, "arguments", measured)
         if durable:
             self._lease.stage(starts=(entry,))
             self._lease.commit()
@@ -329,6 +342,11 @@ class Ledger:
     def _event(self, body: dict[str, object]) -> Event:
         """A line of the thread's log, kept within the limit: an undo's arguments hold its call's result too."""
         return bounded(Event(self._thread, {**body, "at": iso(self._clock())}), self.limit)
+
+
+def _listed(arguments: Sequence[Argument]) -> list[ArgumentDict]:
+    """A call's arguments as its journal entry keeps them, in the order given."""
+    return [a.to_dict() for a in arguments]
 
 
 def title_of(about: Tool | StepFunction | None, values: Mapping[str, JSON]) -> str:

@@ -35,6 +35,7 @@ from ..errors import (
     VersionConflict,
 )
 from ..storage import FINISHED, Event, PauseRecord, RunRecord, ShownMessage, Snapshot, Storage
+from ..storage.base import encoded_as, utf8_size
 from ..storage.keys import PAUSE_ID, keys_of
 from ..tools.python import Tool
 from .arguments import shown
@@ -46,7 +47,7 @@ from .progress import Progress, Report
 from .replay import Replay
 from .reply import Reply
 from .saga import Rollback
-from .sizes import bounded, call_named, oversize, refuse
+from .sizes import bounded, call_named, measure, refuse
 from .state import RunState, Saga
 from .words import words
 
@@ -144,13 +145,20 @@ class Mover:
         settings = self._runtime.agents[run.agent].settings
         if begin:
             _refuse_large_turn(run, settings.max_value_bytes)
-        if claim is not None:
-            self.refuse_large_answer(run, *claim)
+        answer_bytes = 0 if claim is None else self.refuse_large_answer(run, *claim)
         seconds = settings.lease_seconds
         now = clock()
         held = run.replace(status="running", lease_owner=self._worker, lease_until=now + seconds, updated_at=now)
         return Lease(
-            self._store, held, seconds=seconds, clock=clock, begin=begin, claim=claim, version=version, owner=owner
+            self._store,
+            held,
+            seconds=seconds,
+            clock=clock,
+            begin=begin,
+            claim=claim,
+            claim_bytes=answer_bytes,
+            version=version,
+            owner=owner,
         )
 
     def advance(
@@ -212,12 +220,13 @@ class Mover:
         except (VersionConflict, RunBusy):
             return None
 
-    def refuse_large_answer(self, run: RunRecord, pause: str, answer: dict[str, object]) -> None:
-        """An answer a store could not keep, refused (413) naming the call it answers: the pause stays open."""
+    def refuse_large_answer(self, run: RunRecord, pause: str, answer: dict[str, object]) -> int:
+        """An answer a store could not keep, refused (413) naming the call it answers: the pause stays open.  The
+        answer's bytes as the stores keep it, where it is kept."""
         limit = self._runtime.agents[run.agent].settings.max_value_bytes
-        over = oversize("the answer", answer, limit)
-        if over is None:
-            return
+        over = measure("the answer", answer, limit)
+        if isinstance(over, str):
+            return utf8_size(over)
         stored = self._store.get_pause(pause)
         named = call_named(str(stored.payload.get("tool") or "the turn"), str(stored.step)) if stored else pause
         sentence = replace(over, what=f"the answer to {named}").sentence
@@ -329,11 +338,31 @@ def _stopped_by_size(ledger: Ledger, report: Report) -> None:
     report.ending = "failed"
 
 
+ARGUMENT_FRAME = 25
+"""Bytes a call's arguments as shown (``{"name":N,"value":V,"origin":O}``) take beyond what the same argument takes in
+a run's state (``N:[V,O]``), its comma included."""
+
+
 def _refuse_large_turn(run: RunRecord, limit: int) -> None:
-    """A turn a store could not keep, refused (413) before anything is stored: a call's arguments by its name."""
-    for position, planned in enumerate(RunState.of(run).plan, start=1):
+    """A turn a store could not keep, refused (413) before anything is stored: a call's arguments by its name.
+
+    The turn's state is measured first, and its encoding kept as the run's.  Every call's arguments are read from
+    the state, so where it is keepable and its bytes, with ``ARGUMENT_FRAME`` more for each argument and two for the
+    brackets, are within the limit, so is each call's, nested less deep: they are measured one by one only where it
+    is not, to name the call that is over.
+    """
+    plan = RunState.of(run).plan
+    what = "this turn, with what the application gave it,"
+    state = measure(what, run.state, limit)
+    if isinstance(state, str):
+        encoded_as(run, "state", state)
+        framed = sum(len(planned.arguments) for planned in plan) * ARGUMENT_FRAME + 2
+        if utf8_size(state) + framed <= limit:
+            return
+    for position, planned in enumerate(plan, start=1):
         refuse(f"the arguments of {call_named(planned.tool, str(position))}", shown(planned.arguments), limit)
-    refuse("this turn, with what the application gave it,", run.state, limit)
+    if not isinstance(state, str):
+        refuse(what, run.state, limit)
 
 
 def _every_tool(agents: Mapping[str, Agent], agent: Agent) -> dict[str, Tool]:

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import ValueTooLarge
 from ..storage import Event, text
-from ..storage.base import utf8_size
+from ..storage.base import ENCODER, utf8_size
 from ..vocabulary import JSON
 
 SETTING = "settings.max_value_bytes in agent.yaml"
@@ -50,7 +50,10 @@ def json_size(value: object) -> int:
 def _measured(value: object) -> tuple[str, int]:
     """``value`` as the stores keep it, and its bytes; Unkeepable where they could not keep it."""
     try:
-        encoded = text(value)
+        try:
+            encoded = text(value)
+        except RecursionError:
+            encoded = ENCODER.encode(value)  # which says where it is a value that contains itself
         return encoded, utf8_size(encoded)
     except RecursionError:
         raise Unkeepable(DEEP) from None
@@ -110,7 +113,14 @@ class Oversize:
 
 
 def oversize(what: str, value: object, limit: int) -> Oversize | None:
-    """``value`` measured, if a store may not keep it (over ``limit``, or not JSON it can write); else None.
+    """``value`` measured, if a store may not keep it (over ``limit``, or not JSON it can write); else None."""
+    measured = measure(what, value, limit)
+    return measured if isinstance(measured, Oversize) else None
+
+
+def measure(what: str, value: object, limit: int) -> Oversize | str:
+    """``value`` as the stores keep it (``storage.text``), where a store may keep it; else why not (``Oversize``).
+    The encoding is the one a store then writes (``storage.encoded_as``), so a value kept is encoded once.
 
     The depth is walked only where the encoding could be that deep: a value nests no deeper than its encoding
     opens brackets, which C counts at once, while the walk is Python's.
@@ -121,7 +131,7 @@ def oversize(what: str, value: object, limit: int) -> Oversize | None:
         return Oversize(what, 0, limit, DEEP if deeper_than(value) else exc.flaw)
     if encoded.count("[") + encoded.count("{") > MAX_DEPTH and deeper_than(value):
         return Oversize(what, 0, limit, DEEP)
-    return Oversize(what, size, limit) if size > limit else None
+    return Oversize(what, size, limit) if size > limit else encoded
 
 
 def refuse(what: str, value: object, limit: int) -> None:

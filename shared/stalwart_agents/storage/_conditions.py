@@ -117,9 +117,11 @@ class RunAt:
 
 @dataclass(frozen=True)
 class PauseNew:
-    """``pauses``: no pause has the id."""
+    """``pauses``: no pause has the id.  ``record`` is the pause ``pause`` is the row of: a backend that keeps a row
+    in a form of its own (``_packed``) makes it from the record's values, rather than decode the row's JSON."""
 
     pause: Row
+    record: PauseRecord
 
     def refused(self, current: PauseRecord | None) -> PauseExists:
         return PauseExists(f"pause {self.pause['id']} already exists", current)
@@ -127,9 +129,10 @@ class PauseNew:
 
 @dataclass(frozen=True)
 class EntryNew:
-    """``starts``: the run has no journal entry with the key."""
+    """``starts``: the run has no journal entry with the key; ``record`` is the entry, as for ``PauseNew``."""
 
     entry: Row
+    record: JournalEntry
 
     def refused(self, current: JournalEntry | None) -> JournalExists:
         return JournalExists(f"run {self.entry['run']} already has a journal entry {self.entry['key']!r}", current)
@@ -137,11 +140,13 @@ class EntryNew:
 
 @dataclass(frozen=True)
 class EntryAt:
-    """``updates``: the stored entry is in ``status`` (and at ``attempt``, where given); ``entry`` replaces it."""
+    """``updates``: the stored entry is in ``status`` (and at ``attempt``, where given); ``entry`` replaces it.
+    ``record`` is the entry, as for ``PauseNew``."""
 
     entry: Row
     status: str
     attempt: int | None
+    record: JournalEntry
 
     def holds_for(self, stored: Mapping[str, Any] | None) -> bool:
         return stored is not None and stored["status"] == self.status and self.attempt in (None, stored["attempt"])
@@ -174,10 +179,10 @@ def checks(changes: Changes, rows: records.Rows) -> Iterator[Check]:
         yield PauseOpen(changes.claim[0], rows.claim)
     if rows.run is not None:
         yield RunAt(rows.run, rows.version)
-    yield from map(PauseNew, rows.pauses)
-    yield from map(EntryNew, rows.starts)
-    for row, (_, status, attempt) in zip(rows.updates, changes.updates, strict=True):
-        yield EntryAt(row, status, attempt)
+    yield from map(PauseNew, rows.pauses, changes.pauses)
+    yield from map(EntryNew, rows.starts, changes.starts)
+    for row, (entry, status, attempt) in zip(rows.updates, changes.updates, strict=True):
+        yield EntryAt(row, status, attempt, entry)
 
 
 def written_on(changes: Changes, saved_on: str | None) -> list[str]:
@@ -269,10 +274,8 @@ class Transactional(ABC, Generic[Tx]):
                 pending.append((check, self._insert_run(tx, check)))
             case PauseOpen():
                 pending.append((check, self._answer_pause(tx, check)))
-            case PauseNew():
-                pending.append((check, self._insert(tx, PauseRecord, check.pause)))
-            case EntryNew():
-                pending.append((check, self._insert(tx, JournalEntry, check.entry)))
+            case PauseNew() | EntryNew():
+                pending.append((check, self._insert(tx, check)))
             case EntryAt():
                 pending.append((check, self._update_entry(tx, check)))
         return None
@@ -328,7 +331,7 @@ class Transactional(ABC, Generic[Tx]):
         thread, and notes ``at`` as the thread's last activity in the same write."""
 
     @abstractmethod
-    def _insert(self, tx: Tx, kind: type[PauseRecord | JournalEntry], row: Row) -> Taken:
+    def _insert(self, tx: Tx, check: PauseNew | EntryNew) -> Taken:
         """Insert a pause, or a journal entry (after its run's others); False if its key is taken."""
 
     @abstractmethod

@@ -25,7 +25,7 @@ from typing import Any
 
 from . import _records as records
 from ._records import Row
-from .base import JournalEntry, PauseRecord, pause_tool, text
+from .base import JournalEntry, PauseRecord, parsed, pause_tool, text
 
 PACKED = 1
 """``packed`` of a pause or journal entry kept packed; NULL for one kept as the shared form has it."""
@@ -60,15 +60,15 @@ def _string(encoded: str) -> str:
 
 def event_body(row: Mapping[str, Any]) -> dict[str, Any]:
     """The body an event's row keeps, as it was written."""
-    body: dict[str, Any] = json.loads(row["body"])
+    body: dict[str, Any] = parsed(row["body"])
     if row["type"] is None:
         return body
     return {"type": row["type"], "run": row["run"], **body, "at": _iso_of_milliseconds(row["at_ms"])}
 
 
-def pause(row: Row) -> Row:
-    """The pause's row as SQL keeps it: with its tool (``pause_tool``), packed where it can be."""
-    payload = records.load(row["payload"])
+def pause(row: Row, payload: dict[str, Any]) -> Row:
+    """The pause's row as SQL keeps it: with its tool (``pause_tool``), packed where it can be.  ``payload`` is the
+    value ``row`` holds as JSON: the packed form is made from it, and read back as the JSON would be."""
     tool, members = pause_tool(payload), list(payload)
     stored = row | {"tool": tool, "packed": None}
     if tool is None or members[0] != "tool" or members[-1] != "created_at":
@@ -89,26 +89,26 @@ def pause_record(row: Mapping[str, Any]) -> PauseRecord:
     """The pause a SQL row keeps, in either form."""
     if row["packed"] is None:
         return records.from_row(PauseRecord, row)
-    rest = json.loads(row["payload"])
+    rest = parsed(row["payload"])
     if "arguments" in rest:
         rest["arguments"] = _arguments(rest["arguments"])
     payload = {"tool": row["tool"], **rest, "created_at": _iso_of_seconds(row["created_at"])}
     return records.from_row(PauseRecord, row, loaded={"payload": payload})
 
 
-def entry(row: Row) -> Row:
-    """The journal entry's row as SQL keeps it, packed where it can be."""
-    arguments = _packed_arguments(records.load(row["arguments"]))
-    if arguments is None or row["idempotency_key"] != _idempotency_key(row):
+def entry(row: Row, arguments: Any) -> Row:
+    """The journal entry's row as SQL keeps it, packed where it can be; ``arguments`` as for ``pause``."""
+    packed = _packed_arguments(arguments)
+    if packed is None or row["idempotency_key"] != _idempotency_key(row):
         return row | {"packed": None}
-    return row | {"arguments": text(arguments), "idempotency_key": "", "packed": PACKED}
+    return row | {"arguments": text(packed), "idempotency_key": "", "packed": PACKED}
 
 
 def entry_record(row: Mapping[str, Any]) -> JournalEntry:
     """The journal entry a SQL row keeps, in either form."""
     if row["packed"] is None:
         return records.from_row(JournalEntry, row)
-    arguments = _arguments(json.loads(row["arguments"]))
+    arguments = _arguments(parsed(row["arguments"]))
     unpacked = {**row, "idempotency_key": _idempotency_key(row)}
     return records.from_row(JournalEntry, unpacked, loaded={"arguments": arguments})
 

@@ -8,7 +8,6 @@ reference into the store.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -25,6 +24,7 @@ from .base import (
     PauseRecord,
     RunRecord,
     ShownMessage,
+    parsed,
     text,
     utf8_size,
 )
@@ -58,7 +58,7 @@ def dump(value: Any) -> str | None:
 
 
 def load(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+    return None if text is None else parsed(text)
 
 
 def to_row(record: RunRecord | PauseRecord | JournalEntry) -> Row:
@@ -66,26 +66,36 @@ def to_row(record: RunRecord | PauseRecord | JournalEntry) -> Row:
 
     A record is encoded once (``base.ENCODED``), whether the engine measured it first or a store writes it first.
     """
+    return dict(_encoded(record))
+
+
+def _encoded(record: RunRecord | PauseRecord | JournalEntry) -> Row:
+    """The record's own row (``base.ENCODED``), made whole where it is not yet: never to be changed."""
     kind = type(record)
     if record.status not in STATUSES[kind]:
         raise ValueError(f"a {kind.__name__} status is one of {', '.join(STATUSES[kind])}, not {record.status!r}")
     row: Row | None = record.__dict__.get(ENCODED)
-    if row is None:
-        row = record.__dict__[ENCODED] = _row(record)
-    return dict(row)
+    if row is None or len(row) < len(COLUMNS[kind]):
+        row = record.__dict__[ENCODED] = _row(record, row or {})
+    return row
 
 
-def _row(record: RunRecord | PauseRecord | JournalEntry) -> Row:
+def _row(record: RunRecord | PauseRecord | JournalEntry, made: Row) -> Row:
+    """The record's row, taking each column ``made`` holds from it and encoding the rest."""
     kind = type(record)
     json_fields = JSON_FIELDS[kind]
     fields = record.__dict__
-    return {name: dump(fields[name]) if name in json_fields else fields[name] for name in columns(kind)}
+    return {
+        name: made[name] if name in made else dump(fields[name]) if name in json_fields else fields[name]
+        for name in columns(kind)
+    }
 
 
 def stored_bytes(record: RunRecord | PauseRecord | JournalEntry | ShownMessage) -> int:
     """About what a store writes of ``record``: its text as encoded (JSON fields included), 8 bytes a number."""
-    values = vars(record).values() if isinstance(record, ShownMessage) else to_row(record).values()
-    return sum(utf8_size(value) if isinstance(value, str) else 8 for value in values)
+    values = vars(record).values() if isinstance(record, ShownMessage) else _encoded(record).values()
+    texts = [value for value in values if isinstance(value, str)]
+    return utf8_size("".join(texts)) + 8 * (len(values) - len(texts))
 
 
 def from_row(kind: type[Record], row: Mapping[str, Any], loaded: Mapping[str, Any] | None = None) -> Record:

@@ -23,8 +23,7 @@ from ..errors import StorageUnavailable
 from . import _packed as packed
 from . import _records as records
 from . import sql_schema
-from ._conditions import EntryAt, Locked, PauseOpen, RunAt, RunNew, Taken, Transactional
-from ._records import Row
+from ._conditions import EntryAt, EntryNew, Locked, PauseNew, PauseOpen, RunAt, RunNew, Taken, Transactional
 from .base import (
     ANYONE,
     UNANNOUNCED,
@@ -530,13 +529,14 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             self._execute(tx, FREE_THREAD, {"thread": thread, "id": check.run["id"], "at": at})
         return thread
 
-    def _insert(self, tx: Db, kind: type[PauseRecord | JournalEntry], row: Row) -> Taken:
-        stored = packed.pause(row) if kind is PauseRecord else packed.entry(row)
-        return self._changed(tx, INSERT[kind], stored)
+    def _insert(self, tx: Db, check: PauseNew | EntryNew) -> Taken:
+        if isinstance(check, PauseNew):
+            return self._changed(tx, INSERT[PauseRecord], packed.pause(check.pause, check.record.payload))
+        return self._changed(tx, INSERT[JournalEntry], packed.entry(check.entry, check.record.arguments))
 
     def _update_entry(self, tx: Db, check: EntryAt) -> Taken:
         expected = {"expected_status": check.status, "expected_attempt": check.attempt}
-        return self._changed(tx, UPDATE_ENTRY, packed.entry(check.entry) | expected)
+        return self._changed(tx, UPDATE_ENTRY, packed.entry(check.entry, check.record.arguments) | expected)
 
     def _stored(self, tx: Db, kind: type[records.Record], key: Mapping[str, Any]) -> records.Record | None:
         if any(isinstance(part, str) and self._unheld(part) for part in key.values()):

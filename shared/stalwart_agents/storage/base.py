@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from _json import encode_basestring, encode_basestring_ascii, make_encoder
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -32,9 +33,39 @@ ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=
 builds a new one for every value."""
 
 
+def one_pass(encoder: json.JSONEncoder) -> make_encoder:
+    """``encoder``'s C encoder (one without indent), made once, called as ``"".join(encode(value, 0))``.
+
+    ``encoder.encode`` makes one for every value (a microsecond each, of some twenty encodes a cycle), to look for a
+    value that contains itself as it goes.  This one leaves that to the recursion limit (RecursionError, as for a
+    value nested too deeply); ``ENCODER`` tells the two apart where a sentence must (``engine.sizes``).
+    """
+    strings = encode_basestring_ascii if encoder.ensure_ascii else encode_basestring
+    separators = (encoder.key_separator, encoder.item_separator)
+    flags = (encoder.sort_keys, encoder.skipkeys, encoder.allow_nan)
+    return make_encoder(None, encoder.default, strings, None, *separators, *flags)
+
+
+ENCODE = one_pass(ENCODER)
+
+
 def text(value: Any) -> str:
     """``value`` as compact JSON text, exactly as every store writes it."""
-    return ENCODER.encode(value)
+    return "".join(ENCODE(value, 0))
+
+
+SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def parsed(text: str) -> Any:
+    """The value JSON ``text`` holds, as ``json.loads`` reads it, with the scanner called directly: ``json.loads``
+    looks for a byte order mark and space around the value first, which the stores' text never has (text the
+    scanner does not read whole goes to ``json.loads``, which reads it or says why not)."""
+    try:
+        value, end = SCAN(text, 0)
+    except (StopIteration, TypeError):
+        return json.loads(text)
+    return value if end == len(text) else json.loads(text)
 
 
 def utf8_size(text: str) -> int:
@@ -44,7 +75,9 @@ def utf8_size(text: str) -> int:
 
 ENCODED = "_encoded"
 """Where a record or event keeps its own encoding once made: the engine measures it, the store then writes it, and
-neither encodes it again.  Records are values, never changed in place."""
+neither encodes it again.  Records are values, never changed in place.  A record's is its row as far as it is made
+(``_records.to_row``): a copy that changes a JSON field keeps the others' text, and a field the engine measured
+keeps the text it measured (``encoded_as``)."""
 
 
 Kept = TypeVar("Kept", "RunRecord", "PauseRecord", "JournalEntry")
@@ -60,11 +93,21 @@ def _replaced(record: Kept, changes: Mapping[str, Any]) -> Kept:
     copy.__dict__.update(record.__dict__)
     copy.__dict__.update(changes)
     row = record.__dict__.get(ENCODED)
-    if row is not None and changes.keys().isdisjoint(JSON_FIELDS[type(record)]):
-        copy.__dict__[ENCODED] = row | changes
-    else:
-        copy.__dict__.pop(ENCODED, None)
+    if row is not None:
+        changed = JSON_FIELDS[type(record)].intersection(changes)
+        kept = row | changes
+        for name in changed:
+            del kept[name]
+        copy.__dict__[ENCODED] = kept
     return copy
+
+
+def encoded_as(record: Kept, name: str, encoding: str) -> Kept:
+    """``record``, keeping ``encoding`` as the text of its JSON field ``name``: the text it was measured by, which
+    the store then writes rather than encoding the value again.  ``encoding`` is ``text(getattr(record, name))``."""
+    row = record.__dict__.setdefault(ENCODED, {})
+    row[name] = encoding
+    return record
 
 
 @dataclass(frozen=True)
@@ -141,8 +184,8 @@ JSON_FIELDS: dict[type, frozenset[str]] = {
     PauseRecord: frozenset({"payload", "answer", "delivery"}),
     JournalEntry: frozenset({"arguments", "result"}),
 }
-"""The fields a store keeps as JSON text: a copy that changes none of them keeps its record's encoding of them (a
-run is copied at each commit, its state only where a move ends)."""
+"""The fields a store keeps as JSON text: a copy keeps its record's encoding of those it does not change (a run is
+copied at each commit, its state only where a move ends; a journal entry finished keeps its arguments' text)."""
 
 
 @dataclass(frozen=True)

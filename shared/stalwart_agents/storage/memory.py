@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import _records as records
-from ._conditions import EntryAt, Locked, PauseOpen, RunAt, RunNew, Transactional
+from ._conditions import EntryAt, EntryNew, Locked, PauseNew, PauseOpen, RunAt, RunNew, Transactional
 from ._records import Row
 from .base import (
     ANYONE,
@@ -433,7 +433,7 @@ class MemoryStorage(Transactional[_Tables]):
 
     def _insert_run(self, tx: _Tables, check: RunNew) -> bool:
         run = check.run
-        if not self._insert(tx, RunRecord, run):
+        if not self._put(tx, RunRecord, run):
             return False
         tx.last[run["thread"]] = run["id"]
         tx.active[run["thread"]] = run["id"] if check.active else None
@@ -464,7 +464,12 @@ class MemoryStorage(Transactional[_Tables]):
                 tx.active[thread] = None
         return thread
 
-    def _insert(self, tx: _Tables, kind: type, row: Row) -> bool:
+    def _insert(self, tx: _Tables, check: PauseNew | EntryNew) -> bool:
+        if isinstance(check, PauseNew):
+            return self._put(tx, PauseRecord, check.pause)
+        return self._put(tx, JournalEntry, check.entry)
+
+    def _put(self, tx: _Tables, kind: type, row: Row) -> bool:
         table, key = tx.of(kind), records.key_of(kind, row)
         if key in table:
             return False
