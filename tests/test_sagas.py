@@ -30,6 +30,7 @@ def bank():
     tools = sys.modules[desk.agents["bank"].tools["pay"].fn.__module__]
     tools.CALLS.clear()
     tools.FAIL.clear()
+    tools.SPOIL.clear()
     desk.slept = slept
     desk.tools = tools
     yield desk
@@ -78,6 +79,19 @@ def test_an_undo_that_fails_is_retried_with_backoff_and_then_succeeds(bank):
     assert reply.rollback["status"] == "complete" and reply.status == "cancelled"
     entry = bank.storage.journal(reply.run)[-1]
     assert (entry.key, entry.status, entry.attempt) == ("1.undo", "done", 3)
+
+
+def test_an_undo_that_changes_its_arguments_is_sent_again_and_journaled_with_the_arguments_it_was_given(bank):
+    bank.tools.SPOIL.add("refund")
+    bank.tools.FAIL["refund"] = [RuntimeError("bank busy")]
+    bank.send("t", "pay 5 to ana and pay 100 to cy")
+    reply = bank.confirm("t", "cancel_all")
+
+    given = {"payee": "ana", "amount": 5, "result": {"payment": "pm-ana-5"}}
+    assert calls(bank, "refund") == [("refund", given), ("refund", given)]
+    kept = bank.storage.journal(reply.run)[-1]
+    assert (kept.key, kept.status) == ("1.undo", "done")
+    assert {a["name"]: a["value"] for a in kept.arguments} == given
 
 
 def stuck(bank):

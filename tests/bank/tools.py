@@ -1,4 +1,5 @@
-"""Tools whose failures a test arranges: FAIL[name] is a list of exceptions (or None) raised in turn.
+"""Tools whose failures a test arranges: FAIL[name] is a list of exceptions (or None) raised in turn; a tool named
+in SPOIL changes each dict it is given, in place, after it is recorded.
 
 Every call is appended to CALLS, and, when STALWART_BANK_LEDGER names a file,
 to that file as well, so a test can count what really happened in another process.
@@ -6,6 +7,7 @@ to that file as well, so a test can count what really happened in another proces
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import time
@@ -14,10 +16,15 @@ from stalwart_agents import tool
 
 CALLS: list[tuple[str, dict]] = []
 FAIL: dict[str, list[BaseException | None]] = {}
+SPOIL: set[str] = set()
 
 
 def act(name: str, **arguments: object) -> None:
-    CALLS.append((name, arguments))
+    CALLS.append((name, copy.deepcopy(arguments)))
+    if name in SPOIL:
+        for value in arguments.values():
+            if isinstance(value, dict):
+                value["spoiled"] = True
     ledger = os.environ.get("STALWART_BANK_LEDGER")
     if ledger:
         with open(ledger, "a", encoding="utf-8") as out:

@@ -16,6 +16,7 @@ the run then stops the walk, and the move ends the run (``move.py``).
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Sequence
 from typing import cast
@@ -109,7 +110,7 @@ def _traced(tool: Tool, arguments: Sequence[Argument], started: JournalEntry) ->
 
 def _invoked(tool: Tool, arguments: Sequence[Argument], started: JournalEntry) -> JournalEntry:
     """What calling the tool came to: done with its result, failed, or (a write that could not tell) unknown."""
-    given: dict[str, object] = dict(keywords(arguments))
+    given: dict[str, object] = {name: _own(value) for name, value in keywords(arguments).items()}
     if tool.keyed:
         given["idempotency_key"] = started.idempotency_key
     try:
@@ -119,6 +120,12 @@ def _invoked(tool: Tool, arguments: Sequence[Argument], started: JournalEntry) -
     except Exception as exc:
         return started.replace(status="failed", error=_described(exc))
     return started.replace(status="done", result=jsonable(result))
+
+
+def _own(value: JSON) -> JSON:
+    """An argument as the tool's own: a dict or list it changes in place leaves the call as journaled and shown, and
+    what a resend sends, as they were."""
+    return copy.deepcopy(value) if isinstance(value, (dict, list)) else value
 
 
 def _described(exc: BaseException) -> str:
