@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hmac
 import logging
-import sys
 from collections.abc import Callable, Collection, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -157,7 +156,11 @@ def session_of(request: Request) -> str:
 
 
 def no_422(app: FastAPI) -> None:
-    """FastAPI documents a 422 on every route with parameters; this service answers 400 ``bad_request`` instead."""
+    """FastAPI refuses a parameter with a 422, and documents one on every route with parameters; this service answers
+    400 ``bad_request`` instead, as a lean route's refusal is answered (``lean.py``)."""
+    from fastapi.exceptions import RequestValidationError
+
+    app.add_exception_handler(RequestValidationError, _validation_error)
     build = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -180,13 +183,6 @@ def handle_errors(app: Starlette) -> None:
         ClientDisconnect: _hung_up,
         Exception: _unexpected,
     }
-    fastapi = sys.modules.get("fastapi")
-    if fastapi is not None and isinstance(app, fastapi.FastAPI):
-        # FastAPI's refusal of a parameter, answered as a lean route's is (lean.py); a Starlette app has none, and
-        # FastAPI is not loaded for it.
-        from fastapi.exceptions import RequestValidationError
-
-        handlers[RequestValidationError] = _validation_error
     for kind, handler in handlers.items():
         app.add_exception_handler(kind, handler)
 
