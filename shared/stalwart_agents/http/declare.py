@@ -46,7 +46,7 @@ class Declare:
         lean: bool = False,
         **options: Any,
     ) -> Callable[[Endpoint], Endpoint]:
-        if name not in self.routes:
+        if not self.serves(name):
             return _undeclared
         return self._declared(name, method, path, body, lean, options)
 
