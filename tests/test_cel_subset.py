@@ -93,6 +93,8 @@ def test_the_rules_teams_write_most_are_decided_without_cel_python(expression, a
         ("args.amount > 500", {"args": {"amount": "600"}}),
         ("args.amount == 500", {"args": {"amount": 500.0}}),
         ("args.amount > 500", {"args": {"amount": 2**63}}),
+        ("args.order_id in [] && args.amount in who.groups", {"args": {"amount": 2**63, "order_id": 0}, "who": {}}),
+        ("args.flag || args.amount > 5", {"args": {"flag": True, "amount": [-(2**63) - 1]}}),
         ("who.verified > false", {"who": {"verified": True}}),
     ],
 )

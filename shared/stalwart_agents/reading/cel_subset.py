@@ -45,7 +45,7 @@ INT64 = 2**63
 
 def decide(evaluation: Evaluation | None, values: Values) -> bool | None:
     """What a ``compiled`` expression evaluates to over ``values``, where this subset decides; else None."""
-    if evaluation is None:
+    if evaluation is None or not _representable(values):
         return None
     try:
         result = evaluation(values)
@@ -192,6 +192,18 @@ def _scalar(value: Any) -> Any:
     if type(value) is float and math.isfinite(value):
         return value
     raise Undecided
+
+
+def _representable(value: Any) -> bool:
+    """Whether cel-python takes ``value`` in: it refuses a whole activation that holds an int past 64 bits, even one
+    that a condition decided by ``&&`` or ``||`` before reading it would not need."""
+    if type(value) is int:
+        return -INT64 <= value < INT64
+    if isinstance(value, Mapping):
+        return all(_representable(each) for each in value.values())
+    if isinstance(value, list | tuple):
+        return all(_representable(each) for each in value)
+    return True
 
 
 def _boolean(value: Any) -> bool:
