@@ -18,6 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from .. import telemetry
@@ -159,8 +160,9 @@ class EntryAt:
 
 
 Check = ThreadFree | RunNew | PauseOpen | RunAt | PauseNew | EntryNew | EntryAt
-Deferred = RunNew | PauseOpen | PauseNew | EntryNew | EntryAt
-"""The checks whose write says only whether it took effect: the walk goes on, and asks before the commit ends."""
+Deferred = RunNew | PauseOpen | RunAt | PauseNew | EntryNew | EntryAt
+"""The checks whose write the walk does not wait on: it goes on, and asks whether each took effect before the commit
+ends."""
 
 
 class Taken(Protocol):
@@ -168,6 +170,21 @@ class Taken(Protocol):
     pipeline), what learns it with the next result the commit reads, so the write costs no round trip of its own."""
 
     def __bool__(self) -> bool: ...
+
+
+class Saved:
+    """Whether the run ``check`` saves was at its version, and the thread it is stored under: learnt once the commit
+    asks, as a ``Taken`` learns its outcome (``stored_on`` reads what the backend's save returned)."""
+
+    def __init__(self, check: RunAt, stored_on: Callable[[], str | None]) -> None:
+        self.check, self._stored_on = check, stored_on
+
+    @cached_property
+    def thread(self) -> str | None:
+        return self._stored_on()
+
+    def __bool__(self) -> bool:
+        return self.thread is not None
 
 
 def checks(changes: Changes, rows: records.Rows) -> Iterator[Check]:
@@ -214,21 +231,24 @@ class Transactional(ABC, Generic[Tx]):
 
     def _commit(self, changes: Changes) -> Committed:
         rows = records.encoded(changes)
-        thread, at, touched = None, self.clock(), set[str]()
+        saved: Saved | None = None
+        at, touched = self.clock(), set[str]()
         pending: list[tuple[Deferred, Taken]] = []
         with self._committing() as tx:
             for check in checks(changes, rows):
-                thread = self._decide(tx, check, at, touched, pending) or thread
+                if (decided := self._decide(tx, check, at, touched, pending)) is not None:
+                    saved = decided
             self._close(tx, rows.closes)
+            # Settled before the writes a backend may not take back (memory's log), so nothing of a refused commit
+            # is appended anywhere; and before the touches, which need the saved run's thread as stored.
+            self._settle(tx, pending)
+            thread = self._stored_on(tx, saved, at, touched) if saved is not None else None
             # Every thread written on is touched before its events are appended: where the touch locks the thread's
             # row (Postgres), a thread's events are appended one commit at a time, so their ids rise as readers see
             # them.
             for written in written_on(changes, thread):
                 if written not in touched:
                     self._touch(tx, written, at)
-            # Settled before the writes a backend may not take back (memory's log), so nothing of a refused commit
-            # is appended anywhere.
-            self._settle(tx, pending)
             appended = self._append(tx, rows.events)
             self._record_decisions(tx, changes)
             self._show(tx, changes.shown)
@@ -248,10 +268,10 @@ class Transactional(ABC, Generic[Tx]):
 
     def _decide(
         self, tx: Tx, check: Check, at: float, touched: set[str], pending: list[tuple[Deferred, Taken]]
-    ) -> str | None:
-        """Make the check's write, or raise its refusal; the thread a saved run is stored under.  A thread the
-        write noted ``at`` on as its last activity is added to ``touched``.  A write that says only whether it took
-        effect is added to ``pending``, and settled before the commit ends, in the order of the checks."""
+    ) -> Saved | None:
+        """Make the check's write, or raise its refusal; a saved run's ``Saved``.  A thread the write noted ``at`` on
+        as its last activity is added to ``touched``.  A write the walk need not wait on is added to ``pending``, and
+        settled before the commit ends, in the order of the checks."""
         match check:
             case ThreadFree():
                 locked = self._lock_thread(tx, check.thread, at)
@@ -263,13 +283,9 @@ class Transactional(ABC, Generic[Tx]):
                 if locked.active_run is not None:
                     raise check.refused(locked.active_run)
             case RunAt():
-                thread = self._save_run(tx, check, at)
-                if thread is None:
-                    self._settle(tx, pending)
-                    raise check.refused(self._stored(tx, RunRecord, check.run))
-                if check.finishes:
-                    touched.add(thread)
-                return thread
+                saved = Saved(check, self._save_run(tx, check))
+                pending.append((check, saved))
+                return saved
             case RunNew():
                 pending.append((check, self._insert_run(tx, check)))
             case PauseOpen():
@@ -279,6 +295,15 @@ class Transactional(ABC, Generic[Tx]):
             case EntryAt():
                 pending.append((check, self._update_entry(tx, check)))
         return None
+
+    def _stored_on(self, tx: Tx, saved: Saved, at: float, touched: set[str]) -> str:
+        """The thread the run the commit saved is stored under, freed (and touched ``at``) where the run finished."""
+        thread = saved.thread
+        assert thread is not None, "a commit whose save was refused has raised"
+        if saved.check.finishes:
+            self._free_thread(tx, thread, saved.check.run["id"], at)
+            touched.add(thread)
+        return thread
 
     def _settle(self, tx: Tx, pending: list[tuple[Deferred, Taken]]) -> None:
         """Raise the refusal of the first pending write that did not take effect, carrying the record stored; a
@@ -290,7 +315,7 @@ class Transactional(ABC, Generic[Tx]):
 
     def _refusal(self, tx: Tx, check: Deferred) -> StalwartError:
         match check:
-            case RunNew():
+            case RunNew() | RunAt():
                 return check.refused(self._stored(tx, RunRecord, check.run))
             case PauseOpen():
                 return check.refused(self._stored(tx, PauseRecord, {"id": check.pause_id}))
@@ -326,9 +351,15 @@ class Transactional(ABC, Generic[Tx]):
         """Answer the pause if it is open; False if it is not (or does not exist)."""
 
     @abstractmethod
-    def _save_run(self, tx: Tx, check: RunAt, at: float) -> str | None:
-        """Save the run if it is at ``check.version``; its thread, else None.  A run that finishes frees its
-        thread, and notes ``at`` as the thread's last activity in the same write."""
+    def _save_run(self, tx: Tx, check: RunAt) -> Callable[[], str | None]:
+        """Save the run if it is at ``check.version``, keeping the thread it is stored under; what gives that thread
+        once the commit asks, None where the run was not at the version (a backend that sends statements together
+        learns it with the next result the commit reads)."""
+
+    @abstractmethod
+    def _free_thread(self, tx: Tx, thread: str, run: str, at: float) -> None:
+        """``run`` finished: it is no longer ``thread``'s active run (it is its last), and ``at`` is noted as the
+        thread's last activity."""
 
     @abstractmethod
     def _insert(self, tx: Tx, check: PauseNew | EntryNew) -> Taken:

@@ -520,14 +520,12 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         for pause in pauses:
             self._execute(tx, CLOSE_PAUSE, {"id": pause})
 
-    def _save_run(self, tx: Db, check: RunAt, at: float) -> str | None:
-        saved = self._execute(tx, SAVE_RUN, check.run | {"expected_version": check.version}).fetchone()
-        if saved is None:
-            return None
-        thread = str(saved["thread"])
-        if check.finishes:
-            self._execute(tx, FREE_THREAD, {"thread": thread, "id": check.run["id"], "at": at})
-        return thread
+    def _save_run(self, tx: Db, check: RunAt) -> Callable[[], str | None]:
+        saved = self._rows_later(tx, self._execute(tx, SAVE_RUN, check.run | {"expected_version": check.version}))
+        return lambda: next((str(row["thread"]) for row in saved()), None)
+
+    def _free_thread(self, tx: Db, thread: str, run: str, at: float) -> None:
+        self._execute(tx, FREE_THREAD, {"thread": thread, "id": run, "at": at})
 
     def _insert(self, tx: Db, check: PauseNew | EntryNew) -> Taken:
         if isinstance(check, PauseNew):
@@ -554,8 +552,8 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         return lambda: sorted(int(row["id"]) for row in appended())
 
     def _rows_later(self, db: Db, cursor: Cursor) -> Callable[[], list[Any]]:
-        """A statement's rows, for a caller that needs them only once the transaction has ended: read now, before
-        COMMIT, unless the backend sends statements together (``postgres.py``)."""
+        """A statement's rows, for a caller that needs them only later in the commit, or once it has ended: read now,
+        unless the backend sends statements together (``postgres.py``)."""
         rows = cursor.fetchall()
         return lambda: rows
 

@@ -452,17 +452,18 @@ class MemoryStorage(Transactional[_Tables]):
             if pause is not None and pause["status"] == "open":
                 tx.pauses[(pause_id,)] = pause | {"status": "closed", "wake_at": None}
 
-    def _save_run(self, tx: _Tables, check: RunAt, at: float) -> str | None:
+    def _save_run(self, tx: _Tables, check: RunAt) -> Callable[[], str | None]:
         stored = tx.runs.get((check.run["id"],))
         if stored is None or stored["version"] != check.version:
-            return None
+            return lambda: None
         thread: str = stored["thread"]
         tx.runs[(stored["id"],)] = check.run | {"thread": thread}
-        if check.finishes:
-            tx.touched[thread] = at
-            if tx.active.get(thread) == stored["id"]:
-                tx.active[thread] = None
-        return thread
+        return lambda: thread
+
+    def _free_thread(self, tx: _Tables, thread: str, run: str, at: float) -> None:
+        tx.touched[thread] = at
+        if tx.active.get(thread) == run:
+            tx.active[thread] = None
 
     def _insert(self, tx: _Tables, check: PauseNew | EntryNew) -> bool:
         if isinstance(check, PauseNew):

@@ -197,9 +197,13 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
         return cursor.rowcount > 0 if pipeline is None else Changed(cursor, pipeline)
 
     def _rows_later(self, db: psycopg.Connection[Any], cursor: Cursor) -> Callable[[], list[Any]]:
-        """In a pipeline, the rows are read once COMMIT's result is in, which brings theirs: no round trip of their
-        own."""
-        return cursor.fetchall if db in self._pipelines else super()._rows_later(db, cursor)
+        """In a pipeline, the rows are read once they are asked for: they come in with a later statement's result
+        (COMMIT's, or that of one the commit reads), or the pipeline is synced for them then."""
+        pipeline = self._pipelines.get(db)
+        if pipeline is None:
+            return super()._rows_later(db, cursor)
+        assert isinstance(cursor, psycopg.Cursor), "a connection's statements give its cursors"
+        return lambda: _synced(cursor, pipeline).fetchall()
 
     @contextmanager
     def _translated(self) -> Iterator[None]:
@@ -234,9 +238,15 @@ class Changed:
         self._cursor, self._pipeline = cursor, pipeline
 
     def __bool__(self) -> bool:
-        if self._cursor.pgresult is None:
-            self._pipeline.sync()
-        return self._cursor.rowcount > 0
+        return _synced(self._cursor, self._pipeline).rowcount > 0
+
+
+def _synced(cursor: psycopg.Cursor[Any], pipeline: psycopg.Pipeline) -> psycopg.Cursor[Any]:
+    """``cursor``, its result in: one that has not come in with a later one's yet is waited for with every other
+    sent, in one round trip."""
+    if cursor.pgresult is None:
+        pipeline.sync()
+    return cursor
 
 
 def _roll_back(db: psycopg.Connection[Any]) -> None:
