@@ -239,32 +239,48 @@ class Transactional(ABC, Generic[Tx]):
                 if (decided := self._decide(tx, check, at, touched, pending)) is not None:
                     saved = decided
             self._close(tx, rows.closes)
+            # Every thread written on is touched before its events are appended, and before its decision record's
+            # head is read: where the touch locks the thread's row (Postgres), a thread's events and decisions are
+            # appended one commit at a time, so their ids rise as readers see them and its record never forks.  A
+            # saved run's thread is known as stored once the commit is settled; it is the thread of the commit's
+            # events, touched here, unless the commit has none.
+            self._touch_all(tx, written_on(changes, None), at, touched)
+            heads = self._asked_heads(tx, changes)
             # Settled before the writes a backend may not take back (memory's log), so nothing of a refused commit
-            # is appended anywhere; and before the touches, which need the saved run's thread as stored.
+            # is appended anywhere.
             self._settle(tx, pending)
             thread = self._stored_on(tx, saved, at, touched) if saved is not None else None
-            # Every thread written on is touched before its events are appended: where the touch locks the thread's
-            # row (Postgres), a thread's events are appended one commit at a time, so their ids rise as readers see
-            # them.
-            for written in written_on(changes, thread):
-                if written not in touched:
-                    self._touch(tx, written, at)
+            self._touch_all(tx, [thread] if thread is not None else [], at, touched)
             appended = self._append(tx, rows.events)
-            self._record_decisions(tx, changes)
+            self._record_decisions(tx, changes, heads)
             self._show(tx, changes.shown)
         return Committed(rows.committed_run(thread), appended())
 
-    def _record_decisions(self, tx: Tx, changes: Changes) -> None:
-        """Append each event's decision to its thread's record, after the head as ``tx`` reads it: the thread is
-        touched already, so no other commit appends to it until ``tx`` ends."""
-        heads: dict[str, Head] = {}
+    def _touch_all(self, tx: Tx, threads: list[str], at: float, touched: set[str]) -> None:
+        for thread in threads:
+            if thread not in touched:
+                self._touch(tx, thread, at)
+                touched.add(thread)
+
+    def _asked_heads(self, tx: Tx, changes: Changes) -> dict[str, Callable[[], Head | None]]:
+        """Where the record of each thread a decision of the commit goes to ends, asked for once the thread is
+        touched (no other commit appends to it until ``tx`` ends), read when the decisions are appended."""
+        heads: dict[str, Callable[[], Head | None]] = {}
+        for event in changes.events:
+            if event.decision is not None and event.thread not in heads:
+                heads[event.thread] = self._head(tx, event.thread)
+        return heads
+
+    def _record_decisions(self, tx: Tx, changes: Changes, heads: Mapping[str, Callable[[], Head | None]]) -> None:
+        """Append each event's decision to its thread's record, after the head ``heads`` asked for."""
+        after: dict[str, Head] = {}
         for event in changes.events:
             if event.decision is None:
                 continue
-            head = heads.get(event.thread) or self._head(tx, event.thread) or Head()
+            head = after.get(event.thread) or heads[event.thread]() or Head()
             entry = linked(event.thread, event.decision, head)
             self._append_decision(tx, entry)
-            heads[event.thread] = head_after(entry)
+            after[event.thread] = head_after(entry)
 
     def _decide(
         self, tx: Tx, check: Check, at: float, touched: set[str], pending: list[tuple[Deferred, Taken]]
@@ -384,8 +400,9 @@ class Transactional(ABC, Generic[Tx]):
         statements together learns them with its COMMIT's result)."""
 
     @abstractmethod
-    def _head(self, tx: Tx, thread: str) -> Head | None:
-        """Where the thread's decision record ends, read inside ``tx``."""
+    def _head(self, tx: Tx, thread: str) -> Callable[[], Head | None]:
+        """What gives where the thread's decision record ends, as ``tx`` reads it (a backend that sends statements
+        together learns it with the next result the commit reads)."""
 
     @abstractmethod
     def _append_decision(self, tx: Tx, entry: dict[str, Any]) -> None:

@@ -311,14 +311,16 @@ class SqlStorage(Transactional[Db], Generic[Db]):
                 self._set_schema_version(db, len(migrations))
 
     def snapshot(self, run_id: str) -> Snapshot | None:
-        """The run, its pauses and its journal, asked for at once and then read: where the backend sends statements
-        together (Postgres's pipeline), an answer's read is one round trip."""
+        """The run, its pauses and its journal, asked for at once and read once the snapshot has ended: where the
+        backend sends statements together (Postgres's pipeline), their rows come with its COMMIT's result, and an
+        answer's read is one round trip."""
         if self._unheld(run_id):
             return None
         with self._reading_together() as db:
             asked = [self._execute(db, STORED[RunRecord], {"id": run_id})]
             asked += [self._execute(db, query, {"run": run_id}) for query in (RUN_PAUSES, JOURNAL)]
-            runs, pauses, journal = (cursor.fetchall() for cursor in asked)
+            later = [self._rows_later(db, cursor) for cursor in asked]
+        runs, pauses, journal = (rows() for rows in later)
         if not runs:
             return None
         return Snapshot(_read(RunRecord, runs)[0], _read(PauseRecord, pauses), _read(JournalEntry, journal))
@@ -370,7 +372,7 @@ class SqlStorage(Transactional[Db], Generic[Db]):
 
     def record_head(self, thread: str) -> Head | None:
         with self._reading() as db:
-            return self._head(db, thread)
+            return self._head(db, thread)()
 
     def record_heads(self, after: str = "", limit: int = 1000) -> list[tuple[str, Head]]:
         params = {"after": after, "limit": records.check_limit(limit)}
@@ -557,11 +559,11 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         rows = cursor.fetchall()
         return lambda: rows
 
-    def _head(self, tx: Db, thread: str) -> Head | None:
+    def _head(self, tx: Db, thread: str) -> Callable[[], Head | None]:
         if self._unheld(thread):
-            return None
-        row = self._execute(tx, HEAD, {"thread": thread}).fetchone()
-        return None if row is None else Head(int(row["seq"]), str(row["digest"]))
+            return lambda: None
+        rows = self._rows_later(tx, self._execute(tx, HEAD, {"thread": thread}))
+        return lambda: next((Head(int(row["seq"]), str(row["digest"])) for row in rows()), None)
 
     def _append_decision(self, tx: Db, entry: dict[str, Any]) -> None:
         row = {"thread": entry["thread"], "seq": entry["seq"], "at": decided_at(entry), "body": text(entry)}

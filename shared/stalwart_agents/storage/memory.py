@@ -495,8 +495,8 @@ class MemoryStorage(Transactional[_Tables]):
             ids.append(self._event_ids)
         return lambda: ids
 
-    def _head(self, tx: _Tables, thread: str) -> Head | None:
-        return self._heads.get(thread)
+    def _head(self, tx: _Tables, thread: str) -> Callable[[], Head | None]:
+        return lambda: self._heads.get(thread)
 
     def _append_decision(self, tx: _Tables, entry: dict[str, Any]) -> None:
         self._decisions.setdefault(entry["thread"], []).append(text(entry))
