@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -110,3 +111,50 @@ def throwaway_cluster() -> Iterator[Cluster]:
         cluster.stop()
     finally:
         cluster.remove()
+
+
+class Turns:
+    """A TCP relay between a client and the cluster that counts the client's round trips: each time the server
+    answers after the client has sent something since the server last answered.  A client that sends statements
+    together (a pipeline) and then waits for them all counts one."""
+
+    def __init__(self, target: int) -> None:
+        self._target = target
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self._listener.getsockname()[1]
+        self.count, self._client_spoke = 0, False
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def url(self, url: str) -> str:
+        """``url``, through this relay."""
+        return url.replace(f":{self._target}/", f":{self.port}/")
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self._target))
+            for end in (client, server):
+                end.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            threading.Thread(target=self._relay, args=(client, server, True), daemon=True).start()
+            threading.Thread(target=self._relay, args=(server, client, False), daemon=True).start()
+
+    def _relay(self, source: socket.socket, sink: socket.socket, from_client: bool) -> None:
+        try:
+            while data := source.recv(65536):
+                with self._lock:
+                    if from_client:
+                        self._client_spoke = True
+                    elif self._client_spoke:
+                        self.count, self._client_spoke = self.count + 1, False
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            sink.close()
+
+    def close(self) -> None:
+        self._listener.close()

@@ -10,6 +10,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -18,12 +19,14 @@ pytest.importorskip("psycopg")
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from stalwart_agents import Desk
 from stalwart_agents.errors import ConfigError, StorageUnavailable
 from stalwart_agents.storage import check_url, open_storage
 from stalwart_agents.storage.postgres import PostgresStorage, masked
 from stalwart_agents.storage.sql_schema import MIGRATIONS
 
-from ..postgres import Cluster, throwaway_cluster
+from ..conftest import SHOP
+from ..postgres import Cluster, Turns, throwaway_cluster
 from .processes import (
     assert_one_owner_each_round,
     assert_one_winner_each_round,
@@ -218,3 +221,28 @@ def test_a_touch_that_writes_nothing_still_waits_for_the_threads_row(url: str, s
     assert not appending.is_alive() and [body["n"] for _, body in store.events("thread-1")] == [1, 2]
     with psycopg.connect(url) as db:
         assert db.execute("SELECT touched_at FROM threads WHERE thread = 'thread-1'").fetchone() == (1000.0,)
+
+
+def test_a_turn_and_its_approval_wait_on_few_round_trips(url: str, ledger: Any) -> None:
+    """Where Postgres is across a network, a cycle's time is its round trips.  A turn that pauses: the thread's
+    active run read, then its commit (the thread held, the writes, COMMIT).  The approval that runs the charge: the
+    run, its pauses and its journal read in one, then two commits of two each: the claim with the charge's start
+    (its writes, the thread and its decision record's head asked for), then its outcome."""
+    port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
+    turns = Turns(port)
+    store = PostgresStorage(turns.url(url), max_connections=1)
+    store.setup()
+    desk = Desk.from_file(SHOP, storage=store)
+    counted: list[tuple[int, int]] = []
+    try:
+        for n in range(3):
+            before = turns.count
+            pause = desk.send(f"trips-{n}", "charge 40 to order 4411").waiting[0]
+            sent = turns.count
+            assert desk.confirm(f"trips-{n}", "approve", waiting=pause.id, token=pause.token).status == "done"
+            counted.append((sent - before, turns.count - sent))
+    finally:
+        store.close()
+        turns.close()
+    assert counted[1:] == [(4, 5), (4, 5)]
+    assert len(ledger("charge")) == 3
