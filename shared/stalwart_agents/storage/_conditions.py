@@ -18,7 +18,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from .. import telemetry
@@ -160,7 +159,7 @@ class EntryAt:
 
 
 Check = ThreadFree | RunNew | PauseOpen | RunAt | PauseNew | EntryNew | EntryAt
-Deferred = RunNew | PauseOpen | RunAt | PauseNew | EntryNew | EntryAt
+Deferred = Check
 """The checks whose write the walk does not wait on: it goes on, and asks whether each took effect before the commit
 ends."""
 
@@ -172,19 +171,35 @@ class Taken(Protocol):
     def __bool__(self) -> bool: ...
 
 
+class Begun:
+    """Whether the thread ``check`` begins a run on was its owner's (or nobody's, and became theirs) and had no active
+    run: learnt once the commit asks, from what the backend's hold on the thread (``locked``) and, where the thread
+    had no owner, its write of one (``owned``) returned."""
+
+    def __init__(self, check: ThreadFree, locked: Callable[[], Locked], owned: Callable[[], str] | None) -> None:
+        self.check, self._locked, self._owned = check, locked, owned
+
+    def refusal(self) -> StalwartError | None:
+        locked = self._locked()
+        if self._owned is not None:
+            stored = locked.owner if locked.owner is not None else self._owned()
+            if not self.check.owned_by(stored):
+                return self.check.not_theirs()
+        return None if locked.active_run is None else self.check.refused(locked.active_run)
+
+    def __bool__(self) -> bool:
+        return self.refusal() is None
+
+
 class Saved:
     """Whether the run ``check`` saves was at its version, and the thread it is stored under: learnt once the commit
     asks, as a ``Taken`` learns its outcome (``stored_on`` reads what the backend's save returned)."""
 
     def __init__(self, check: RunAt, stored_on: Callable[[], str | None]) -> None:
-        self.check, self._stored_on = check, stored_on
-
-    @cached_property
-    def thread(self) -> str | None:
-        return self._stored_on()
+        self.check, self.thread = check, stored_on
 
     def __bool__(self) -> bool:
-        return self.thread is not None
+        return self.thread() is not None
 
 
 def checks(changes: Changes, rows: records.Rows) -> Iterator[Check]:
@@ -292,12 +307,9 @@ class Transactional(ABC, Generic[Tx]):
             case ThreadFree():
                 locked = self._lock_thread(tx, check.thread, at)
                 touched.add(check.thread)
-                if check.owner is not None:
-                    stored = locked.owner if locked.owner is not None else self._own(tx, check.thread, check.owner)
-                    if not check.owned_by(stored):
-                        raise check.not_theirs()
-                if locked.active_run is not None:
-                    raise check.refused(locked.active_run)
+                # Written before the owner is read: it takes effect only where the thread has none.
+                owned = None if check.owner is None else self._own(tx, check.thread, check.owner)
+                pending.append((check, Begun(check, locked, owned)))
             case RunAt():
                 saved = Saved(check, self._save_run(tx, check))
                 pending.append((check, saved))
@@ -314,7 +326,7 @@ class Transactional(ABC, Generic[Tx]):
 
     def _stored_on(self, tx: Tx, saved: Saved, at: float, touched: set[str]) -> str:
         """The thread the run the commit saved is stored under, freed (and touched ``at``) where the run finished."""
-        thread = saved.thread
+        thread = saved.thread()
         assert thread is not None, "a commit whose save was refused has raised"
         if saved.check.finishes:
             self._free_thread(tx, thread, saved.check.run["id"], at)
@@ -326,11 +338,15 @@ class Transactional(ABC, Generic[Tx]):
         refused commit writes nothing, so what was sent after it is rolled back with it."""
         for check, taken in pending:
             if not taken:
-                raise self._refusal(tx, check)
+                raise self._refusal(tx, check, taken)
         pending.clear()
 
-    def _refusal(self, tx: Tx, check: Deferred) -> StalwartError:
+    def _refusal(self, tx: Tx, check: Deferred, taken: Taken) -> StalwartError:
         match check:
+            case ThreadFree():
+                refusal = taken.refusal() if isinstance(taken, Begun) else None
+                assert refusal is not None, "a begin's refusal is its own"
+                return refusal
             case RunNew() | RunAt():
                 return check.refused(self._stored(tx, RunRecord, check.run))
             case PauseOpen():
@@ -350,13 +366,15 @@ class Transactional(ABC, Generic[Tx]):
         return self._transaction()
 
     @abstractmethod
-    def _lock_thread(self, tx: Tx, thread: str, at: float) -> Locked:
-        """The thread's active run and owner, noting ``at`` as its last activity (giving it a row of its own if it
-        has none); no other begin on the thread passes until ``tx`` ends."""
+    def _lock_thread(self, tx: Tx, thread: str, at: float) -> Callable[[], Locked]:
+        """What gives the thread's active run and owner as they were when it was held, noting ``at`` as its last
+        activity (giving it a row of its own if it has none); no other begin on the thread passes until ``tx``
+        ends."""
 
     @abstractmethod
-    def _own(self, tx: Tx, thread: str, owner: str) -> str:
-        """The owner of a thread found without one: ``owner``, unless another commit gave it one first."""
+    def _own(self, tx: Tx, thread: str, owner: str) -> Callable[[], str]:
+        """Give the thread ``owner`` where it has none; what gives its owner then: ``owner``, unless another commit
+        gave it one first."""
 
     @abstractmethod
     def _insert_run(self, tx: Tx, check: RunNew) -> Taken:

@@ -391,7 +391,7 @@ class SqlStorage(Transactional[Db], Generic[Db]):
     def own(self, thread: str, owner: str) -> str:
         with self._transaction() as db:
             self._touch(db, thread, self.clock())
-            return self._first_wins_in(db, OWNERS, thread, owner)
+            return self._first_wins_in(db, OWNERS, thread, owner)()
 
     def shown_message(self, message_id: str) -> ShownMessage | None:
         if self._unheld(message_id):
@@ -499,11 +499,11 @@ class SqlStorage(Transactional[Db], Generic[Db]):
             if done < PRUNE_BATCH:
                 return total
 
-    def _lock_thread(self, tx: Db, thread: str, at: float) -> Locked:
-        row = self._execute(tx, LOCK_THREAD, {"thread": thread, "at": at}).fetchone()
-        return Locked(row["active_run"], row["owner"])
+    def _lock_thread(self, tx: Db, thread: str, at: float) -> Callable[[], Locked]:
+        rows = self._rows_later(tx, self._execute(tx, LOCK_THREAD, {"thread": thread, "at": at}))
+        return lambda: next(Locked(row["active_run"], row["owner"]) for row in rows())
 
-    def _own(self, tx: Db, thread: str, owner: str) -> str:
+    def _own(self, tx: Db, thread: str, owner: str) -> Callable[[], str]:
         return self._first_wins_in(tx, OWNERS, thread, owner)
 
     def _insert_run(self, tx: Db, check: RunNew) -> Taken:
@@ -579,12 +579,13 @@ class SqlStorage(Transactional[Db], Generic[Db]):
 
     def _first_wins(self, table: FirstWins, key: str, value: str) -> str:
         with self._transaction() as db:
-            return self._first_wins_in(db, table, key, value)
+            return self._first_wins_in(db, table, key, value)()
 
-    def _first_wins_in(self, tx: Db, table: FirstWins, key: str, value: str) -> str:
-        if self._changed(tx, table.insert, {"key": key, "value": value}):
-            return value
-        return str(self._execute(tx, table.select, {"key": key}).fetchone()["value"])
+    def _first_wins_in(self, tx: Db, table: FirstWins, key: str, value: str) -> Callable[[], str]:
+        """Write ``value`` under ``key`` unless a value is there; what gives the value kept, once asked: ``value``
+        where it was written, else the one there (read then, where statements are sent together)."""
+        inserted = self._changed(tx, table.insert, {"key": key, "value": value})
+        return lambda: value if inserted else str(self._execute(tx, table.select, {"key": key}).fetchone()["value"])
 
     def _first(
         self, db: Db, kind: type[records.Record], query: str, params: Mapping[str, Any]

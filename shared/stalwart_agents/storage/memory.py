@@ -291,7 +291,7 @@ class MemoryStorage(Transactional[_Tables]):
     def own(self, thread: str, owner: str) -> str:
         with self._transaction() as tx:
             tx.touched[thread] = self.clock()
-            return self._own(tx, thread, owner)
+            return self._own(tx, thread, owner)()
 
     def shown_message(self, message_id: str) -> ShownMessage | None:
         with self._lock:
@@ -421,15 +421,16 @@ class MemoryStorage(Transactional[_Tables]):
         with self._lock, self._tables.transaction(self._indexes) as tables:
             yield tables
 
-    def _lock_thread(self, tx: _Tables, thread: str, at: float) -> Locked:
+    def _lock_thread(self, tx: _Tables, thread: str, at: float) -> Callable[[], Locked]:
         tx.touched[thread] = at
-        return Locked(tx.active.get(thread), tx.owners.get(thread))
+        locked = Locked(tx.active.get(thread), tx.owners.get(thread))
+        return lambda: locked
 
-    def _own(self, tx: _Tables, thread: str, owner: str) -> str:
+    def _own(self, tx: _Tables, thread: str, owner: str) -> Callable[[], str]:
         if thread not in tx.owners:
             tx.owners[thread] = owner
         stored: str = tx.owners[thread]
-        return stored
+        return lambda: stored
 
     def _insert_run(self, tx: _Tables, check: RunNew) -> bool:
         run = check.run

@@ -197,13 +197,20 @@ class PostgresStorage(SqlStorage[psycopg.Connection[Any]]):
         return cursor.rowcount > 0 if pipeline is None else Changed(cursor, pipeline)
 
     def _rows_later(self, db: psycopg.Connection[Any], cursor: Cursor) -> Callable[[], list[Any]]:
-        """In a pipeline, the rows are read once they are asked for: they come in with a later statement's result
-        (COMMIT's, or that of one the commit reads), or the pipeline is synced for them then."""
+        """In a pipeline, the rows are read the first time they are asked for: they come in with a later statement's
+        result (COMMIT's, or that of one the commit reads), or the pipeline is synced for them then."""
         pipeline = self._pipelines.get(db)
         if pipeline is None:
             return super()._rows_later(db, cursor)
         assert isinstance(cursor, psycopg.Cursor), "a connection's statements give its cursors"
-        return lambda: _synced(cursor, pipeline).fetchall()
+        read: list[list[Any]] = []
+
+        def rows() -> list[Any]:
+            if not read:
+                read.append(_synced(cursor, pipeline).fetchall())
+            return read[0]
+
+        return rows
 
     @contextmanager
     def _translated(self) -> Iterator[None]:
