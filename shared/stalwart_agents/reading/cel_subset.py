@@ -41,6 +41,8 @@ COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
 ORDERED = (int, float, str)
 """The types CEL orders that this subset orders too (CEL orders booleans as well; those are left to it)."""
 INT64 = 2**63
+LEAVES = frozenset({str, bool, float, type(None)})
+"""The values an activation holds most, which cel-python always takes in: told apart by type alone."""
 
 
 def decide(evaluation: Evaluation | None, values: Values) -> bool | None:
@@ -197,12 +199,15 @@ def _scalar(value: Any) -> Any:
 def _representable(value: Any) -> bool:
     """Whether cel-python takes ``value`` in: it refuses a whole activation that holds an int past 64 bits, even one
     that a condition decided by ``&&`` or ``||`` before reading it would not need."""
-    if type(value) is int:
-        return -INT64 <= value < INT64
+    kind = type(value)
+    if kind is int:
+        return bool(-INT64 <= value < INT64)
+    if kind in LEAVES:
+        return True
     if isinstance(value, Mapping):
-        return all(_representable(each) for each in value.values())
+        return all(map(_representable, value.values()))
     if isinstance(value, list | tuple):
-        return all(_representable(each) for each in value)
+        return all(map(_representable, value))
     return True
 
 

@@ -257,15 +257,16 @@ class Transactional(ABC, Generic[Tx]):
             # Every thread written on is touched before its events are appended, and before its decision record's
             # head is read: where the touch locks the thread's row (Postgres), a thread's events and decisions are
             # appended one commit at a time, so their ids rise as readers see them and its record never forks.  A
-            # saved run's thread is known as stored once the commit is settled; it is the thread of the commit's
-            # events, touched here, unless the commit has none.
-            self._touch_all(tx, written_on(changes, None), at, touched)
+            # commit that appends decisions touches its threads before it is settled, so the heads are asked for
+            # with its writes; any other once a saved run's thread is known as stored (and freed, where it finished).
+            if any(event.decision is not None for event in changes.events):
+                self._touch_all(tx, written_on(changes, None), at, touched)
             heads = self._asked_heads(tx, changes)
             # Settled before the writes a backend may not take back (memory's log), so nothing of a refused commit
             # is appended anywhere.
             self._settle(tx, pending)
             thread = self._stored_on(tx, saved, at, touched) if saved is not None else None
-            self._touch_all(tx, [thread] if thread is not None else [], at, touched)
+            self._touch_all(tx, written_on(changes, thread), at, touched)
             appended = self._append(tx, rows.events)
             self._record_decisions(tx, changes, heads)
             self._show(tx, changes.shown)
