@@ -47,7 +47,7 @@ LEAVES = frozenset({str, bool, float, type(None)})
 
 def decide(evaluation: Evaluation | None, values: Values) -> bool | None:
     """What a ``compiled`` expression evaluates to over ``values``, where this subset decides; else None."""
-    if evaluation is None or not _representable(values):
+    if evaluation is None:
         return None
     try:
         result = evaluation(values)
@@ -105,11 +105,30 @@ def _operation(kind: str, children: list[Any]) -> Evaluation:
 
 
 def _either(left: Evaluation, right: Evaluation) -> Evaluation:
-    return lambda values: _boolean(left(values)) or _boolean(right(values))
+    def evaluation(values: Values) -> bool:
+        if _boolean(left(values)):
+            return _unread(values, True)
+        return _boolean(right(values))
+
+    return evaluation
 
 
 def _both(left: Evaluation, right: Evaluation) -> Evaluation:
-    return lambda values: _boolean(left(values)) and _boolean(right(values))
+    def evaluation(values: Values) -> bool:
+        if not _boolean(left(values)):
+            return _unread(values, False)
+        return _boolean(right(values))
+
+    return evaluation
+
+
+def _unread(values: Values, result: bool) -> bool:
+    """``result``, decided without reading the other side: where cel-python takes ``values`` in at all.  It refuses
+    a whole activation that holds an int past 64 bits, read or not; what a condition reads is refused by
+    ``_scalar`` already."""
+    if not _representable(values):
+        raise Undecided
+    return result
 
 
 def _not(operand: Evaluation) -> Evaluation:
@@ -197,8 +216,7 @@ def _scalar(value: Any) -> Any:
 
 
 def _representable(value: Any) -> bool:
-    """Whether cel-python takes ``value`` in: it refuses a whole activation that holds an int past 64 bits, even one
-    that a condition decided by ``&&`` or ``||`` before reading it would not need."""
+    """Whether ``value`` holds no int past 64 bits, however deep."""
     kind = type(value)
     if kind is int:
         return bool(-INT64 <= value < INT64)

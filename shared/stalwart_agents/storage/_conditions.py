@@ -259,9 +259,10 @@ class Transactional(ABC, Generic[Tx]):
             # appended one commit at a time, so their ids rise as readers see them and its record never forks.  A
             # commit that appends decisions touches its threads before it is settled, so the heads are asked for
             # with its writes; any other once a saved run's thread is known as stored (and freed, where it finished).
-            if any(event.decision is not None for event in changes.events):
+            recorded_on = [event.thread for event in changes.events if event.decision is not None]
+            if recorded_on:
                 self._touch_all(tx, written_on(changes, None), at, touched)
-            heads = self._asked_heads(tx, changes)
+            heads = {thread: self._head(tx, thread) for thread in dict.fromkeys(recorded_on)}
             # Settled before the writes a backend may not take back (memory's log), so nothing of a refused commit
             # is appended anywhere.
             self._settle(tx, pending)
@@ -278,17 +279,9 @@ class Transactional(ABC, Generic[Tx]):
                 self._touch(tx, thread, at)
                 touched.add(thread)
 
-    def _asked_heads(self, tx: Tx, changes: Changes) -> dict[str, Callable[[], Head | None]]:
-        """Where the record of each thread a decision of the commit goes to ends, asked for once the thread is
-        touched (no other commit appends to it until ``tx`` ends), read when the decisions are appended."""
-        heads: dict[str, Callable[[], Head | None]] = {}
-        for event in changes.events:
-            if event.decision is not None and event.thread not in heads:
-                heads[event.thread] = self._head(tx, event.thread)
-        return heads
-
     def _record_decisions(self, tx: Tx, changes: Changes, heads: Mapping[str, Callable[[], Head | None]]) -> None:
-        """Append each event's decision to its thread's record, after the head ``heads`` asked for."""
+        """Append each event's decision to its thread's record, after the head ``heads`` asked for: each asked for
+        once its thread was touched (no other commit appends to it until ``tx`` ends), with the commit's writes."""
         after: dict[str, Head] = {}
         for event in changes.events:
             if event.decision is None:

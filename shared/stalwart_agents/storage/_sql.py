@@ -501,7 +501,7 @@ class SqlStorage(Transactional[Db], Generic[Db]):
 
     def _lock_thread(self, tx: Db, thread: str, at: float) -> Callable[[], Locked]:
         rows = self._rows_later(tx, self._execute(tx, LOCK_THREAD, {"thread": thread, "at": at}))
-        return lambda: next(Locked(row["active_run"], row["owner"]) for row in rows())
+        return lambda: Locked((row := rows()[0])["active_run"], row["owner"])
 
     def _own(self, tx: Db, thread: str, owner: str) -> Callable[[], str]:
         return self._first_wins_in(tx, OWNERS, thread, owner)
@@ -524,7 +524,7 @@ class SqlStorage(Transactional[Db], Generic[Db]):
 
     def _save_run(self, tx: Db, check: RunAt) -> Callable[[], str | None]:
         saved = self._rows_later(tx, self._execute(tx, SAVE_RUN, check.run | {"expected_version": check.version}))
-        return lambda: next((str(row["thread"]) for row in saved()), None)
+        return lambda: str(found[0]["thread"]) if (found := saved()) else None
 
     def _free_thread(self, tx: Db, thread: str, run: str, at: float) -> None:
         self._execute(tx, FREE_THREAD, {"thread": thread, "id": run, "at": at})
@@ -563,7 +563,7 @@ class SqlStorage(Transactional[Db], Generic[Db]):
         if self._unheld(thread):
             return lambda: None
         rows = self._rows_later(tx, self._execute(tx, HEAD, {"thread": thread}))
-        return lambda: next((Head(int(row["seq"]), str(row["digest"])) for row in rows()), None)
+        return lambda: Head(int(found[0]["seq"]), str(found[0]["digest"])) if (found := rows()) else None
 
     def _append_decision(self, tx: Db, entry: dict[str, Any]) -> None:
         row = {"thread": entry["thread"], "seq": entry["seq"], "at": decided_at(entry), "body": text(entry)}
