@@ -4,11 +4,12 @@
 them; each says what is raised, carrying the stored record, when it does not
 hold.  A backend that writes step by step inside a transaction (SQL, memory)
 inherits ``Transactional``, which walks the checks, asks the backend for one
-conditional primitive each, and raises the first refused.  A write that says
-only whether it took effect is asked about once the walk has sent the rest, so
-a backend that sends statements together (Postgres's pipeline) learns every
-outcome in one round trip.  DynamoDB decides them all in one request, and
-raises the first refused in the same order.
+conditional primitive each, and raises the first refused.  Every check's write
+is asked about once the walk has sent the rest (a begin's hold, the run's save
+with the thread it is stored under, each insert and update), and so is where a
+thread's decision record ends, so a backend that sends statements together
+(Postgres's pipeline) learns every outcome in one round trip.  DynamoDB decides
+them all in one request, and raises the first refused in the same order.
 """
 
 from __future__ import annotations
