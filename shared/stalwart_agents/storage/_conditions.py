@@ -160,9 +160,6 @@ class EntryAt:
 
 
 Check = ThreadFree | RunNew | PauseOpen | RunAt | PauseNew | EntryNew | EntryAt
-Deferred = Check
-"""The checks whose write the walk does not wait on: it goes on, and asks whether each took effect before the commit
-ends."""
 
 
 class Taken(Protocol):
@@ -249,7 +246,7 @@ class Transactional(ABC, Generic[Tx]):
         rows = records.encoded(changes)
         saved: Saved | None = None
         at, touched = self.clock(), set[str]()
-        pending: list[tuple[Deferred, Taken]] = []
+        pending: list[tuple[Check, Taken]] = []
         with self._committing() as tx:
             for check in checks(changes, rows):
                 if (decided := self._decide(tx, check, at, touched, pending)) is not None:
@@ -293,7 +290,7 @@ class Transactional(ABC, Generic[Tx]):
             after[event.thread] = head_after(entry)
 
     def _decide(
-        self, tx: Tx, check: Check, at: float, touched: set[str], pending: list[tuple[Deferred, Taken]]
+        self, tx: Tx, check: Check, at: float, touched: set[str], pending: list[tuple[Check, Taken]]
     ) -> Saved | None:
         """Make the check's write, or raise its refusal; a saved run's ``Saved``.  A thread the write noted ``at`` on
         as its last activity is added to ``touched``.  A write the walk need not wait on is added to ``pending``, and
@@ -328,7 +325,7 @@ class Transactional(ABC, Generic[Tx]):
             touched.add(thread)
         return thread
 
-    def _settle(self, tx: Tx, pending: list[tuple[Deferred, Taken]]) -> None:
+    def _settle(self, tx: Tx, pending: list[tuple[Check, Taken]]) -> None:
         """Raise the refusal of the first pending write that did not take effect, carrying the record stored; a
         refused commit writes nothing, so what was sent after it is rolled back with it."""
         for check, taken in pending:
@@ -336,7 +333,7 @@ class Transactional(ABC, Generic[Tx]):
                 raise self._refusal(tx, check, taken)
         pending.clear()
 
-    def _refusal(self, tx: Tx, check: Deferred, taken: Taken) -> StalwartError:
+    def _refusal(self, tx: Tx, check: Check, taken: Taken) -> StalwartError:
         match check:
             case ThreadFree():
                 refusal = taken.refusal() if isinstance(taken, Begun) else None
